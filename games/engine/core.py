@@ -1,0 +1,403 @@
+"""The protocol every game engine follows. Pure Python: nothing here (or in any engine) imports Django.
+
+A game is data plus pure functions:
+
+* ``state`` is a plain, JSON-serialisable ``dict`` (str keys; lists, ints, strs, bools, None; floats only
+  for clock times). Everything random comes from ``state["rng"]`` (see :class:`Rng`).
+* ``apply(state, player, action, now)`` returns ``(new_state, events)`` and never mutates its input;
+  an action the rules forbid raises :class:`IllegalAction` with a sentence a student can read.
+* ``on_deadline(state, now)`` is what the rules do when the timed phase runs out.
+* ``view(state, viewer)`` is deny-by-default: it builds a fresh dict holding only what that viewer may see.
+* ``setup(config, seed)`` plus the action log replays to the same state, bit for bit (:func:`replay`).
+
+Players are identified by opaque strings (the runtime maps them to students). Viewers are dicts:
+``{"role": "player", "player": "p1"}``, ``{"role": "teacher"}``, ``{"role": "projector"}``; a
+``{"role": "spectator"}`` (or anything unknown) sees only public information.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import json
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+#: The player id the runtime uses for the teacher's rule actions (e.g. accepting an answer the checker
+#: refused). Engines that accept teacher actions check for it; the runtime only lets the teacher send it.
+TEACHER = "@teacher"
+
+State = dict[str, Any]
+Action = dict[str, Any]
+Event = dict[str, Any]
+Viewer = dict[str, Any]
+
+
+def _(message: str) -> str:
+    """Mark a message for translation without importing Django (the runtime translates it at the edge).
+
+    xgettext picks up ``_("...")``; the runtime passes the English text through ``gettext`` before
+    sending it, and formats ``%(name)s`` placeholders with the error's params afterwards.
+    """
+    return message
+
+
+class IllegalAction(Exception):
+    """An action the rules refuse. ``message`` is readable by a student; nothing in the state changed."""
+
+    def __init__(self, message: str, code: str = "illegal", **params: Any):
+        super().__init__(message % params if params else message)
+        self.message = message
+        self.code = code
+        self.params = params
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"code": self.code, "message": self.message, "params": self.params}
+
+
+# --------------------------------------------------------------------------------------------------
+# Randomness
+# --------------------------------------------------------------------------------------------------
+
+
+class Rng:
+    """A counter-based PRNG whose whole state is ``{"seed": str, "n": int}``.
+
+    Draw *n* is derived from SHA-256(seed:n), so the generator lives inside the game state as two
+    plain values, survives a JSON round trip, and gives the same numbers on every Python version
+    (unlike ``random.Random``, whose shuffle and randrange are not guaranteed stable across releases).
+    """
+
+    def __init__(self, seed: str, n: int = 0):
+        self.seed = str(seed)
+        self.n = n
+
+    @classmethod
+    def from_state(cls, data: dict[str, Any]) -> Rng:
+        return cls(data["seed"], data["n"])
+
+    def to_state(self) -> dict[str, Any]:
+        return {"seed": self.seed, "n": self.n}
+
+    def _next64(self) -> int:
+        digest = hashlib.sha256(f"{self.seed}:{self.n}".encode()).digest()
+        self.n += 1
+        return int.from_bytes(digest[:8], "big")
+
+    def below(self, bound: int) -> int:
+        """A uniform integer in [0, bound), without modulo bias."""
+        if bound <= 0:
+            raise ValueError("bound must be positive")
+        limit = (1 << 64) - ((1 << 64) % bound)
+        while True:
+            value = self._next64()
+            if value < limit:
+                return value % bound
+
+    def randint(self, low: int, high: int) -> int:
+        """A uniform integer in [low, high], both ends included (like ``random.randint``)."""
+        return low + self.below(high - low + 1)
+
+    def random(self) -> float:
+        return self._next64() / float(1 << 64)
+
+    def choice(self, items: Sequence[Any]) -> Any:
+        return items[self.below(len(items))]
+
+    def shuffled(self, items: Iterable[Any]) -> list[Any]:
+        """A new list in a uniformly random order (Fisher-Yates)."""
+        result = list(items)
+        for i in range(len(result) - 1, 0, -1):
+            j = self.below(i + 1)
+            result[i], result[j] = result[j], result[i]
+        return result
+
+    def sample(self, items: Sequence[Any], k: int) -> list[Any]:
+        return self.shuffled(items)[:k]
+
+
+def rng_of(state: State) -> Rng:
+    """The generator stored in ``state["rng"]``; call :func:`rng_store` after drawing."""
+    return Rng.from_state(state["rng"])
+
+
+def rng_store(state: State, rng: Rng) -> None:
+    state["rng"] = rng.to_state()
+
+
+def new_rng_state(seed: str) -> dict[str, Any]:
+    return Rng(seed).to_state()
+
+
+# --------------------------------------------------------------------------------------------------
+# State helpers
+# --------------------------------------------------------------------------------------------------
+
+
+def clone(state: State) -> State:
+    """A deep copy, so ``apply`` never mutates the caller's state."""
+    return copy.deepcopy(state)
+
+
+def canonical_json(data: Any) -> str:
+    return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def state_hash(state: State) -> str:
+    """A SHA-256 over the canonical JSON of the state: equal hashes mean bit-for-bit equal replays."""
+    return hashlib.sha256(canonical_json(state).encode()).hexdigest()
+
+
+# --------------------------------------------------------------------------------------------------
+# Clocks. A clock is a value: the phase's absolute deadline (server epoch seconds) or, while the
+# session is paused, the seconds that were left. Remaining time is computed, never ticked.
+# --------------------------------------------------------------------------------------------------
+
+
+def _blank_clock(paused: bool = False) -> dict[str, Any]:
+    return {"deadline": None, "remaining": None, "paused": paused}
+
+
+def _start(clock: dict[str, Any] | None, now: float, seconds: float | None) -> dict[str, Any]:
+    paused = bool(clock and clock.get("paused"))
+    if seconds is None:
+        return _blank_clock(paused)
+    if paused:
+        return {"deadline": None, "remaining": float(seconds), "paused": True}
+    return {"deadline": now + float(seconds), "remaining": None, "paused": False}
+
+
+def clock_start(state: State, now: float, seconds: float | None) -> None:
+    """Start the timed phase: ``seconds=None`` means the phase has no deadline."""
+    state["clock"] = _start(state.get("clock"), now, seconds)
+
+
+def clock_stop(state: State) -> None:
+    clock_start(state, 0.0, None)
+
+
+def game_clock_start(state: State, now: float, seconds: float | None) -> None:
+    """A second clock for the whole game (e.g. a fixed-time variant). Pause and resume freeze it too;
+    ``extend`` (the teacher's "more time for this phase") does not touch it."""
+    state["game_clock"] = _start(
+        state.get("game_clock") or {"paused": state.get("clock", {}).get("paused")}, now, seconds
+    )
+
+
+def game_clock_expired(state: State, now: float) -> bool:
+    deadline = (state.get("game_clock") or {}).get("deadline")
+    return deadline is not None and now >= deadline
+
+
+def deadline_of(state: State) -> float | None:
+    """The earliest absolute deadline the sweeper must enforce (phase or game clock), or None."""
+    deadlines = [
+        clock.get("deadline")
+        for clock in (state.get("clock"), state.get("game_clock"))
+        if clock and clock.get("deadline") is not None
+    ]
+    return min(deadlines) if deadlines else None
+
+
+def _clocks(state: State) -> list[dict[str, Any]]:
+    state.setdefault("clock", _blank_clock())
+    return [clock for clock in (state.get("clock"), state.get("game_clock")) if clock is not None]
+
+
+def clock_pause(state: State, now: float) -> None:
+    for clock in _clocks(state):
+        if clock.get("paused"):
+            continue
+        if clock.get("deadline") is not None:
+            clock["remaining"] = max(0.0, clock["deadline"] - now)
+        clock["deadline"] = None
+        clock["paused"] = True
+
+
+def clock_resume(state: State, now: float) -> None:
+    for clock in _clocks(state):
+        if not clock.get("paused"):
+            continue
+        if clock.get("remaining") is not None:
+            clock["deadline"] = now + clock["remaining"]
+        clock["remaining"] = None
+        clock["paused"] = False
+
+
+def clock_extend(state: State, seconds: float) -> None:
+    clock = state.get("clock") or {}
+    if clock.get("deadline") is not None:
+        clock["deadline"] += seconds
+    elif clock.get("remaining") is not None:
+        clock["remaining"] += seconds
+
+
+def clock_view(state: State) -> dict[str, Any]:
+    """What every viewer may see of the clocks (the client draws the countdown from it)."""
+    clock = state.get("clock") or {}
+    view = {
+        "deadline": clock.get("deadline"),
+        "remaining": clock.get("remaining"),
+        "paused": bool(clock.get("paused")),
+    }
+    if state.get("game_clock"):
+        view["game_deadline"] = state["game_clock"].get("deadline")
+        view["game_remaining"] = state["game_clock"].get("remaining")
+    return view
+
+
+# --------------------------------------------------------------------------------------------------
+# The game protocol
+# --------------------------------------------------------------------------------------------------
+
+
+class Game:
+    """Base class of an engine. Subclasses are stateless: every method takes the state it works on.
+
+    Required in a subclass: ``name``, ``min_players``, ``max_players``, ``setup``, ``current_players``,
+    ``legal_actions``, ``apply``, ``on_deadline``, ``view``, ``is_over``, ``outcome``, ``facts``.
+    """
+
+    name: str = ""
+    title: str = ""
+    min_players: int = 1
+    max_players: int = 1
+    #: Config keys the runtime may set and their defaults (timers in seconds, variants, levels ...).
+    default_config: dict[str, Any] = {}
+
+    def setup(self, config: dict[str, Any], seed: str, now: float = 0.0) -> State:
+        """A new game. ``config["players"]`` lists ``{"id", "name", ...}`` dicts (game-specific extras:
+        ``team``, ``level``, ``bot``); the rest of ``config`` is settings and content (questions ...)."""
+        raise NotImplementedError
+
+    def current_players(self, state: State) -> list[str]:
+        """Who may act now (empty when nobody can, e.g. between phases or when the game is over)."""
+        raise NotImplementedError
+
+    def legal_actions(self, state: State, player: str) -> list[Action]:
+        """Legal actions for ``player`` now. Where the space is huge (free text, drawings) a
+        representative sample is enough: bots and property tests draw from it."""
+        raise NotImplementedError
+
+    def apply(self, state: State, player: str, action: Action, now: float) -> tuple[State, list[Event]]:
+        raise NotImplementedError
+
+    def on_deadline(self, state: State, now: float) -> tuple[State, list[Event]]:
+        raise NotImplementedError
+
+    def view(self, state: State, viewer: Viewer) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def is_over(self, state: State) -> bool:
+        raise NotImplementedError
+
+    def outcome(self, state: State) -> dict[str, Any] | None:
+        """``None`` while the game runs; afterwards e.g. ``{"winners": [...], "scores": {...}}``."""
+        raise NotImplementedError
+
+    def facts(self, events: list[Event]) -> list[dict[str, Any]]:
+        """Per-student learning facts in ``events`` (each names its ``player``): what was asked,
+        the answer given, whether it was right, the level, category, time taken ..."""
+        raise NotImplementedError
+
+    def bot_action(self, state: State, player: str, rng: Rng) -> Action:
+        """A legal, sensible move for a computer player (its strength from the player's ``bot`` config).
+
+        ``rng`` is the bot's own generator, not the game's: bot choices are recorded in the action log
+        like anyone's, so replay never re-asks the bot."""
+        raise NotImplementedError
+
+    # Shared, not overridden -------------------------------------------------------------------
+
+    def deadline(self, state: State) -> float | None:
+        return deadline_of(state)
+
+
+def replay(game: Game, config: dict[str, Any], seed: str, log: Iterable[dict[str, Any]]) -> State:
+    """Rebuild a state from its seed and action log.
+
+    Log entries are ``{"kind": "setup", "at": t}`` (optional, first), ``{"kind": "action", "player": p,
+    "action": a, "at": t}``, ``{"kind": "deadline", "at": t}`` and the runtime's clock controls
+    ``{"kind": "pause"|"resume", "at": t}`` / ``{"kind": "extend", "seconds": s}``.
+    """
+    entries = list(log)
+    start = entries[0]["at"] if entries and entries[0].get("kind") == "setup" else 0.0
+    state = game.setup(config, seed, now=start)
+    for entry in entries:
+        state, _events = apply_log_entry(game, state, entry)
+    return state
+
+
+def apply_log_entry(game: Game, state: State, entry: dict[str, Any]) -> tuple[State, list[Event]]:
+    kind = entry["kind"]
+    if kind == "setup":
+        return state, []
+    if kind == "action":
+        return game.apply(state, entry["player"], entry["action"], entry["at"])
+    if kind == "deadline":
+        return game.on_deadline(state, entry["at"])
+    state = clone(state)
+    if kind == "pause":
+        clock_pause(state, entry["at"])
+    elif kind == "resume":
+        clock_resume(state, entry["at"])
+    elif kind == "extend":
+        clock_extend(state, entry["seconds"])
+    else:
+        raise ValueError(f"unknown log entry kind {kind!r}")
+    return state, []
+
+
+def contains_value(data: Any, needle: Any) -> bool:
+    """True if ``needle`` occurs anywhere in ``data`` (as a value, a key, or inside a string).
+
+    Used by secret scans: a view must not contain a hidden answer in any form.
+    """
+    if isinstance(needle, str):
+        return needle in canonical_json(data)
+    if isinstance(data, dict):
+        return any(contains_value(k, needle) or contains_value(v, needle) for k, v in data.items())
+    if isinstance(data, (list, tuple)):
+        return any(contains_value(item, needle) for item in data)
+    return data == needle
+
+
+def play_with_bots(
+    game: Game,
+    config: dict[str, Any],
+    seed: str,
+    *,
+    bot_seed: str | None = None,
+    start: float = 0.0,
+    step_seconds: float = 1.0,
+    max_steps: int = 20000,
+) -> tuple[State, list[dict[str, Any]], list[Event]]:
+    """Play a whole game with every player a bot; return the final state, the log and all events.
+
+    Time is simulated: each action takes ``step_seconds``; when nobody can act, the clock jumps to the
+    phase deadline and the deadline rule fires. Deterministic for the same arguments.
+    """
+    bot_rng = Rng(bot_seed if bot_seed is not None else f"bot:{seed}")
+    now = start
+    log: list[dict[str, Any]] = [{"kind": "setup", "at": now}]
+    events: list[Event] = []
+    state = game.setup(config, seed, now=now)
+    for _step in range(max_steps):
+        if game.is_over(state):
+            return state, log, events
+        players = game.current_players(state)
+        if players:
+            player = players[bot_rng.below(len(players))]
+            action = game.bot_action(state, player, bot_rng)
+            now += step_seconds
+            entry = {"kind": "action", "player": player, "action": action, "at": now}
+        else:
+            deadline = game.deadline(state)
+            if deadline is None:
+                raise RuntimeError(f"{game.name}: nobody can act and no deadline is set")
+            now = max(now, deadline)
+            entry = {"kind": "deadline", "at": now}
+        state, new_events = apply_log_entry(game, state, entry)
+        log.append(entry)
+        events.extend(new_events)
+    raise RuntimeError(f"{game.name}: game did not end within {max_steps} steps")
