@@ -1,0 +1,174 @@
+"""The question bank and the question sheets.
+
+As in the boxed game, each level has a pile of sheets; a sheet holds seven questions of each category,
+taken from the bank in order (sheet 0 = questions 1-7 of each category, sheet 1 = questions 8-14 ...,
+wrapping round when the bank runs out). Every player holds their own sheet of their own level; when the
+column a player needs is used up, they take the next sheet from the pile of their level. Two players of
+the same level therefore never share a sheet (until the bank wraps round).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..core import _
+from .board import CATEGORIES, CROSSWORD, MISSING_WORD, MULTIPLE_CHOICE, SPELLING
+from .checking import accepted_keys, match_key, right_choices
+
+SHEET_SIZE = 7
+LEVELS = (1, 2, 3, 4, 5)
+LEVEL_NAMES = {
+    1: "Elementary",
+    2: "Lower Intermediate",
+    3: "Intermediate",
+    4: "Upper Intermediate",
+    5: "Advanced",
+}
+
+
+def _strings(value: Any, where: str, *, allow_empty: bool = False) -> list[str]:
+    if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+        raise ValueError(f"{where}: expected a list of strings")
+    if not allow_empty and not accepted_keys(value):
+        raise ValueError(f"{where}: needs at least one non-blank entry")
+    return list(value)
+
+
+def clean_question(raw: Any, level: int, category: str) -> dict[str, Any]:
+    """A validated copy holding only the fields the game uses."""
+    if not isinstance(raw, dict):
+        raise ValueError(f"level {level} {category}: a question must be a dict")
+    qid = raw.get("id")
+    if not isinstance(qid, str) or not qid:
+        raise ValueError(f"level {level} {category}: every question needs a string id")
+    where = f"question {qid!r}"
+    prompt = raw.get("prompt", "")
+    if not isinstance(prompt, str):
+        raise ValueError(f"{where}: prompt must be a string")
+    question = {
+        "id": qid,
+        "level": level,
+        "category": category,
+        "prompt": prompt,
+        "answers": _strings(raw.get("answers"), f"{where} answers"),
+        "alternatives": _strings(raw.get("alternatives", []), f"{where} alternatives", allow_empty=True),
+    }
+    question.update(_category_fields(raw, question, where))
+    return question
+
+
+def _category_fields(raw: dict[str, Any], question: dict[str, Any], where: str) -> dict[str, Any]:
+    category = question["category"]
+    first = question["answers"][0].strip()
+    if category == MISSING_WORD:
+        letters = raw.get("letters", len(first))
+        if type(letters) is not int or letters < 1:
+            raise ValueError(f"{where}: letters must be a positive whole number")
+        return {"letters": letters}
+    if category == CROSSWORD:
+        letter = raw.get("first_letter", first[:1])
+        if not isinstance(letter, str) or not letter.strip():
+            raise ValueError(f"{where}: first_letter must be a letter")
+        return {"first_letter": letter.strip()}
+    if category == MULTIPLE_CHOICE:
+        choices = _strings(raw.get("choices"), f"{where} choices")
+        if len(choices) != 3 or not right_choices(question, choices):
+            raise ValueError(f"{where}: needs three choices, one of them an accepted answer")
+        return {"choices": choices}
+    sentence = raw.get("sentence")
+    if not isinstance(sentence, str) or not sentence.strip():
+        raise ValueError(f"{where}: a spelling question needs the sentence that is spoken")
+    return {"sentence": sentence}
+
+
+def build_bank(
+    questions: Any, levels: set[int]
+) -> tuple[dict[str, dict[str, list]], dict[str, dict[str, int]]]:
+    """The questions the players' levels need, and for each level and category the level they come from.
+
+    A level with no questions in a category borrows that category from the nearest level that has some
+    (the lower one on a tie), so a thin bank never stops a game.
+    """
+    if not isinstance(questions, dict):
+        raise ValueError("config['questions'] must map levels to categories")
+    available: dict[int, dict[str, list]] = {}
+    for key, categories in questions.items():
+        level = int(key)
+        if level not in LEVELS or not isinstance(categories, dict):
+            raise ValueError(f"questions: bad level {key!r}")
+        available[level] = {
+            category: [clean_question(raw, level, category) for raw in categories.get(category) or []]
+            for category in CATEGORIES
+        }
+    sources: dict[str, dict[str, int]] = {}
+    bank: dict[str, dict[str, list]] = {}
+    for level in sorted(levels):
+        sources[str(level)] = {}
+        for category in CATEGORIES:
+            source = _nearest_level_with(available, level, category)
+            sources[str(level)][category] = source
+            bank.setdefault(str(source), {})[category] = available[source][category]
+    return bank, sources
+
+
+def _nearest_level_with(available: dict[int, dict[str, list]], level: int, category: str) -> int:
+    candidates = [other for other in available if available[other][category]]
+    if not candidates:
+        raise ValueError(f"questions: no {category} questions at any level")
+    return min(candidates, key=lambda other: (abs(other - level), other))
+
+
+# ------------------------------------------------------------------------------------------------
+# Sheets (state helpers)
+# ------------------------------------------------------------------------------------------------
+
+
+def new_sheet(state: dict[str, Any], player: str) -> None:
+    """Give ``player`` the next sheet from their level's pile."""
+    sheet = state["sheets"][player]
+    pile = state["sheet_pile"]
+    level = str(sheet["level"])
+    sheet["sheet"] = pile[level]
+    pile[level] += 1
+    sheet["used"] = {category: 0 for category in CATEGORIES}
+
+
+def take_question(state: dict[str, Any], player: str, category: str) -> dict[str, Any]:
+    """The next question of ``category`` on ``player``'s sheet (a new sheet if that column is used up)."""
+    sheet = state["sheets"][player]
+    if sheet["used"][category] >= SHEET_SIZE:
+        new_sheet(state, player)
+    source = state["sources"][str(sheet["level"])][category]
+    items = state["bank"][str(source)][category]
+    position = SHEET_SIZE * sheet["sheet"] + sheet["used"][category]
+    sheet["used"][category] += 1
+    return items[position % len(items)]
+
+
+SPELLING_INSTRUCTION = _("Listen to the sentence and the word, then type the word.")
+
+
+def spelling_prompt(question: dict[str, Any]) -> str:
+    """The bank's instruction, unless it gives the word away (then a standard one)."""
+    prompt = question["prompt"].strip()
+    keys = accepted_keys(question["answers"] + question["alternatives"])
+    squashed = match_key(prompt)
+    if not prompt or any(key in squashed for key in keys) or question["sentence"].strip() in prompt:
+        return SPELLING_INSTRUCTION
+    return prompt
+
+
+__all__ = [
+    "CATEGORIES",
+    "CROSSWORD",
+    "LEVELS",
+    "LEVEL_NAMES",
+    "MISSING_WORD",
+    "MULTIPLE_CHOICE",
+    "SHEET_SIZE",
+    "SPELLING",
+    "build_bank",
+    "new_sheet",
+    "spelling_prompt",
+    "take_question",
+]
