@@ -267,8 +267,8 @@ def start_round(state: State, now: float, events: list[Event]) -> None:
         return
     state["round"] += 1
     state["market"], state["deck"] = state["deck"][:size], state["deck"][size:]
-    log_public(state, {"type": "round", "round": state["round"], "first": rotation(state)[0],
-                       "market": list(state["market"])})
+    # No card list here: a market card may later go into a hand, and a hand is never shown to others.
+    log_public(state, {"type": "round", "round": state["round"], "first": rotation(state)[0]})
     events.append(event(state, "round", now, round=state["round"], first=rotation(state)[0],
                         market=[card_record(state, c) for c in state["market"]]))
     start_turn(state, rotation(state)[0], now)
