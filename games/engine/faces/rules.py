@@ -12,6 +12,7 @@ candidates for the other player's face.
 from __future__ import annotations
 
 import hashlib
+import marshal
 from fractions import Fraction
 from typing import Any
 
@@ -29,6 +30,15 @@ ACTION_FIELDS: dict[str, frozenset[str]] = {
     "ready": frozenset({"type"}),
 }
 LOG_SHOWN = 20
+
+
+def clone(state: State) -> State:
+    """A deep copy, like ``core.clone`` but about six times faster: a state is plain dicts, lists, strings
+    and numbers, which ``marshal`` copies exactly. deepcopy of the three boards was 80 % of a bot match."""
+    try:
+        return marshal.loads(marshal.dumps(state))
+    except ValueError:  # something marshal cannot copy: never in a well-formed state, but stay safe
+        return core.clone(state)
 
 
 def commitment_of(seed: str, salt: str) -> str:
@@ -135,7 +145,7 @@ class Faces(core.Game):
         if state["phase"] == "over":
             raise IllegalAction(_("This match is over."), code="game_over")
         if kind == "resign":
-            new = core.clone(state)
+            new = clone(state)
             events = [_event(new, "resigned", now, player=player)]
             _public(new, {"type": "resigned", "player": player})
             events += _end_match(new, _other(new, player), "resigned", now)
@@ -162,7 +172,7 @@ class Faces(core.Game):
         refusal = refusal_of(state, player, question)
         if refusal is not None:
             raise refusal
-        new = core.clone(state)
+        new = clone(state)
         left = faces_left(new, player)
         yes, no = split(left, question)
         best = best_min_split(new, player)
@@ -218,7 +228,7 @@ class Faces(core.Game):
             raise IllegalAction(
                 _("You can only name a face that is still up on your board."), code="not_on_board"
             )
-        new = core.clone(state)
+        new = clone(state)
         correct = face_id == _current(new)["secret"][_other(new, player)]
         event = _event(
             new,
@@ -241,7 +251,7 @@ class Faces(core.Game):
             raise IllegalAction(
                 _("You are already ready: waiting for the other player."), code="already_ready"
             )
-        new = core.clone(state)
+        new = clone(state)
         new["ready"].append(player)
         events = [_event(new, "ready", now, player=player)]
         if len(new["ready"]) == len(new["players"]):
@@ -249,7 +259,7 @@ class Faces(core.Game):
         return new, events
 
     def on_deadline(self, state: State, now: float) -> tuple[State, list[Event]]:
-        new = core.clone(state)
+        new = clone(state)
         if new["phase"] == "reveal":
             return new, _next_round(new, now)
         if new["phase"] != "ask":
