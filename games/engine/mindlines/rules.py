@@ -559,7 +559,7 @@ def _drawing_summary(state: State, player: str) -> dict[str, Any]:
         "side": drawing["side"],
         "rotation": drawing["rotation"],
         "strokes": len(drawing["strokes"]),
-        "length": halves / 2,  # in unit segments
+        "halves": halves,  # ink used, in half-segments
         "hidden": drawing["hidden"],
         "timed_out": drawing["timed_out"],
         "time_taken": drawing["shown_at"] - state["scribble_started_at"],
@@ -1008,7 +1008,7 @@ def _drawing_facts(event: Event) -> list[dict[str, Any]]:
                 correct=recognised,
                 score=1 if recognised else 0,
                 time_taken=drawing["time_taken"],
-                response={"strokes": drawing["strokes"], "length": drawing["length"]},
+                response={"strokes": drawing["strokes"], "halves": drawing["halves"]},
                 detail={
                     "round": event["round"],
                     "text": card["text"],
