@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import hashlib
 import marshal
-from fractions import Fraction
 from typing import Any
 
 from .. import core
@@ -29,7 +28,6 @@ ACTION_FIELDS: dict[str, frozenset[str]] = {
     "resign": frozenset({"type"}),
     "ready": frozenset({"type"}),
 }
-LOG_SHOWN = 20
 
 
 def clone(state: State) -> State:
@@ -396,10 +394,6 @@ def best_min_split(state: State, player: str) -> int:
     """The largest "smaller side" any allowed question offers (1 when only lopsided ones are left)."""
     left_count = len(state["left"][player])
     return max((min(yes, left_count - yes) for yes in question_splits(state, player).values()), default=1)
-
-
-def quality_fraction(yes: int, no: int, best: int) -> Fraction:
-    return Fraction(min(yes, no), best)
 
 
 # ----------------------------------------------------------------------------------------------
