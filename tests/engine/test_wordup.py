@@ -1063,13 +1063,27 @@ def test_spelling_views_give_an_audio_reference_never_the_word_or_the_sentence()
     assert result["word"] == "well-known" and result["sentence"] == "She is a well-known singer."
 
 
-def test_a_spelling_prompt_that_gives_the_word_away_is_replaced():
-    special = {(1, SP): [S.question(1, SP, 80, prompt="Spell 'Necessary'", answers=["necessary"])]}
+@pytest.mark.parametrize(
+    ("prompt", "word", "shown"),
+    [
+        ("Spell 'Necessary'", "necessary", "Listen to the sentence and the word, then type the word."),
+        ("Listen and spell the word.", "listen", "Spell what you hear."),
+        ("Listen and spell the word.", "spell", "Listen to the sentence and the word, then type the word."),
+        ("Listen, then spell it.", "listen", "Spell what you hear."),
+        ("Spell the word.", "spell", "Listen to the sentence and the word, then type the word."),
+        ("Hear it and spell it.", "what", "Hear it and spell it."),
+        ("Listen and spell the word.", "he", ""),
+        ("Listen and spell the word.", "cat", "Listen and spell the word."),
+    ],
+)
+def test_a_spelling_prompt_that_gives_the_word_away_is_replaced(prompt, word, shown):
+    special = {(1, SP): [S.question(1, SP, 80, prompt=prompt, answers=[word], sentence=f"A {word} here.")]}
     state = fresh(2, levels=[1, 1], questions=S.bank(levels=(1,), special=special))
     state["sheets"][state["turn"]]["sheet"] = 0
     state, _ = S.roll_onto(state, S.square_of("question", SP))
-    view = GAME.view(state, {"role": "projector"})
-    assert not core.contains_value(view, "ecessary")
+    for viewer in VIEWERS:
+        question = GAME.view(state, viewer)["question"]
+        assert question["prompt"] == shown and word not in question["prompt"].lower()
 
 
 @pytest.mark.parametrize("category", [MW, CW])

@@ -145,17 +145,23 @@ def take_question(state: dict[str, Any], player: str, category: str) -> dict[str
     return items[position % len(items)]
 
 
-SPELLING_INSTRUCTION = _("Listen to the sentence and the word, then type the word.")
+# Standard instructions for when the bank's own gives the word away (one of them must not contain it either).
+SPELLING_INSTRUCTIONS = (
+    _("Listen to the sentence and the word, then type the word."),
+    _("Spell what you hear."),
+    _("Type what you hear."),
+)
 
 
 def spelling_prompt(question: dict[str, Any]) -> str:
-    """The bank's instruction, unless it gives the word away (then a standard one)."""
-    prompt = question["prompt"].strip()
-    keys = accepted_keys(question["answers"] + question["alternatives"])
-    squashed = match_key(prompt)
-    if not prompt or any(key in squashed for key in keys) or question["sentence"].strip() in prompt:
-        return SPELLING_INSTRUCTION
-    return prompt
+    """The bank's instruction, unless it gives the word away: then the first standard one that does not,
+    or no text at all (for a word hidden inside every one of them, such as "he" or "hear")."""
+    keys = accepted_keys(question["answers"] + question["alternatives"]) | {match_key(question["sentence"])}
+    for candidate in (question["prompt"].strip(), *SPELLING_INSTRUCTIONS):
+        squashed = match_key(candidate)
+        if squashed and not any(key in squashed for key in keys):
+            return candidate
+    return ""
 
 
 __all__ = [
@@ -167,6 +173,7 @@ __all__ = [
     "MULTIPLE_CHOICE",
     "SHEET_SIZE",
     "SPELLING",
+    "SPELLING_INSTRUCTIONS",
     "build_bank",
     "new_sheet",
     "spelling_prompt",
