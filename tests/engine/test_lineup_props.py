@@ -47,7 +47,8 @@ def roster(blue: int, yellow: int, bots: dict[str, str] | None = None) -> list[d
 
 
 def config_for(blue=2, yellow=2, board="standard", bots=None, **settings_):
-    return {"players": roster(blue, yellow, bots), "questions": QUESTIONS, "board": board, **settings_}
+    # 40 questions keep the state small (fast clones) and still rarely repeat within a game.
+    return {"players": roster(blue, yellow, bots), "questions": QUESTIONS[:40], "board": board, **settings_}
 
 
 def viewers(state) -> dict[str, dict]:
@@ -61,12 +62,13 @@ def viewers(state) -> dict[str, dict]:
 # ==================================================================================================
 
 
-def check_invariants(before, after):
+def check_invariants(before, after, thorough=True):
     final = after["board"]["final"]
     for team in TEAMS:
         assert before["teams"][team]["pos"] <= after["teams"][team]["pos"] <= final, "pawns only move forward"
     assert after["phase"] in PHASES
-    assert json.loads(json.dumps(after)) == after
+    if thorough:
+        assert json.loads(json.dumps(after)) == after
     if GAME.is_over(after):
         winner = GAME.outcome(after)["winning_team"]
         assert after["teams"][winner]["pos"] == final, "a team wins only on the 5-space"
@@ -80,8 +82,12 @@ def check_invariants(before, after):
         assert set(GAME.current_players(after)) <= set(after["players"])
 
 
-def random_game(config, seed, choice_seed, deadline_rate, clock_controls=False, max_steps=6000):
-    """Random legal play; deadlines fire now and then; returns final state and the replayable log."""
+def random_game(
+    config, seed, choice_seed, deadline_rate, clock_controls=False, max_steps=6000, thorough=True
+):
+    """Random legal play; deadlines fire now and then; returns final state and the replayable log.
+
+    `thorough` checks the JSON round trip and that the input state was not mutated at every step."""
     rng = core.Rng(choice_seed)
     now = 0.0
     state = GAME.setup(config, seed, now=now)
@@ -106,10 +112,11 @@ def random_game(config, seed, choice_seed, deadline_rate, clock_controls=False, 
             player = rng.choice(players)
             action = rng.choice(GAME.legal_actions(state, player))
             entry = {"kind": "action", "player": player, "action": action, "at": now}
-        frozen = core.canonical_json(state)
+        frozen = core.canonical_json(state) if thorough else None
         new_state, _events = core.apply_log_entry(GAME, state, entry)
-        assert core.canonical_json(state) == frozen, "apply/on_deadline must not mutate their input"
-        check_invariants(state, new_state)
+        if thorough:
+            assert core.canonical_json(state) == frozen, "apply/on_deadline must not mutate their input"
+        check_invariants(state, new_state, thorough)
         state = new_state
         log.append(entry)
     raise AssertionError("the game did not end")
@@ -126,7 +133,7 @@ game_setups = st.fixed_dictionaries(
 )
 
 
-@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(setup=game_setups, seed=st.integers(0, 10**9), deadline_rate=st.sampled_from([0.0, 0.05, 0.3, 1.0]))
 def test_random_legal_play_always_ends_with_the_invariants_intact_and_replays_exactly(
     setup, seed, deadline_rate
@@ -263,6 +270,9 @@ def _permutation_lists(data, skip_keys=()):
     return found
 
 
+TEAM_ORDER_KEYS = ("rack", "orders", "my_order", "locked_answer", "attempts")
+
+
 def check_no_secrets(state, revealed_ids):
     q = state["q"]
     question = h.current_question(state)
@@ -270,8 +280,9 @@ def check_no_secrets(state, revealed_ids):
     face_up = q["mini"] in ("pink", "tiebreak") and state["phase"] == "answer"
     for name, viewer in viewers(state).items():
         seen = GAME.view(state, viewer)
-        json.dumps(seen)
-        assert not core.contains_value(seen, SEED)
+        # core.contains_value looks for a string needle in this same text; encode once for speed.
+        text = core.canonical_json(seen)
+        assert SEED not in text
         assert "rng" not in seen and "questions" not in seen
         if name in ("projector", "spectator"):
             assert not ({"my_team", "team_details", "you"} & set(seen))
@@ -283,18 +294,21 @@ def check_no_secrets(state, revealed_ids):
                 t: {k: v for k, v in info.items() if k != "rack"} for t, info in public["teams"].items()
             }
         if secret_now:
-            for text in (question["explanation"], question["source"]):
-                assert not core.contains_value(seen, text), (name, text)
+            for secret in (question["explanation"], question["source"]):
+                assert secret not in text, (name, secret)
             for item in question["items"]:
                 assert not core.contains_value(seen, item["value"]), (name, item)
-                assert not core.contains_value(seen, item["display"]), (name, item)
+                assert item["display"] not in text, (name, item)
             assert not core.contains_value(public, question["answer"]), name
             assert "reveal" not in seen
             assert not any(
                 e["type"] == "revealed" and e["question_id"] == question["id"] for e in seen["log"]
             )
-            # Before a reveal nothing public holds any ordering of the cards, except a face-up pink rack.
+            # Before a reveal nothing public holds any ordering of the cards, except a face-up pink rack,
+            # and a team's own section (or the teacher's) only holds the team's own racks and proposals.
             assert _permutation_lists(public) == [], name
+            for section in ("my_team", "team_details"):
+                assert _permutation_lists(seen.get(section, {}), skip_keys=TEAM_ORDER_KEYS) == [], name
         check_team_privacy(state, name, seen)
 
 
@@ -344,10 +358,10 @@ def scan_game(config, seed, bot_seed):
     raise AssertionError("game did not end")
 
 
-@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("seed", range(2))
 def test_no_view_ever_shows_a_hidden_answer_rack_bid_or_prediction(seed):
-    board = ["standard", "short", "standard"][seed]
-    bots = [{}, {"yellow": "hard"}, {"blue": "easy", "yellow": "hard"}][seed % 3]
+    board = ["standard", "short"][seed]
+    bots = [{"yellow": "hard"}, {"blue": "easy"}][seed]
     state = scan_game(config_for(2, 3, board, bots), f"{SEED}-{seed}", f"scan{seed}")
     assert GAME.is_over(state)
 
@@ -371,16 +385,22 @@ def test_no_view_shows_secrets_in_random_play_with_deadlines():
 
 
 @pytest.mark.slow
-def test_thousands_of_random_games_end_with_the_invariants_intact(request):
-    if "slow" not in (request.config.getoption("markexpr") or ""):
-        pytest.skip("thousands of games: run with -m slow")
+def test_thousands_of_random_games_end_with_the_invariants_intact():
     for i in range(2000):
         rng = core.Rng(f"slow{i}")
-        config = config_for(
-            rng.randint(1, 4), rng.randint(1, 4), rng.choice(sorted(BOARDS)), max_rounds=rng.randint(1, 30)
-        )
+        config = config_for(rng.randint(1, 4), rng.randint(1, 4), rng.choice(sorted(BOARDS)))
+        config.update(questions=QUESTIONS[:20], max_rounds=rng.randint(1, 20))
         if i % 2:
             state, _log, _events = core.play_with_bots(GAME, config, f"slowbots{i}")
             assert GAME.is_over(state)
         else:
-            random_game(config, f"slow{i}", f"slowc{i}", rng.choice([0.0, 0.1, 0.5]))
+            random_game(config, f"slow{i}", f"slowc{i}", rng.choice([0.05, 0.2, 0.5]), thorough=i % 20 == 0)
+
+
+def test_no_view_shows_secrets_in_any_phase_or_mini_game():
+    covered = set()
+    for state in SNAPSHOTS:
+        if state["question_serial"] <= len(state["questions"]):  # the question has not been asked before
+            check_no_secrets(state, set())
+            covered.add((state["phase"], state["q"]["mini"]))
+    assert {mini for _phase, mini in covered} >= {"purple", "orange", "pink", "star", "final"}
