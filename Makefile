@@ -22,7 +22,7 @@ run: install
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py collectstatic --noinput --verbosity 0
 	$(BIN)/python manage.py load_demo
-	HOST=$(HOST) PORT=$(PORT) $(BIN)/honcho -f Procfile.dev start
+	PATH="$(CURDIR)/$(BIN):$$PATH" CLASSPLAY_HOST=$(HOST) CLASSPLAY_PORT=$(PORT) $(BIN)/honcho -f Procfile.dev start
 
 test: install
 	$(BIN)/python -m pytest $(PYTEST_ARGS)

@@ -1,0 +1,7 @@
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class ClassroomsConfig(AppConfig):
+    name = "classrooms"
+    verbose_name = _("Schools and classes")

@@ -1,0 +1,345 @@
+"""Every write to schools, classes, students and levels goes through here."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import timedelta
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.core.mail import send_mail
+from django.db import IntegrityError, transaction
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.crypto import constant_time_compare
+from django.utils.translation import gettext as _
+
+from .models import (
+    Classroom,
+    Enrolment,
+    Invitation,
+    LevelChange,
+    Membership,
+    School,
+    Skill,
+    Student,
+    StudentLevel,
+    User,
+    new_class_code,
+    new_signin_code,
+)
+from .roster import RosterRow, clean_name
+
+INVITATION_DAYS = 14
+
+
+# --- Schools and staff -----------------------------------------------------------------------------
+
+
+@transaction.atomic
+def school_create(*, name: str, creator: User) -> School:
+    """A new school; its creator becomes its first admin (and can teach classes in it)."""
+    school = School.objects.create(name=clean_name(name, max_length=120))
+    Membership.objects.create(user=creator, school=school, role=Membership.Role.ADMIN)
+    return school
+
+
+def invitation_create(
+    *, school: School, email: str, role: str, invited_by: User, base_url: str
+) -> Invitation:
+    email = email.strip().lower()
+    if Membership.objects.filter(school=school, user__email__iexact=email).exists():
+        raise ValidationError(_("%(email)s is already a member of this school.") % {"email": email})
+    invitation = Invitation.objects.create(
+        school=school,
+        email=email,
+        role=role,
+        invited_by=invited_by,
+        expires_at=timezone.now() + timedelta(days=INVITATION_DAYS),
+    )
+    link = base_url.rstrip("/") + reverse("invitation_accept", args=[invitation.token])
+    context = {"invitation": invitation, "link": link, "days": INVITATION_DAYS}
+    send_mail(
+        subject=_("You are invited to %(school)s on Classplay") % {"school": school.name},
+        message=render_to_string("classrooms/email/invitation.txt", context),
+        from_email=settings.DEFAULT_FROM_EMAIL,
+        recipient_list=[email],
+    )
+    return invitation
+
+
+@transaction.atomic
+def invitation_accept(*, invitation: Invitation, user: User) -> Membership:
+    invitation = Invitation.objects.select_for_update().get(pk=invitation.pk)
+    if not invitation.is_usable:
+        raise ValidationError(_("This invitation has expired or was already used."))
+    if user.email.lower() != invitation.email.lower():
+        raise ValidationError(
+            _("This invitation is for %(email)s. Sign in with that address to accept it.")
+            % {"email": invitation.email}
+        )
+    membership, created = Membership.objects.get_or_create(
+        user=user, school=invitation.school, defaults={"role": invitation.role}
+    )
+    if not created and invitation.role == Membership.Role.ADMIN and membership.role != Membership.Role.ADMIN:
+        membership.role = Membership.Role.ADMIN
+        membership.save(update_fields=["role"])
+    invitation.accepted_at = timezone.now()
+    invitation.save(update_fields=["accepted_at"])
+    return membership
+
+
+# --- Classes -------------------------------------------------------------------------------------
+
+
+def classroom_create(
+    *, school: School, teacher: User, name: str, subject: str = "", grade: str = ""
+) -> Classroom:
+    name = clean_name(name)
+    if Classroom.objects.filter(school=school, name__iexact=name).exists():
+        raise ValidationError(
+            {"name": _("Your school already has a class called “%(name)s”.") % {"name": name}}
+        )
+    classroom = Classroom.objects.create(
+        school=school, name=name, subject=clean_name(subject), grade=clean_name(grade, max_length=20)
+    )
+    classroom.teachers.add(teacher)
+    return classroom
+
+
+def classroom_update(*, classroom: Classroom, name: str, subject: str, grade: str) -> Classroom:
+    name = clean_name(name)
+    clash = Classroom.objects.filter(school=classroom.school_id, name__iexact=name).exclude(pk=classroom.pk)
+    if clash.exists():
+        raise ValidationError(
+            {"name": _("Your school already has a class called “%(name)s”.") % {"name": name}}
+        )
+    classroom.name, classroom.subject, classroom.grade = (
+        name,
+        clean_name(subject),
+        clean_name(grade, max_length=20),
+    )
+    classroom.save(update_fields=["name", "subject", "grade"])
+    return classroom
+
+
+def classroom_new_join_code(*, classroom: Classroom) -> str:
+    """A fresh class code (the old one stops working at once)."""
+    for _attempt in range(10):
+        classroom.join_code = new_class_code()
+        try:
+            with transaction.atomic():
+                classroom.save(update_fields=["join_code"])
+            return classroom.join_code
+        except IntegrityError:
+            continue
+    raise RuntimeError("could not find a free class code")
+
+
+# --- Students ------------------------------------------------------------------------------------
+
+
+def display_name_for(given_name: str, family_name: str) -> str:
+    """“Ava M.”: enough to pick yourself from a class list without showing a full name on a projector."""
+    initial = family_name[:1].upper()
+    return f"{given_name} {initial}." if initial else given_name
+
+
+@transaction.atomic
+def student_create(
+    *,
+    classroom: Classroom,
+    given_name: str,
+    family_name: str = "",
+    external_id: str = "",
+    grade: str = "",
+    levels: dict[str, int] | None = None,
+    by: User | None = None,
+    source: str = LevelChange.Source.INITIAL,
+) -> Student:
+    given_name, family_name = clean_name(given_name), clean_name(family_name)
+    if not given_name:
+        raise ValidationError({"given_name": _("Enter the student's first name.")})
+    student = Student.objects.create(
+        school_id=classroom.school_id,
+        given_name=given_name,
+        family_name=family_name,
+        display_name=display_name_for(given_name, family_name),
+        external_id=external_id.strip(),
+        grade=grade.strip()[:20],
+    )
+    Enrolment.objects.create(student=student, classroom=classroom)
+    for skill in Skill.values:
+        level = (levels or {}).get(skill)
+        if level is not None:
+            student_level_set(student=student, skill=skill, level=level, by=by, source=source, reason="")
+    return student
+
+
+def student_rename(*, student: Student, given_name: str, family_name: str, display_name: str = "") -> Student:
+    given_name, family_name = clean_name(given_name), clean_name(family_name)
+    if not given_name:
+        raise ValidationError({"given_name": _("Enter the student's first name.")})
+    student.given_name, student.family_name = given_name, family_name
+    student.display_name = clean_name(display_name) or display_name_for(given_name, family_name)
+    student.save(update_fields=["given_name", "family_name", "display_name"])
+    return student
+
+
+@transaction.atomic
+def student_move(*, student: Student, from_classroom: Classroom, to_classroom: Classroom) -> None:
+    if from_classroom.school_id != to_classroom.school_id:
+        raise ValidationError(_("Students can only move between classes of the same school."))
+    Enrolment.objects.filter(student=student, classroom=from_classroom).delete()
+    Enrolment.objects.get_or_create(student=student, classroom=to_classroom)
+
+
+@transaction.atomic
+def student_remove(*, student: Student, classroom: Classroom) -> None:
+    """Take the student off this class. A student left in no class is deleted with their sign-in card;
+    one still in another class keeps their record there."""
+    Enrolment.objects.filter(student=student, classroom=classroom).delete()
+    if not student.enrolments.exists():
+        student.delete()
+
+
+def student_new_signin_code(*, student: Student) -> str:
+    student.signin_code = new_signin_code()
+    student.failed_signins = 0
+    student.locked_until = None
+    student.save(update_fields=["signin_code", "failed_signins", "locked_until"])
+    return student.signin_code
+
+
+@transaction.atomic
+def student_level_set(
+    *,
+    student: Student,
+    skill: str,
+    level: int,
+    by: User | None,
+    reason: str = "",
+    source: str = LevelChange.Source.TEACHER,
+) -> StudentLevel:
+    if skill not in Skill.values:
+        raise ValidationError(_("Unknown skill."))
+    if level not in range(1, 6):
+        raise ValidationError(_("Levels run from 1 to 5."))
+    current, created = StudentLevel.objects.select_for_update().get_or_create(
+        student=student, skill=skill, defaults={"level": level}
+    )
+    old_level = None if created else current.level
+    if not created and old_level == level:
+        return current
+    if not created:
+        current.level = level
+        current.save(update_fields=["level", "updated_at"])
+    LevelChange.objects.create(
+        student=student,
+        skill=skill,
+        old_level=old_level,
+        new_level=level,
+        changed_by=by,
+        source=source,
+        reason=clean_name(reason, max_length=200) if reason else "",
+    )
+    return current
+
+
+class SignInRefused(Exception):
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.message = message
+
+
+def student_check_signin(*, student: Student, code: str) -> None:
+    """Check a student's sign-in code; repeated failures lock the card for a few minutes."""
+    now = timezone.now()
+    with transaction.atomic():
+        student = Student.objects.select_for_update().get(pk=student.pk)
+        if student.locked_until and student.locked_until > now:
+            raise SignInRefused(
+                _("Too many wrong codes. Ask your teacher, or wait a few minutes and try again.")
+            )
+        if constant_time_compare((code or "").strip(), student.signin_code):
+            if student.failed_signins:
+                student.failed_signins, student.locked_until = 0, None
+                student.save(update_fields=["failed_signins", "locked_until"])
+            return
+        student.failed_signins += 1
+        if student.failed_signins >= settings.STUDENT_SIGNIN_MAX_FAILURES:
+            student.failed_signins = 0
+            student.locked_until = now + timedelta(minutes=settings.STUDENT_SIGNIN_LOCK_MINUTES)
+        student.save(update_fields=["failed_signins", "locked_until"])
+    raise SignInRefused(_("That code is not right. Check your login card and try again."))
+
+
+# --- Roster import --------------------------------------------------------------------------------
+
+
+@dataclass
+class RosterImportResult:
+    created: int = 0
+    updated: int = 0
+    enrolled: int = 0
+    unchanged: int = 0
+
+
+@transaction.atomic
+def roster_import(*, classroom: Classroom, rows: list[RosterRow], by: User) -> RosterImportResult:
+    """All or nothing: any row with an error refuses the whole import. Re-importing the same file
+    changes nothing (students are matched by their roster id within the school)."""
+    if any(row.errors for row in rows):
+        raise ValidationError(_("Fix the rows with errors before importing."))
+    result = RosterImportResult()
+    existing = {
+        student.external_id.lower(): student
+        for student in Student.objects.select_for_update().filter(
+            school_id=classroom.school_id, external_id__in=[row.external_id for row in rows]
+        )
+    }
+    for row in rows:
+        student = existing.get(row.external_id.lower())
+        if student is None:
+            student_create(
+                classroom=classroom,
+                given_name=row.given_name,
+                family_name=row.family_name,
+                external_id=row.external_id,
+                grade=row.grade,
+                levels=row.levels,
+                by=by,
+                source=LevelChange.Source.IMPORT,
+            )
+            result.created += 1
+            continue
+        changed = _roster_update_student(student, row, by)
+        _enrolment, enrolled = Enrolment.objects.get_or_create(student=student, classroom=classroom)
+        result.enrolled += int(enrolled)
+        if changed:
+            result.updated += 1
+        elif not enrolled:
+            result.unchanged += 1
+    return result
+
+
+def _roster_update_student(student: Student, row: RosterRow, by: User) -> bool:
+    changed = False
+    if (student.given_name, student.family_name, student.grade) != (
+        row.given_name,
+        row.family_name,
+        row.grade,
+    ):
+        student.given_name, student.family_name, student.grade = row.given_name, row.family_name, row.grade
+        student.display_name = display_name_for(row.given_name, row.family_name)
+        student.save(update_fields=["given_name", "family_name", "grade", "display_name"])
+        changed = True
+    current = dict(student.levels.values_list("skill", "level"))
+    for skill, level in row.levels.items():
+        if current.get(skill) != level:
+            student_level_set(
+                student=student, skill=skill, level=level, by=by, source=LevelChange.Source.IMPORT
+            )
+            changed = True
+    return changed

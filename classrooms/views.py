@@ -1,0 +1,519 @@
+"""Staff pages (dashboard, classes, rosters, school overview) and the student sign-in flow."""
+
+from __future__ import annotations
+
+import segno
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth import logout
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+from django_ratelimit.decorators import ratelimit
+
+from . import selectors, services
+from .adapters import INVITATION_SESSION_KEY
+from .forms import (
+    ClassroomForm,
+    InvitationForm,
+    JoinCodeForm,
+    LevelForm,
+    RosterUploadForm,
+    SchoolForm,
+    SignInCodeForm,
+    StudentAddForm,
+    StudentForm,
+    StudentMoveForm,
+)
+from .middleware import STUDENT_SESSION_KEY
+from .models import Classroom, Invitation, LevelChange, Membership, School, Skill, Student, User
+from .roster import RosterFileError, RosterRow, parse_roster, roster_csv
+
+ROSTER_PREVIEW_SESSION_KEY = "classplay_roster_preview"
+
+
+# --- helpers ---------------------------------------------------------------------------------------
+
+
+def _managed_classroom(request, pk: int) -> Classroom:
+    """The class if this person may manage it; otherwise 404, so other schools' classes stay invisible."""
+    classroom = get_object_or_404(Classroom.objects.select_related("school"), pk=pk)
+    if not selectors.can_manage_classroom(request.user, classroom):
+        raise Http404
+    return classroom
+
+
+def _managed_student(request, pk: int) -> Student:
+    student = get_object_or_404(Student, pk=pk)
+    if not selectors.can_manage_student(request.user, student):
+        raise Http404
+    return student
+
+
+def _admin_school(request) -> School:
+    school = selectors.primary_school(request.user)
+    if school is None or not selectors.is_school_admin(request.user, school):
+        raise PermissionDenied
+    return school
+
+
+def _apply_validation_error(form, error: ValidationError) -> None:
+    if hasattr(error, "error_dict"):
+        for field, errors in error.message_dict.items():
+            form.add_error(field if field in form.fields else None, errors)
+    else:
+        form.add_error(None, error.messages)
+
+
+def join_url(request, classroom: Classroom) -> str:
+    return request.build_absolute_uri(reverse("join")) + f"?code={classroom.join_code}"
+
+
+# --- landing and dashboard -------------------------------------------------------------------------
+
+
+def home(request):
+    if request.student:
+        return redirect("student_home")
+    if request.user.is_authenticated:
+        return redirect("dashboard")
+    return render(request, "classrooms/home.html")
+
+
+@login_required
+def dashboard(request):
+    school = selectors.primary_school(request.user)
+    if school is None:
+        return redirect("school_setup")
+    context = {"school": school, "classrooms": selectors.teacher_classrooms(request.user)}
+    return render(request, "classrooms/dashboard.html", context)
+
+
+@login_required
+def school_setup(request):
+    if selectors.primary_school(request.user) is not None:
+        return redirect("dashboard")
+    form = SchoolForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        school = services.school_create(name=form.cleaned_data["name"], creator=request.user)
+        messages.success(
+            request, _("Welcome to %(school)s. Now create your first class.") % {"school": school}
+        )
+        return redirect("classroom_create")
+    return render(request, "classrooms/school_setup.html", {"form": form})
+
+
+# --- classes -------------------------------------------------------------------------------------
+
+
+@login_required
+def classroom_create(request):
+    school = selectors.primary_school(request.user)
+    if school is None:
+        return redirect("school_setup")
+    form = ClassroomForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            classroom = services.classroom_create(school=school, teacher=request.user, **form.cleaned_data)
+        except ValidationError as error:
+            _apply_validation_error(form, error)
+        else:
+            messages.success(request, _("Class “%(name)s” created.") % {"name": classroom.name})
+            return redirect("classroom_detail", pk=classroom.pk)
+    return render(request, "classrooms/classroom_form.html", {"form": form, "creating": True})
+
+
+@login_required
+def classroom_detail(request, pk: int):
+    classroom = _managed_classroom(request, pk)
+    roster = list(selectors.classroom_roster(classroom))
+    rows = [{"student": student, "levels": selectors.levels_by_skill(student)} for student in roster]
+    context = {
+        "classroom": classroom,
+        "rows": rows,
+        "skills": Skill.choices,
+        "join_url": join_url(request, classroom),
+        "add_form": StudentAddForm(),
+    }
+    return render(request, "classrooms/classroom_detail.html", context)
+
+
+@login_required
+def classroom_edit(request, pk: int):
+    classroom = _managed_classroom(request, pk)
+    initial = {"name": classroom.name, "subject": classroom.subject, "grade": classroom.grade}
+    form = ClassroomForm(request.POST or None, initial=initial)
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.classroom_update(classroom=classroom, **form.cleaned_data)
+        except ValidationError as error:
+            _apply_validation_error(form, error)
+        else:
+            messages.success(request, _("Class saved."))
+            return redirect("classroom_detail", pk=classroom.pk)
+    return render(request, "classrooms/classroom_form.html", {"form": form, "classroom": classroom})
+
+
+@login_required
+@require_POST
+def classroom_new_code(request, pk: int):
+    classroom = _managed_classroom(request, pk)
+    code = services.classroom_new_join_code(classroom=classroom)
+    messages.success(request, _("New class code: %(code)s. The old code no longer works.") % {"code": code})
+    return redirect("classroom_detail", pk=classroom.pk)
+
+
+@login_required
+def classroom_qr(request, pk: int):
+    """The QR code of the join page with this class's code filled in (SVG, made on the server)."""
+    classroom = _managed_classroom(request, pk)
+    svg = segno.make(join_url(request, classroom), error="m").svg_inline(
+        scale=6, title=_("Join page QR code")
+    )
+    return HttpResponse(svg, content_type="image/svg+xml")
+
+
+@login_required
+def classroom_cards(request, pk: int):
+    """Printable login cards: one per student with the class code, their sign-in code and a QR code."""
+    classroom = _managed_classroom(request, pk)
+    url = join_url(request, classroom)
+    qr_svg = segno.make(url, error="m").svg_inline(scale=3, title=_("Join page QR code"))
+    context = {
+        "classroom": classroom,
+        "students": selectors.classroom_roster(classroom),
+        "join_url": url,
+        "qr": qr_svg,
+    }
+    return render(request, "classrooms/login_cards.html", context)
+
+
+@login_required
+def classroom_export(request, pk: int):
+    classroom = _managed_classroom(request, pk)
+    rows = []
+    for student in selectors.classroom_roster(classroom):
+        levels = selectors.levels_by_skill(student)
+        rows.append(
+            {
+                "sourcedId": student.external_id,
+                "givenName": student.given_name,
+                "familyName": student.family_name,
+                "grades": student.grade,
+                "class": classroom.name,
+                "englishLevel": levels["english_vocabulary"] or "",
+                "numeracyLevel": levels["numeracy"] or "",
+            }
+        )
+    response = HttpResponse(roster_csv(rows), content_type="text/csv; charset=utf-8")
+    filename = "".join(ch if ch.isalnum() else "-" for ch in classroom.name) or "class"
+    response["Content-Disposition"] = f'attachment; filename="{filename}-roster.csv"'
+    return response
+
+
+@login_required
+def roster_import(request, pk: int):
+    """Step 1: upload and preview (errors per row). Step 2: confirm, and everything is imported or nothing."""
+    classroom = _managed_classroom(request, pk)
+    session_key = f"{ROSTER_PREVIEW_SESSION_KEY}:{classroom.pk}"
+    if request.method == "POST" and "confirm" in request.POST:
+        stored = request.session.get(session_key)
+        if not stored:
+            messages.error(request, _("The preview has expired. Upload the file again."))
+            return redirect("roster_import", pk=classroom.pk)
+        rows = [RosterRow.from_dict(row) for row in stored]
+        try:
+            result = services.roster_import(classroom=classroom, rows=rows, by=request.user)
+        except ValidationError as error:
+            messages.error(request, " ".join(error.messages))
+            return redirect("roster_import", pk=classroom.pk)
+        del request.session[session_key]
+        messages.success(
+            request,
+            _(
+                "Import finished: %(created)d new, %(updated)d updated, %(enrolled)d added to the class, "
+                "%(unchanged)d unchanged."
+            )
+            % vars(result),
+        )
+        return redirect("classroom_detail", pk=classroom.pk)
+
+    form = RosterUploadForm(request.POST or None, request.FILES or None)
+    rows, file_error = None, None
+    if request.method == "POST" and form.is_valid():
+        try:
+            rows = parse_roster(
+                form.cleaned_data["file"].read(),
+                classroom_name=classroom.name,
+                max_bytes=settings.ROSTER_IMPORT_MAX_BYTES,
+                max_rows=settings.ROSTER_IMPORT_MAX_ROWS,
+            )
+        except RosterFileError as error:
+            file_error = str(error)
+        else:
+            request.session[session_key] = [row.as_dict() for row in rows]
+    context = {
+        "classroom": classroom,
+        "form": form,
+        "rows": rows,
+        "file_error": file_error,
+        "error_count": sum(1 for row in rows or [] if row.errors),
+    }
+    return render(request, "classrooms/roster_import.html", context)
+
+
+# --- students ------------------------------------------------------------------------------------
+
+
+@login_required
+@require_POST
+def student_add(request, pk: int):
+    classroom = _managed_classroom(request, pk)
+    form = StudentAddForm(request.POST)
+    if form.is_valid():
+        data = form.cleaned_data
+        try:
+            student = services.student_create(
+                classroom=classroom,
+                given_name=data["given_name"],
+                family_name=data["family_name"],
+                levels={"english_vocabulary": data["english_vocabulary"], "numeracy": data["numeracy"]},
+                by=request.user,
+                source=LevelChange.Source.TEACHER,
+            )
+        except ValidationError as error:
+            _apply_validation_error(form, error)
+        else:
+            if data["display_name"]:
+                services.student_rename(
+                    student=student,
+                    given_name=student.given_name,
+                    family_name=student.family_name,
+                    display_name=data["display_name"],
+                )
+            messages.success(request, _("%(name)s added.") % {"name": student.display_name})
+            return redirect("classroom_detail", pk=classroom.pk)
+    roster = list(selectors.classroom_roster(classroom))
+    context = {
+        "classroom": classroom,
+        "rows": [{"student": s, "levels": selectors.levels_by_skill(s)} for s in roster],
+        "skills": Skill.choices,
+        "join_url": join_url(request, classroom),
+        "add_form": form,
+    }
+    return render(request, "classrooms/classroom_detail.html", context, status=400)
+
+
+@login_required
+def student_detail(request, pk: int):
+    student = _managed_student(request, pk)
+    classroom_id = request.GET.get("class") or request.POST.get("class")
+    classrooms = selectors.classrooms_for_user(request.user).filter(school=student.school_id)
+    current = classrooms.filter(enrolments__student=student)
+    classroom = current.filter(pk=classroom_id).first() if classroom_id else None
+    classroom = classroom or current.first()
+    rename_form = StudentForm(
+        initial={
+            "given_name": student.given_name,
+            "family_name": student.family_name,
+            "display_name": student.display_name,
+        }
+    )
+    move_form = StudentMoveForm(classrooms=classrooms.exclude(pk=getattr(classroom, "pk", None)))
+    level_form = LevelForm()
+    forms = {"rename": rename_form, "move": move_form, "level": level_form}
+    action = request.POST.get("action")
+    if request.method == "POST":
+        response = _student_action(request, student, classroom, classrooms, action, forms)
+        if response is not None:
+            return response
+    context = {
+        "student": student,
+        "classroom": classroom,
+        "levels": selectors.levels_by_skill(student),
+        "history": student.level_changes.select_related("changed_by")[:30],
+        "skills": dict(Skill.choices),
+        **{f"{name}_form": form for name, form in forms.items()},
+    }
+    status = 400 if request.method == "POST" else 200
+    return render(request, "classrooms/student_detail.html", context, status=status)
+
+
+def _student_action(request, student, classroom, classrooms, action, forms):
+    """Handle one of the student page's forms; a redirect on success, None to re-render with errors."""
+    back = reverse("student_detail", args=[student.pk]) + (f"?class={classroom.pk}" if classroom else "")
+    if action == "rename":
+        form = forms["rename"] = StudentForm(request.POST)
+        if form.is_valid():
+            try:
+                services.student_rename(student=student, **form.cleaned_data)
+            except ValidationError as error:
+                _apply_validation_error(form, error)
+            else:
+                messages.success(request, _("Name saved."))
+                return redirect(back)
+    elif action == "level":
+        form = forms["level"] = LevelForm(request.POST)
+        if form.is_valid():
+            services.student_level_set(student=student, by=request.user, **form.cleaned_data)
+            messages.success(request, _("Level saved."))
+            return redirect(back)
+    elif action == "move" and classroom is not None:
+        form = forms["move"] = StudentMoveForm(request.POST, classrooms=classrooms.exclude(pk=classroom.pk))
+        if form.is_valid():
+            target = form.cleaned_data["to_classroom"]
+            services.student_move(student=student, from_classroom=classroom, to_classroom=target)
+            messages.success(request, _("%(name)s moved to %(class)s.") % {"name": student, "class": target})
+            return redirect("classroom_detail", pk=classroom.pk)
+    elif action == "remove" and classroom is not None:
+        services.student_remove(student=student, classroom=classroom)
+        messages.success(
+            request, _("%(name)s removed from %(class)s.") % {"name": student, "class": classroom}
+        )
+        return redirect("classroom_detail", pk=classroom.pk)
+    elif action == "reset_code":
+        services.student_new_signin_code(student=student)
+        messages.success(
+            request, _("New sign-in code for %(name)s. Print a new login card.") % {"name": student}
+        )
+        return redirect(back)
+    else:
+        messages.error(request, _("Unknown action."))
+    return None
+
+
+# --- school admin ----------------------------------------------------------------------------------
+
+
+@login_required
+def school_overview(request):
+    school = _admin_school(request)
+    form = InvitationForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.invitation_create(
+                school=school,
+                email=form.cleaned_data["email"],
+                role=form.cleaned_data["role"],
+                invited_by=request.user,
+                base_url=request.build_absolute_uri("/"),
+            )
+        except ValidationError as error:
+            _apply_validation_error(form, error)
+        else:
+            messages.success(
+                request, _("Invitation sent to %(email)s.") % {"email": form.cleaned_data["email"]}
+            )
+            return redirect("school_overview")
+    context = {"school": school, "form": form, **selectors.school_overview(school)}
+    return render(request, "classrooms/school_overview.html", context, status=400 if form.errors else 200)
+
+
+def invitation_accept(request, token: str):
+    invitation = Invitation.objects.select_related("school").filter(token=token).first()
+    if invitation is None or not invitation.is_usable:
+        request.session.pop(INVITATION_SESSION_KEY, None)
+        return render(request, "classrooms/invitation_invalid.html", status=410)
+    if not request.user.is_authenticated:
+        request.session[INVITATION_SESSION_KEY] = token
+        if User.objects.filter(email__iexact=invitation.email).exists():
+            messages.info(
+                request,
+                _("Sign in as %(email)s to join %(school)s.")
+                % {"email": invitation.email, "school": invitation.school},
+            )
+            return redirect("account_login")
+        # The link reached this address, so the new account's email counts as verified.
+        from allauth.account.adapter import get_adapter
+
+        get_adapter(request).stash_verified_email(request, invitation.email)
+        messages.info(request, _("Create your account to join %(school)s.") % {"school": invitation.school})
+        return redirect(reverse("account_signup") + f"?email={invitation.email}")
+    try:
+        membership = services.invitation_accept(invitation=invitation, user=request.user)
+    except ValidationError as error:
+        return render(
+            request, "classrooms/invitation_invalid.html", {"error": " ".join(error.messages)}, status=403
+        )
+    request.session.pop(INVITATION_SESSION_KEY, None)
+    messages.success(
+        request,
+        _("You joined %(school)s as %(role)s.")
+        % {"school": membership.school, "role": membership.get_role_display()},
+    )
+    return redirect("school_overview" if membership.role == Membership.Role.ADMIN else "dashboard")
+
+
+# --- students signing in on a shared device ----------------------------------------------------------
+
+
+@ratelimit(key="ip", rate="60/m", method="POST", block=False)
+def join(request):
+    """Step 1: the class code (typed, or filled in from the QR code's link)."""
+    form = JoinCodeForm(request.POST or None, initial={"code": request.GET.get("code", "")})
+    if request.method == "POST" and form.is_valid():
+        if getattr(request, "limited", False):
+            form.add_error(None, _("Too many tries from this device. Wait a minute and try again."))
+        else:
+            classroom = selectors.classroom_for_join_code(form.cleaned_data["code"])
+            if classroom is None:
+                form.add_error("code", _("No class has that code. Check the code on the board."))
+            else:
+                return redirect("join_pick", code=classroom.join_code)
+    status = 400 if form.errors else 200
+    return render(request, "classrooms/join.html", {"form": form}, status=status)
+
+
+def join_pick(request, code: str):
+    """Step 2: pick your name from the class list."""
+    classroom = selectors.classroom_for_join_code(code)
+    if classroom is None:
+        messages.error(request, _("That class code no longer works. Ask your teacher for the new one."))
+        return redirect("join")
+    students = selectors.classroom_roster(classroom).only("id", "display_name")
+    return render(request, "classrooms/join_pick.html", {"classroom": classroom, "students": students})
+
+
+@ratelimit(key="ip", rate="120/m", method="POST", block=False)
+def join_signin(request, code: str, student_id: int):
+    """Step 3: confirm with the sign-in code from your login card."""
+    classroom = selectors.classroom_for_join_code(code)
+    if classroom is None:
+        return redirect("join")
+    student = get_object_or_404(Student, pk=student_id, enrolments__classroom=classroom)
+    form = SignInCodeForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        if getattr(request, "limited", False):
+            form.add_error(None, _("Too many tries from this device. Wait a minute and try again."))
+        else:
+            try:
+                services.student_check_signin(student=student, code=form.cleaned_data["code"])
+            except services.SignInRefused as refused:
+                form.add_error("code", refused.message)
+            else:
+                # A fresh session for this student only: any teacher signed in on this device is signed out.
+                logout(request)
+                request.session[STUDENT_SESSION_KEY] = student.pk
+                return redirect("student_home")
+    status = 400 if form.errors else 200
+    context = {"classroom": classroom, "student": student, "form": form}
+    return render(request, "classrooms/join_signin.html", context, status=status)
+
+
+def student_home(request):
+    student = request.student
+    if not student:
+        return redirect("join")
+    context = {"student": student, "classrooms": selectors.student_classrooms(student)}
+    return render(request, "classrooms/student_home.html", context)
+
+
+@require_POST
+def student_signout(request):
+    logout(request)  # flushes the whole session, student id included
+    messages.info(request, _("Signed out. See you next time!"))
+    return redirect("join")

@@ -1,0 +1,296 @@
+"""Classplay settings: one module, driven by the environment, with embedded defaults.
+
+With no variable set it runs on SQLite, the in-memory channel layer and an embedded Celery broker
+(kombu's filesystem transport) - nothing to install. ``DATABASE_URL`` switches to PostgreSQL and
+``REDIS_URL`` to the Redis channel layer, cache and Celery broker. ``DEBUG=false`` is production:
+then ``SECRET_KEY`` and ``ALLOWED_HOSTS`` must be set, and the secure cookie/HSTS settings apply.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import warnings
+from pathlib import Path
+
+import dj_database_url
+from django.utils.translation import gettext_lazy as _
+
+from .env import env_bool, env_int, env_list, env_required, env_str
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+VAR_DIR = Path(env_str("CLASSPLAY_VAR_DIR") or BASE_DIR / "var")
+VAR_DIR.mkdir(parents=True, exist_ok=True)
+TESTING = "pytest" in sys.modules or env_bool("CLASSPLAY_TESTING", False)
+
+DEBUG = env_bool("DEBUG", True)
+
+if DEBUG:
+    SECRET_KEY = env_str("SECRET_KEY") or "classplay-local-development-key-not-for-production"
+    ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]", "testserver"])
+else:
+    SECRET_KEY = env_required("SECRET_KEY", why="production (DEBUG=false) needs a long random secret key")
+    ALLOWED_HOSTS = env_list("ALLOWED_HOSTS")
+    if not ALLOWED_HOSTS:
+        env_required("ALLOWED_HOSTS", why="production (DEBUG=false) needs the site's host names")
+
+CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
+#: Browser origins allowed to open the game websocket (besides ALLOWED_HOSTS).
+WEBSOCKET_ALLOWED_ORIGINS = env_list("WEBSOCKET_ALLOWED_ORIGINS")
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.humanize",
+    "whitenoise.runserver_nostatic",
+    "django.contrib.staticfiles",
+    "channels",
+    "allauth",
+    "allauth.account",
+    "allauth.socialaccount",
+    "classrooms",
+    "questions",
+    "games",
+    "reports",
+]
+
+# Optional single sign-on, turned on by settings alone (the secrets never live in the repo).
+SOCIALACCOUNT_PROVIDERS: dict[str, dict] = {}
+if env_str("GOOGLE_CLIENT_ID"):
+    INSTALLED_APPS.append("allauth.socialaccount.providers.google")
+    SOCIALACCOUNT_PROVIDERS["google"] = {
+        "APPS": [{"client_id": env_str("GOOGLE_CLIENT_ID"), "secret": env_str("GOOGLE_CLIENT_SECRET", "")}],
+        "SCOPE": ["profile", "email"],
+    }
+if env_str("MICROSOFT_CLIENT_ID"):
+    INSTALLED_APPS.append("allauth.socialaccount.providers.microsoft")
+    SOCIALACCOUNT_PROVIDERS["microsoft"] = {
+        "APPS": [
+            {
+                "client_id": env_str("MICROSOFT_CLIENT_ID"),
+                "secret": env_str("MICROSOFT_CLIENT_SECRET", ""),
+                "settings": {"tenant": env_str("MICROSOFT_TENANT", "organizations")},
+            }
+        ],
+    }
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.locale.LocaleMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "classrooms.middleware.StudentSessionMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "allauth.account.middleware.AccountMiddleware",
+]
+
+ROOT_URLCONF = "config.urls"
+ASGI_APPLICATION = "config.asgi.application"
+WSGI_APPLICATION = "config.wsgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+                "django.template.context_processors.i18n",
+                "classrooms.context_processors.roles",
+            ],
+        },
+    }
+]
+
+# --- Database -------------------------------------------------------------------------------------
+DATABASE_URL = env_str("DATABASE_URL")
+if DATABASE_URL:
+    # CONN_MAX_AGE=0: under ASGI every request and every database_sync_to_async call may run in a
+    # different thread; persistent connections would leak one per thread.
+    DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=0, conn_health_checks=True)}
+else:
+    DATABASES = {
+        "default": {
+            "ENGINE": "django.db.backends.sqlite3",
+            "NAME": VAR_DIR / "classplay.sqlite3",
+            "OPTIONS": {
+                # IMMEDIATE transactions take the write lock up front, which gives SQLite the same
+                # one-writer-per-table guarantee select_for_update gives PostgreSQL.
+                "transaction_mode": "IMMEDIATE",
+                "timeout": 20,
+                "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+            },
+        }
+    }
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# --- Redis: cache, channel layer, Celery broker ------------------------------------------------------
+REDIS_URL = env_str("REDIS_URL")
+if REDIS_URL:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
+    CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {"hosts": [REDIS_URL], "capacity": 1500, "expiry": 30},
+        }
+    }
+else:
+    CACHES = {
+        "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "classplay"}
+    }
+    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+
+CELERY_DIR = VAR_DIR / "celery"
+if REDIS_URL:
+    CELERY_BROKER_URL = REDIS_URL
+    CELERY_RESULT_BACKEND = REDIS_URL
+else:
+    # Embedded broker and result store: plain files under var/, so `make run` needs no server.
+    for sub in ("queue", "processed", "results"):
+        (CELERY_DIR / sub).mkdir(parents=True, exist_ok=True)
+    CELERY_BROKER_URL = "filesystem://"
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        "data_folder_in": str(CELERY_DIR / "queue"),
+        "data_folder_out": str(CELERY_DIR / "queue"),
+        "processed_folder": str(CELERY_DIR / "processed"),
+        "store_processed": False,
+    }
+    CELERY_RESULT_BACKEND = f"file://{CELERY_DIR / 'results'}"
+CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_TASK_TIME_LIMIT = env_int("CELERY_TASK_TIME_LIMIT", 600)
+CELERY_TASK_SOFT_TIME_LIMIT = env_int("CELERY_TASK_SOFT_TIME_LIMIT", 540)
+CELERY_TASK_SERIALIZER = "json"
+CELERY_RESULT_SERIALIZER = "json"
+CELERY_ACCEPT_CONTENT = ["json"]
+CELERY_TIMEZONE = "UTC"
+CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+
+# --- Accounts (django-allauth) ---------------------------------------------------------------------
+AUTH_USER_MODEL = "classrooms.User"
+AUTHENTICATION_BACKENDS = [
+    "django.contrib.auth.backends.ModelBackend",
+    "allauth.account.auth_backends.AuthenticationBackend",
+]
+ACCOUNT_LOGIN_METHODS = {"email"}
+ACCOUNT_SIGNUP_FIELDS = ["email*", "password1*", "password2*"]
+ACCOUNT_USER_MODEL_USERNAME_FIELD = None
+ACCOUNT_UNIQUE_EMAIL = True
+ACCOUNT_EMAIL_VERIFICATION = env_str("ACCOUNT_EMAIL_VERIFICATION", "mandatory")
+ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True
+ACCOUNT_CONFIRM_EMAIL_ON_GET = False
+ACCOUNT_LOGOUT_ON_PASSWORD_CHANGE = False
+ACCOUNT_SESSION_REMEMBER = None
+ACCOUNT_ADAPTER = "classrooms.adapters.AccountAdapter"
+# Guessing protection: allauth's rate limits (per IP and per account) on login, failed logins,
+# sign-up and password reset, backed by the cache (Redis when REDIS_URL is set).
+ACCOUNT_RATE_LIMITS = {
+    "login": "30/m/ip",
+    "login_failed": "10/m/ip,5/5m/key",
+    "signup": "20/m/ip",
+    "reset_password": "20/m/ip,5/m/key",
+    "reset_password_from_key": "20/m/ip",
+    "confirm_email": "1/3m/key",
+}
+SOCIALACCOUNT_EMAIL_AUTHENTICATION = True
+SOCIALACCOUNT_EMAIL_AUTHENTICATION_AUTO_CONNECT = True
+LOGIN_URL = "account_login"
+LOGIN_REDIRECT_URL = "dashboard"
+ACCOUNT_LOGOUT_REDIRECT_URL = "home"
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator", "OPTIONS": {"min_length": 10}},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+if TESTING:
+    PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+# --- Email -----------------------------------------------------------------------------------------
+EMAIL_HOST = env_str("EMAIL_HOST")
+if EMAIL_HOST:
+    EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    EMAIL_PORT = env_int("EMAIL_PORT", 587)
+    EMAIL_HOST_USER = env_str("EMAIL_HOST_USER", "")
+    EMAIL_HOST_PASSWORD = env_str("EMAIL_HOST_PASSWORD", "")
+    EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", True)
+else:
+    EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
+DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "Classplay <no-reply@classplay.invalid>")
+SERVER_EMAIL = DEFAULT_FROM_EMAIL
+
+# --- Sessions and security -------------------------------------------------------------------------
+SESSION_COOKIE_AGE = 60 * 60 * 12  # a school day; shared devices should not stay signed in for weeks
+SESSION_COOKIE_HTTPONLY = True
+SESSION_COOKIE_SAMESITE = "Lax"
+CSRF_COOKIE_HTTPONLY = False
+X_FRAME_OPTIONS = "DENY"
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+if not DEBUG:
+    SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", True)
+    CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", True)
+    SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
+    SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 60 * 60 * 24 * 365)
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", True)
+    SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)
+    if env_bool("BEHIND_TLS_PROXY", True):
+        SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+
+# --- Internationalisation --------------------------------------------------------------------------
+LANGUAGE_CODE = "en"
+LANGUAGES = [("en", _("English"))]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+USE_I18N = True
+TIME_ZONE = env_str("TIME_ZONE", "Europe/London")
+USE_TZ = True
+
+# --- Static files ----------------------------------------------------------------------------------
+STATIC_URL = "/static/"
+STATIC_ROOT = BASE_DIR / "staticfiles"
+STATICFILES_DIRS = [BASE_DIR / "static"]
+MEDIA_URL = "/media/"
+MEDIA_ROOT = VAR_DIR / "media"
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
+        if DEBUG or TESTING
+        else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+    },
+}
+
+# --- Classplay -------------------------------------------------------------------------------------
+#: Failed sign-in codes a student may enter before their card is locked for a while.
+STUDENT_SIGNIN_MAX_FAILURES = env_int("STUDENT_SIGNIN_MAX_FAILURES", 5)
+STUDENT_SIGNIN_LOCK_MINUTES = env_int("STUDENT_SIGNIN_LOCK_MINUTES", 10)
+ROSTER_IMPORT_MAX_BYTES = env_int("ROSTER_IMPORT_MAX_BYTES", 1_000_000)
+ROSTER_IMPORT_MAX_ROWS = env_int("ROSTER_IMPORT_MAX_ROWS", 2000)
+#: Days learning facts are kept before the nightly clean-up erases them (0 keeps them for ever).
+REPORT_RETENTION_DAYS = env_int("REPORT_RETENTION_DAYS", 0)
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
+    "loggers": {"django.db.backends": {"level": "WARNING"}},
+}
+
+# WhiteNoise serves files through a synchronous iterator; under ASGI Django warns on every static file.
+# Harmless for the few static files we serve (a proxy serves them in production).
+warnings.filterwarnings("ignore", message="StreamingHttpResponse must consume synchronous iterators")
