@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import io
+
 import segno
 from django.conf import settings
 from django.contrib import messages
@@ -171,10 +173,12 @@ def classroom_new_code(request, pk: int):
 def classroom_qr(request, pk: int):
     """The QR code of the join page with this class's code filled in (SVG, made on the server)."""
     classroom = _managed_classroom(request, pk)
-    svg = segno.make(join_url(request, classroom), error="m").svg_inline(
-        scale=6, title=_("Join page QR code")
+    buffer = io.BytesIO()
+    # A standalone file (with its namespace) so browsers can show it in an <img>.
+    segno.make(join_url(request, classroom), error="m").save(
+        buffer, kind="svg", scale=6, xmldecl=False, svgns=True, title=_("Join page QR code")
     )
-    return HttpResponse(svg, content_type="image/svg+xml")
+    return HttpResponse(buffer.getvalue(), content_type="image/svg+xml")
 
 
 @login_required

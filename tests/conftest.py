@@ -1,0 +1,135 @@
+"""Named people, so permission tests read like sentences.
+
+Riverside school: Dr Patel (school admin), Ms Rivera (teacher of 7B), her students Ava and Ben,
+Cleo (a student of 7C, another class at Riverside, taught by Mr Moss).
+Hillside school: Mr Okafor (teacher), Mrs Lindqvist (school admin), Dan (a student of Hillside 9A).
+"""
+
+import pytest
+
+from classrooms.models import Membership
+
+from .factories import ClassroomFactory, MembershipFactory, SchoolFactory, UserFactory, enrolled_student
+
+
+@pytest.fixture(autouse=True)
+def _isolated(tmp_path):
+    """Each test starts with empty media and an empty cache (rate-limit counters live there).
+
+    Takes no ``settings`` fixture on purpose: some engine tests use ``settings`` as a parameter name."""
+    from django.core.cache import cache
+    from django.test import override_settings
+
+    cache.clear()
+    with override_settings(MEDIA_ROOT=tmp_path / "media"):
+        yield
+    cache.clear()
+
+
+@pytest.fixture
+def riverside(db):
+    return SchoolFactory(name="Riverside Academy")
+
+
+@pytest.fixture
+def hillside(db):
+    return SchoolFactory(name="Hillside School")
+
+
+def _staff(school, email, name, role):
+    user = UserFactory(email=email, display_name=name)
+    MembershipFactory(user=user, school=school, role=role)
+    return user
+
+
+@pytest.fixture
+def ms_rivera(riverside):
+    return _staff(riverside, "rivera@riverside.example", "Ms Rivera", Membership.Role.TEACHER)
+
+
+@pytest.fixture
+def mr_moss(riverside):
+    return _staff(riverside, "moss@riverside.example", "Mr Moss", Membership.Role.TEACHER)
+
+
+@pytest.fixture
+def dr_patel(riverside):
+    return _staff(riverside, "patel@riverside.example", "Dr Patel", Membership.Role.ADMIN)
+
+
+@pytest.fixture
+def mr_okafor(hillside):
+    return _staff(hillside, "okafor@hillside.example", "Mr Okafor", Membership.Role.TEACHER)
+
+
+@pytest.fixture
+def mrs_lindqvist(hillside):
+    return _staff(hillside, "lindqvist@hillside.example", "Mrs Lindqvist", Membership.Role.ADMIN)
+
+
+@pytest.fixture
+def class_7b(riverside, ms_rivera):
+    return ClassroomFactory(school=riverside, name="7B English", teachers=[ms_rivera])
+
+
+@pytest.fixture
+def class_7c(riverside, mr_moss):
+    return ClassroomFactory(school=riverside, name="7C Maths", subject="Maths", teachers=[mr_moss])
+
+
+@pytest.fixture
+def class_9a(hillside, mr_okafor):
+    return ClassroomFactory(school=hillside, name="9A English", teachers=[mr_okafor])
+
+
+@pytest.fixture
+def ava(class_7b):
+    return enrolled_student(
+        class_7b, given_name="Ava", family_name="Moreno", display_name="Ava M.", signin_code="4821"
+    )
+
+
+@pytest.fixture
+def ben(class_7b):
+    return enrolled_student(
+        class_7b, given_name="Ben", family_name="Kim", display_name="Ben K.", signin_code="1357"
+    )
+
+
+@pytest.fixture
+def cleo(class_7c):
+    return enrolled_student(
+        class_7c, given_name="Cleo", family_name="Ngata", display_name="Cleo N.", signin_code="2468"
+    )
+
+
+@pytest.fixture
+def dan(class_9a):
+    return enrolled_student(
+        class_9a, given_name="Dan", family_name="Berg", display_name="Dan B.", signin_code="9753"
+    )
+
+
+@pytest.fixture
+def client_of(client):
+    """``client_of(user)``: the test client signed in as that member of staff."""
+
+    def sign_in(user):
+        client.force_login(user)
+        return client
+
+    return sign_in
+
+
+@pytest.fixture
+def student_client(client):
+    """``student_client(student)``: the test client on a device where that student signed in."""
+    from classrooms.middleware import STUDENT_SESSION_KEY
+
+    def sign_in(student):
+        session = client.session
+        session[STUDENT_SESSION_KEY] = student.pk
+        session.save()
+        return client
+
+    return sign_in

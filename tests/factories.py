@@ -1,0 +1,73 @@
+"""factory_boy factories with readable defaults."""
+
+import factory
+from allauth.account.models import EmailAddress
+
+from classrooms.models import Classroom, Membership, School, Student, User
+
+PASSWORD = "correct-horse-battery"
+
+
+class UserFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = User
+        skip_postgeneration_save = True
+
+    email = factory.Sequence(lambda n: f"staff{n}@school.example")
+    display_name = factory.Faker("name")
+    password = factory.PostGenerationMethodCall("set_password", PASSWORD)
+
+    @factory.post_generation
+    def verified(obj, create, extracted, **kwargs):
+        if create:
+            obj.save()
+            EmailAddress.objects.create(user=obj, email=obj.email, verified=True, primary=True)
+
+
+class SchoolFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = School
+
+    name = factory.Sequence(lambda n: f"School {n}")
+
+
+class MembershipFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Membership
+
+    user = factory.SubFactory(UserFactory)
+    school = factory.SubFactory(SchoolFactory)
+    role = Membership.Role.TEACHER
+
+
+class ClassroomFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Classroom
+        skip_postgeneration_save = True
+
+    school = factory.SubFactory(SchoolFactory)
+    name = factory.Sequence(lambda n: f"Class {n}")
+    subject = "English"
+
+    @factory.post_generation
+    def teachers(obj, create, extracted, **kwargs):
+        if create and extracted:
+            obj.teachers.add(*extracted)
+
+
+class StudentFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Student
+
+    school = factory.SubFactory(SchoolFactory)
+    given_name = factory.Faker("first_name")
+    family_name = factory.Faker("last_name")
+    display_name = factory.LazyAttribute(lambda o: f"{o.given_name} {o.family_name[:1]}.")
+    signin_code = "1234"
+
+
+def enrolled_student(classroom: Classroom, **fields) -> Student:
+    """A student of ``classroom``'s school, enrolled in it."""
+    student = StudentFactory(school=classroom.school, **fields)
+    student.enrolments.create(classroom=classroom)
+    return student
