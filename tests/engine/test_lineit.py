@@ -32,8 +32,19 @@ S = _support()
 GAME, n, arrange, act, take, table = S.GAME, S.n, S.arrange, S.act, S.take, S.table
 BET3, BET4, BET5 = S.BET3, S.BET4, S.BET5
 END = {"type": "end"}
-FACT_KEYS = ("player", "game", "skill", "category", "level", "correct", "score", "time_taken", "item_id",
-             "response", "detail")
+FACT_KEYS = (
+    "player",
+    "game",
+    "skill",
+    "category",
+    "level",
+    "correct",
+    "score",
+    "time_taken",
+    "item_id",
+    "response",
+    "detail",
+)
 SCORE = {"type": "score"}
 
 
@@ -88,10 +99,11 @@ def test_every_face_shows_its_exact_value(level):
 
 @pytest.mark.parametrize("level", [1, 2, 3, 4, 5])
 def test_every_four_neighbouring_values_hold_one_card_of_each_colour(level):
-    numbers = sorted((c for c in cards_for(level).values() if c["kind"] == "number"),
-                     key=lambda c: Fraction(c["value"]))
+    numbers = sorted(
+        (c for c in cards_for(level).values() if c["kind"] == "number"), key=lambda c: Fraction(c["value"])
+    )
     for block in range(25):
-        assert {c["colour"] for c in numbers[4 * block: 4 * block + 4]} == set(COLOUR_ORDER)
+        assert {c["colour"] for c in numbers[4 * block : 4 * block + 4]} == set(COLOUR_ORDER)
 
 
 def test_level_ranges_follow_the_issue():
@@ -141,15 +153,18 @@ def test_same_seed_same_deal_and_other_seed_other_deal():
     assert table(seed="a-seed-1")["deck"] != table(seed="a-seed-2")["deck"]
 
 
-@pytest.mark.parametrize("bad", [
-    {"players": [{"id": "p1"}]},
-    {"players": [{"id": f"p{i}"} for i in range(6)]},
-    {"players": [{"id": "p1"}, {"id": "p1"}]},
-    {"players": [{"id": "p1"}, {"id": "p2"}], "level": 6},
-    {"players": [{"id": "p1"}, {"id": "p2"}], "level": True},
-    {"players": [{"id": "p1"}, {"id": "p2", "bot": "genius"}]},
-    {"players": [{"id": "p1"}, {"id": "p2"}], "turn_seconds": -5},
-])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        {"players": [{"id": "p1"}]},
+        {"players": [{"id": f"p{i}"} for i in range(6)]},
+        {"players": [{"id": "p1"}, {"id": "p1"}]},
+        {"players": [{"id": "p1"}, {"id": "p2"}], "level": 6},
+        {"players": [{"id": "p1"}, {"id": "p2"}], "level": True},
+        {"players": [{"id": "p1"}, {"id": "p2", "bot": "genius"}]},
+        {"players": [{"id": "p1"}, {"id": "p2"}], "turn_seconds": -5},
+    ],
+)
 def test_setup_rejects_bad_config(bad):
     with pytest.raises(ValueError):
         GAME.setup(bad, S.SEED)
@@ -209,8 +224,9 @@ def test_line_going_down_refuses_higher_cards_with_the_reason():
 
 def test_lines_compare_exact_values_of_fractions_powers_and_decimals():
     f = lambda face: S.by_face(5, face)  # noqa: E731
-    state = arrange(table(level=5), market=[f("0.7"), f("2³"), f("0.66"), f("4.5")],
-                    lines={"p1": [f("2/3"), f("3/4")]})
+    state = arrange(
+        table(level=5), market=[f("0.7"), f("2³"), f("0.66"), f("4.5")], lines={"p1": [f("2/3"), f("3/4")]}
+    )
     assert str(refused(state, "p1", take(f("0.7")))) == "0.7 is less than 3/4: this line goes up"
     state = arrange(state, lines={"p1": [f("2⁰"), f("3²")]})
     assert str(refused(state, "p1", take(f("2³")))) == "2³ is less than 3²: this line goes up"
@@ -222,8 +238,9 @@ def test_lines_compare_exact_values_of_fractions_powers_and_decimals():
 
 def test_refused_placement_is_recorded_as_a_learning_fact_with_both_values():
     f = lambda face: S.by_face(5, face)  # noqa: E731
-    state = arrange(table(level=5), market=[f("0.7"), f("2³"), f("0.33"), f("4.5")],
-                    lines={"p1": [f("2/3"), f("3/4")]})
+    state = arrange(
+        table(level=5), market=[f("0.7"), f("2³"), f("0.33"), f("4.5")], lines={"p1": [f("2/3"), f("3/4")]}
+    )
     action = take(f("0.7"))
     error = refused(state, "p1", action)
     fact = refusal_fact(state, "p1", action, error, now=7.5)
@@ -239,8 +256,9 @@ def test_refused_placement_is_recorded_as_a_learning_fact_with_both_values():
 
 
 def test_refusal_fact_for_a_card_played_from_the_hand():
-    state = arrange(table(), market=[n(90), n(2), n(3), n(4)], lines={"p1": [n(30), n(40)]},
-                    hands={"p1": [n(12)]})
+    state = arrange(
+        table(), market=[n(90), n(2), n(3), n(4)], lines={"p1": [n(30), n(40)]}, hands={"p1": [n(12)]}
+    )
     state, _events = act(state, "p1", take(n(90), "hand"))
     action = {"type": "play", "card": n(12)}
     error = refused(state, "p1", action)
@@ -286,8 +304,9 @@ def test_hand_holds_at_most_two_cards():
 
 def test_card_fitting_neither_line_nor_hand_forces_scoring_and_starts_a_new_line():
     line = [n(30), n(40), n(50), n(60), n(70)]
-    state = arrange(table(), market=[n(5), n(15), n(25), n(35)], lines={"p1": line},
-                    hands={"p1": [n(10), n(20)]})
+    state = arrange(
+        table(), market=[n(5), n(15), n(25), n(35)], lines={"p1": line}, hands={"p1": [n(10), n(20)]}
+    )
     assert refused(state, "p1", take(n(25))).code == "breaks_line"
     assert refused(state, "p1", take(n(25), "hand")).code == "hand_full"
     moves = GAME.legal_actions(state, "p1")
@@ -302,8 +321,12 @@ def test_card_fitting_neither_line_nor_hand_forces_scoring_and_starts_a_new_line
 
 
 def test_new_line_is_refused_while_the_card_fits_the_line_or_the_hand_has_room():
-    state = arrange(table(), market=[n(80), n(15), n(25), n(35)], lines={"p1": [n(30), n(40)]},
-                    hands={"p1": [n(10), n(20)]})
+    state = arrange(
+        table(),
+        market=[n(80), n(15), n(25), n(35)],
+        lines={"p1": [n(30), n(40)]},
+        hands={"p1": [n(10), n(20)]},
+    )
     assert refused(state, "p1", take(n(80), "new_line")).code == "fits_line"
     state = arrange(state, hands={"p1": [n(10)]})
     assert refused(state, "p1", take(n(15), "new_line")).code == "hand_has_room"
@@ -318,16 +341,21 @@ def test_one_bet_card_per_line():
 
 
 def test_second_bet_with_a_full_hand_forces_scoring_the_betting_line():
-    state = arrange(table(), market=[BET4, n(5), n(6), n(7)], lines={"p1": [BET3, n(30), n(40)]},
-                    hands={"p1": [n(1), n(2)]})
+    state = arrange(
+        table(),
+        market=[BET4, n(5), n(6), n(7)],
+        lines={"p1": [BET3, n(30), n(40)]},
+        hands={"p1": [n(1), n(2)]},
+    )
     after, _events = act(state, "p1", take(BET4, "new_line"))
     assert after["tokens"]["p1"] == [-3]
     assert after["lines"]["p1"]["cards"] == [BET4]
 
 
 def test_play_from_hand_once_per_turn_and_only_after_the_draft():
-    state = arrange(table(), market=[n(2), n(3), n(4), n(90)], lines={"p1": [n(30), n(40)]},
-                    hands={"p1": [n(45)]})
+    state = arrange(
+        table(), market=[n(2), n(3), n(4), n(90)], lines={"p1": [n(30), n(40)]}, hands={"p1": [n(45)]}
+    )
     state, _events = act(state, "p1", take(n(2), "hand"))
     state, events = act(state, "p1", {"type": "play", "card": n(45)})
     assert state["lines"]["p1"]["cards"] == [n(30), n(40), n(45)]
@@ -365,8 +393,9 @@ def test_empty_line_cannot_be_scored_during_the_draft():
 
 def scored(line, market_card, hand=()):
     """p1's state after drafting ``market_card`` into ``line`` and choosing to score."""
-    state = arrange(table(), market=[n(market_card), n(2), n(3), n(4)], lines={"p1": line},
-                    hands={"p1": list(hand)})
+    state = arrange(
+        table(), market=[n(market_card), n(2), n(3), n(4)], lines={"p1": line}, hands={"p1": list(hand)}
+    )
     state, _events = act(state, "p1", take(n(market_card)))
     return act(state, "p1", SCORE)
 
@@ -412,8 +441,12 @@ def test_bet_played_first_counts_every_number_card_of_the_line():
 
 
 def test_forced_scoring_can_lose_a_bet():
-    state = arrange(table(), market=[n(5), n(6), n(7), n(8)], lines={"p1": [BET4, n(30), n(40)]},
-                    hands={"p1": [n(1), n(2)]})
+    state = arrange(
+        table(),
+        market=[n(5), n(6), n(7), n(8)],
+        lines={"p1": [BET4, n(30), n(40)]},
+        hands={"p1": [n(1), n(2)]},
+    )
     state, _events = act(state, "p1", take(n(5), "new_line"))
     assert state["tokens"]["p1"] == [-4]
 
@@ -452,8 +485,13 @@ def test_first_player_passes_to_the_next_seat_each_round():
 
 def test_third_card_of_a_colour_in_the_line_claims_that_jackpot_at_once():
     red = S.same_colour("red", 6, start=10)
-    state = arrange(table(), market=[n(red[2]), n(2), n(3), n(4)], lines={"p1": [n(red[0]), n(red[1])]},
-                    jackpots={"red": [n(red[3]), n(red[4]), n(red[5])]}, piles={"p1": [n(99)]})
+    state = arrange(
+        table(),
+        market=[n(red[2]), n(2), n(3), n(4)],
+        lines={"p1": [n(red[0]), n(red[1])]},
+        jackpots={"red": [n(red[3]), n(red[4]), n(red[5])]},
+        piles={"p1": [n(99)]},
+    )
     after, events = act(state, "p1", take(n(red[2])))
     assert after["jackpots"]["red"] == []
     assert after["piles"]["p1"] == [n(99), n(red[3]), n(red[4]), n(red[5])]
@@ -465,24 +503,38 @@ def test_third_card_of_a_colour_in_the_line_claims_that_jackpot_at_once():
 
 def test_fourth_card_of_a_colour_claims_nothing_more():
     red = S.same_colour("red", 6, start=10)
-    state = arrange(table(), market=[n(red[3]), n(2), n(3), n(4)],
-                    lines={"p1": [n(red[0]), n(red[1]), n(red[2])]}, jackpots={"red": [n(red[4])]})
+    state = arrange(
+        table(),
+        market=[n(red[3]), n(2), n(3), n(4)],
+        lines={"p1": [n(red[0]), n(red[1]), n(red[2])]},
+        jackpots={"red": [n(red[4])]},
+    )
     after, events = act(state, "p1", take(n(red[3])))
     assert after["jackpots"]["red"] == [n(red[4])] and not events_of(events, "jackpot")
 
 
 def test_only_the_current_line_counts_towards_a_jackpot():
     red = S.same_colour("red", 5, start=10)
-    state = arrange(table(), market=[n(red[2]), n(2), n(3), n(4)], lines={"p1": [n(red[1])]},
-                    piles={"p1": [n(red[0])]}, jackpots={"red": [n(red[4])]})
+    state = arrange(
+        table(),
+        market=[n(red[2]), n(2), n(3), n(4)],
+        lines={"p1": [n(red[1])]},
+        piles={"p1": [n(red[0])]},
+        jackpots={"red": [n(red[4])]},
+    )
     after, events = act(state, "p1", take(n(red[2])))
     assert after["jackpots"]["red"] == [n(red[4])] and not events_of(events, "jackpot")
 
 
 def test_card_played_from_the_hand_can_claim_a_jackpot():
     red = S.same_colour("red", 4, start=10)
-    state = arrange(table(), market=[n(2), n(3), n(4), n(5)], lines={"p1": [n(red[0]), n(red[1])]},
-                    hands={"p1": [n(red[2])]}, jackpots={"red": [n(red[3])]})
+    state = arrange(
+        table(),
+        market=[n(2), n(3), n(4), n(5)],
+        lines={"p1": [n(red[0]), n(red[1])]},
+        hands={"p1": [n(red[2])]},
+        jackpots={"red": [n(red[3])]},
+    )
     state, _events = act(state, "p1", take(n(2), "hand"))
     after, events = act(state, "p1", {"type": "play", "card": n(red[2])})
     assert after["piles"]["p1"] == [n(red[3])] and events_of(events, "jackpot")
@@ -503,9 +555,12 @@ def test_empty_jackpot_gives_nothing():
 def near_the_end():
     """Round with a 4-card market and only 2 cards left in the deck: the last round."""
     return arrange(
-        table(), market=[n(50), n(51), n(52), BET4], deck=[n(90), BET5],
+        table(),
+        market=[n(50), n(51), n(52), BET4],
+        deck=[n(90), BET5],
         lines={"p1": [n(10), n(20), n(30)], "p2": [n(99), n(98), n(97), n(96)]},
-        hands={"p1": [n(40), n(5)], "p2": [n(60)]}, piles={"p1": [n(1)]},
+        hands={"p1": [n(40), n(5)], "p2": [n(60)]},
+        piles={"p1": [n(1)]},
     )
 
 
@@ -603,15 +658,17 @@ def test_deadline_puts_the_first_market_card_in_the_hand_when_nothing_fits():
 
 
 def test_deadline_with_a_full_hand_plays_a_bet_if_it_can():
-    state = arrange(table(), market=[n(10), BET3, n(20), n(25)], lines={"p1": [n(30), n(40)]},
-                    hands={"p1": [n(1), n(2)]})
+    state = arrange(
+        table(), market=[n(10), BET3, n(20), n(25)], lines={"p1": [n(30), n(40)]}, hands={"p1": [n(1), n(2)]}
+    )
     after, _events = timed_out(state)
     assert after["lines"]["p1"]["cards"] == [n(30), n(40), BET3]
 
 
 def test_deadline_forces_scoring_when_nothing_fits_anywhere():
-    state = arrange(table(), market=[n(10), n(20), n(25), n(35)], lines={"p1": [n(30), n(40)]},
-                    hands={"p1": [n(1), n(2)]})
+    state = arrange(
+        table(), market=[n(10), n(20), n(25), n(35)], lines={"p1": [n(30), n(40)]}, hands={"p1": [n(1), n(2)]}
+    )
     after, events = timed_out(state)
     assert after["lines"]["p1"]["cards"] == [n(35)]
     assert events_of(events, "score")[0]["forced"] is True
@@ -659,13 +716,27 @@ def test_only_the_current_player_may_act():
     assert GAME.legal_actions(state, "p2") == []
 
 
-@pytest.mark.parametrize("action", [
-    None, 5, "take", [], {}, {"type": 5}, {"type": "fly"}, {"type": "take"},
-    {"type": "take", "card": "c001"}, {"type": "take", "card": None, "to": "line"},
-    {"type": "take", "card": "c001", "to": "pocket"}, {"type": "take", "card": "x" * 10_000, "to": "line"},
-    {"type": "take", "card": "c001", "to": "line", "extra": 1}, {"type": "score", "card": "c001"},
-    {"type": "play", "card": {"nested": ["junk"]}}, {"type": "end", "to": None},
-])
+@pytest.mark.parametrize(
+    "action",
+    [
+        None,
+        5,
+        "take",
+        [],
+        {},
+        {"type": 5},
+        {"type": "fly"},
+        {"type": "take"},
+        {"type": "take", "card": "c001"},
+        {"type": "take", "card": None, "to": "line"},
+        {"type": "take", "card": "c001", "to": "pocket"},
+        {"type": "take", "card": "x" * 10_000, "to": "line"},
+        {"type": "take", "card": "c001", "to": "line", "extra": 1},
+        {"type": "score", "card": "c001"},
+        {"type": "play", "card": {"nested": ["junk"]}},
+        {"type": "end", "to": None},
+    ],
+)
 def test_malformed_actions_are_refused(action):
     refused(table(), "p1", action)
 
@@ -682,13 +753,23 @@ def test_card_not_in_the_market_is_refused():
 
 def viewers(players=("p1", "p2")):
     return [{"role": "player", "player": p} for p in players] + [
-        {"role": "teacher"}, {"role": "projector"}, {"role": "spectator"}, {"role": "hacker"}, {}]
+        {"role": "teacher"},
+        {"role": "projector"},
+        {"role": "spectator"},
+        {"role": "hacker"},
+        {},
+    ]
 
 
 def test_views_show_the_table_but_another_players_hand_only_as_a_count():
     red_card = n(S.same_colour("red", 1, start=60)[0])
-    state = arrange(table(), market=[n(50), n(2), n(3), n(4)], hands={"p1": [n(77)], "p2": [n(88)]},
-                    lines={"p2": [n(10), n(20)]}, jackpots={"red": [red_card]})
+    state = arrange(
+        table(),
+        market=[n(50), n(2), n(3), n(4)],
+        hands={"p1": [n(77)], "p2": [n(88)]},
+        lines={"p2": [n(10), n(20)]},
+        jackpots={"red": [red_card]},
+    )
     state, _events = act(state, "p1", take(n(50), "hand"))
     mine = GAME.view(state, {"role": "player", "player": "p1"})
     theirs = GAME.view(state, {"role": "player", "player": "p2"})

@@ -68,14 +68,16 @@ def random_game(config, seed, chooser_seed, deadline_chance, *, check=True, on_s
     raise AssertionError("game did not end")
 
 
-games = st.fixed_dictionaries({
-    "level": st.integers(1, 5),
-    "players": st.integers(2, 5),
-    "seed": st.text(min_size=1, max_size=12),
-    "chooser": st.integers(0, 10**9),
-    "deadline_chance": st.sampled_from([0.0, 0.05, 0.3]),
-    "timed": st.booleans(),
-})
+games = st.fixed_dictionaries(
+    {
+        "level": st.integers(1, 5),
+        "players": st.integers(2, 5),
+        "seed": st.text(min_size=1, max_size=12),
+        "chooser": st.integers(0, 10**9),
+        "deadline_chance": st.sampled_from([0.0, 0.05, 0.3]),
+        "timed": st.booleans(),
+    }
+)
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -86,8 +88,9 @@ def test_random_games_keep_the_invariants_replay_and_repeat(game):
     final, log, events = random_game(config, game["seed"], f"c{game['chooser']}", game["deadline_chance"])
     assert json.loads(json.dumps(final)) == final
     assert core.state_hash(core.replay(GAME, config, game["seed"], log)) == core.state_hash(final)
-    again, _log, _events = random_game(config, game["seed"], f"c{game['chooser']}", game["deadline_chance"],
-                                       check=False)
+    again, _log, _events = random_game(
+        config, game["seed"], f"c{game['chooser']}", game["deadline_chance"], check=False
+    )
     assert core.state_hash(again) == core.state_hash(final), "same seed and moves, same game"
     facts = GAME.facts(events)
     json.dumps(facts)
@@ -139,8 +142,10 @@ json_values = st.recursive(
 junk_actions = st.one_of(
     json_values,
     st.dictionaries(st.sampled_from(["type", "card", "to", "extra"]), json_values, max_size=4),
-    st.fixed_dictionaries({"type": st.sampled_from(["take", "play", "score", "end"])},
-                          optional={"card": json_values, "to": json_values, "x": json_values}),
+    st.fixed_dictionaries(
+        {"type": st.sampled_from(["take", "play", "score", "end"])},
+        optional={"card": json_values, "to": json_values, "x": json_values},
+    ),
     st.just({"type": "take", "card": "c" + "9" * 100_000, "to": "line"}),
 )
 players = st.sampled_from(["p1", "p2", "p3", "p4", "", "@teacher", None, 7, "x" * 1000])
@@ -162,16 +167,21 @@ def test_junk_actions_raise_illegal_action_and_change_nothing(index, player, act
 
 
 card_moves = st.one_of(
-    st.builds(lambda c, to: {"type": "take", "card": c, "to": to}, st.sampled_from(ALL_IDS),
-              st.sampled_from(rules.TAKE_DESTINATIONS)),
+    st.builds(
+        lambda c, to: {"type": "take", "card": c, "to": to},
+        st.sampled_from(ALL_IDS),
+        st.sampled_from(rules.TAKE_DESTINATIONS),
+    ),
     st.builds(lambda c: {"type": "play", "card": c}, st.sampled_from(ALL_IDS)),
     st.sampled_from([{"type": "score"}, {"type": "end"}]),
 )
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.integers(0, 10**6), st.lists(st.tuples(st.sampled_from(["p1", "p2", "p3"]), card_moves),
-                                       min_size=20, max_size=60))
+@given(
+    st.integers(0, 10**6),
+    st.lists(st.tuples(st.sampled_from(["p1", "p2", "p3"]), card_moves), min_size=20, max_size=60),
+)
 def test_a_move_is_accepted_exactly_when_it_is_legal(chooser_seed, attempts):
     chooser = core.Rng(str(chooser_seed))
     state = GAME.setup(S.config(3, 5), f"accept-{chooser_seed}")
@@ -209,7 +219,11 @@ CARD_ID = re.compile(r"c\d{3}")
 
 def viewers_for(state):
     return [{"role": "player", "player": p} for p in state["order"]] + [
-        {"role": "teacher"}, {"role": "projector"}, {"role": "spectator"}, {"role": "player", "player": "zz"}]
+        {"role": "teacher"},
+        {"role": "projector"},
+        {"role": "spectator"},
+        {"role": "player", "player": "zz"},
+    ]
 
 
 def number_card_views(view):

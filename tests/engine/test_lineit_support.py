@@ -73,8 +73,9 @@ def _direction(state: dict, cards: list[str]) -> str | None:
     return "up" if rules.value_of(state, numbers[1]) > rules.value_of(state, numbers[0]) else "down"
 
 
-def arrange(state: dict, *, market=None, hands=None, lines=None, jackpots=None, piles=None, deck=None,
-            tokens=None) -> dict:
+def arrange(
+    state: dict, *, market=None, hands=None, lines=None, jackpots=None, piles=None, deck=None, tokens=None
+) -> dict:
     """A copy of ``state`` with the named cards moved into place (lines get their direction from their
     first two number cards). Cards displaced from a replaced place go back under the deck; with ``deck``
     given, the deck is exactly that list and every other unplaced card goes to the discard pile."""

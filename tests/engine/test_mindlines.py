@@ -265,12 +265,7 @@ def test_a_stroke_on_the_dotted_lines_is_kept_in_snapped_form():
 def test_a_stroke_off_the_dotted_lines_is_refused():
     state = all_ready(start(4))
     lines = line_set(state, "kid0")
-    off = next(
-        [x, y, x + 1, y]
-        for x in range(11)
-        for y in range(12)
-        if (x, y, x + 1, y) not in lines
-    )
+    off = next([x, y, x + 1, y] for x in range(11) for y in range(12) if (x, y, x + 1, y) not in lines)
     refused(state, "kid0", {"type": "stroke", "segments": [off]}, "off_lines")
     refused(state, "kid0", {"type": "stroke", "segments": [*first_lines(state, "kid0"), off]}, "off_lines")
 
@@ -411,8 +406,13 @@ def test_whoever_is_done_shows_their_drawing_and_it_cannot_change():
     projector = GAME.view(state, {"role": "projector"})
     assert projector["gallery"][1]["strokes"] == state["drawings"]["kid1"]["strokes"]
     assert "strokes" not in projector["gallery"][0]
-    for action in ({"type": "stroke", "segments": first_lines(state, "kid1")}, {"type": "undo"},
-                   {"type": "clear"}, {"type": "done"}, {"type": "erase", "stroke": 0}):
+    for action in (
+        {"type": "stroke", "segments": first_lines(state, "kid1")},
+        {"type": "undo"},
+        {"type": "clear"},
+        {"type": "done"},
+        {"type": "erase", "stroke": 0},
+    ):
         refused(state, "kid1", action, "already_shown")
     assert GAME.current_players(state) == ["kid0", "kid2", "kid3"]
 
@@ -739,8 +739,11 @@ def test_facts_record_each_drawing_and_each_exclusion():
         play(player, {"type": "stroke", "segments": first_lines(state, player)}, 20.0)
         play(player, {"type": "done"}, 30.0 + step)
     player = rules._prophesier(state)
-    drawn_card = next(c for c, cid in enumerate(state["cards"])
-                      if cid not in state["decoys"] and cid not in state["hands"][player])
+    drawn_card = next(
+        c
+        for c, cid in enumerate(state["cards"])
+        if cid not in state["decoys"] and cid not in state["hands"][player]
+    )
     play(player, {"type": "exclude", "card": drawn_card}, 40.0)
     while state["phase"] == "prophesying":
         prophesier = rules._prophesier(state)
@@ -754,8 +757,16 @@ def test_facts_record_each_drawing_and_each_exclusion():
     for fact in facts:
         assert fact["game"] == "mindlines" and fact["skill"] == "english_vocabulary"
         assert fact["level"] == 2  # easy
-        assert set(fact) >= {"player", "category", "correct", "score", "time_taken", "item_id", "response",
-                             "detail"}
+        assert set(fact) >= {
+            "player",
+            "category",
+            "correct",
+            "score",
+            "time_taken",
+            "item_id",
+            "response",
+            "detail",
+        }
         assert fact["detail"]["theme"] in ("animals", "home", "sport", "food")
         assert fact["detail"]["difficulty"] == "easy"
     victim = state["history"][-1]["cards"][drawn_card]["drawn_by"]

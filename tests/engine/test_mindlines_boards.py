@@ -68,8 +68,9 @@ def test_boards_come_from_the_game_seed():
 
 
 def _config(players: int = 4) -> dict:
-    concepts = [{"id": f"b-{i:03d}", "text": f"thing {i:03d}", "difficulty": "easy", "theme": "t"}
-                for i in range(80)]
+    concepts = [
+        {"id": f"b-{i:03d}", "text": f"thing {i:03d}", "difficulty": "easy", "theme": "t"} for i in range(80)
+    ]
     return {"players": [{"id": f"kid{i}"} for i in range(players)], "concepts": concepts}
 
 
@@ -122,8 +123,11 @@ def piece_strategy(lines: list[list[int]]):
     straight = st.tuples(coordinate, coordinate, direction, st.integers(1, 4)).map(
         lambda t: [t[0], t[1], t[0] + t[2][0] * t[3], t[1] + t[2][1] * t[3]]
     )
-    anything = st.lists(st.one_of(st.integers(-3, 15), st.booleans(), st.floats(0, 3), st.text(max_size=3)),
-                        min_size=0, max_size=6)
+    anything = st.lists(
+        st.one_of(st.integers(-3, 15), st.booleans(), st.floats(0, 3), st.text(max_size=3)),
+        min_size=0,
+        max_size=6,
+    )
     return st.one_of(on_line, on_line, straight, anything)
 
 

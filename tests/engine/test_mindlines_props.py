@@ -177,8 +177,11 @@ FIELDS = st.sampled_from(["segments", "stroke", "side", "rotation", "card", "pla
 JUNK_ACTION = st.one_of(
     JSON,
     st.builds(lambda t, fields: {**fields, "type": t}, TYPES, st.dictionaries(FIELDS, JSON, max_size=3)),
-    st.builds(lambda t, segments: {"type": t, "segments": segments},
-              st.sampled_from(["stroke", "erase"]), st.lists(st.lists(JSON, max_size=6), max_size=5)),
+    st.builds(
+        lambda t, segments: {"type": t, "segments": segments},
+        st.sampled_from(["stroke", "erase"]),
+        st.lists(st.lists(JSON, max_size=6), max_size=5),
+    ),
     st.builds(lambda v: {"type": "stroke", "segments": [[0, 0, 1, 0]] * v}, st.integers(60, 5000)),
 )
 JUNK_PLAYER = st.one_of(st.sampled_from(["kid0", "kid1", "kid2", TEACHER, "kid9", ""]), JSON)
@@ -226,7 +229,7 @@ def check_no_secrets(state: dict, seed: str) -> None:
     canonical JSON, so each view is serialised once and searched for every secret.)"""
     phase, round_index = state["phase"], state["round"]
     before_reveal = phase in ("looking", "scribbling", "prophesying")
-    future = [cid for ids in state["plan"][round_index + 1:] for cid in ids]
+    future = [cid for ids in state["plan"][round_index + 1 :] for cid in ids]
     for viewer in viewers(state):
         view = GAME.view(state, viewer)
         text = core.canonical_json(view)

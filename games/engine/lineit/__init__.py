@@ -85,10 +85,12 @@ class LineIt(Game):
 
     # Line-it extras for the runtime ------------------------------------------------------------
 
-    def refusal_fact(self, state: State, player: Any, action: Any, error: Any,
-                     now: float | None = None) -> dict[str, Any] | None:
+    def refusal_fact(
+        self, state: State, player: Any, action: Any, error: Any, now: float | None = None
+    ) -> dict[str, Any] | None:
         return refusal_fact(state, player, action, error, now)
 
-    def refusal_event(self, state: State, player: Any, action: Any, error: Any,
-                      now: float | None = None) -> Event | None:
+    def refusal_event(
+        self, state: State, player: Any, action: Any, error: Any, now: float | None = None
+    ) -> Event | None:
         return refusal_event(state, player, action, error, now)

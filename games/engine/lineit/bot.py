@@ -75,7 +75,7 @@ def _bet_pressure(state: State, player: str) -> float:
     if bet is None:
         return 0.0
     cards = state["lines"][player]["cards"]
-    after = sum(1 for c in cards[cards.index(bet) + 1:] if is_number(state, c))
+    after = sum(1 for c in cards[cards.index(bet) + 1 :] if is_number(state, c))
     return 0.3 if after < int(value_of(state, bet)) else 0.0
 
 
@@ -90,7 +90,7 @@ def line_points(state: State, player: str) -> int:
     bet = line_bet(state, player)
     if bet is not None:
         cards = state["lines"][player]["cards"]
-        after = sum(1 for c in cards[cards.index(bet) + 1:] if is_number(state, c))
+        after = sum(1 for c in cards[cards.index(bet) + 1 :] if is_number(state, c))
         amount = int(value_of(state, bet))
         points += amount if after >= amount else -amount
     return points
@@ -116,8 +116,11 @@ def _take_value(state: State, player: str, move: Action) -> float:
         fits = fits_line(state, player, card_id)
         return 0.5 + 0.5 * (fit_quality(state, player, card_id) if fits else 0.2) - crowd
     # new_line: the line is scored now, then restarts with this card.
-    return 0.2 + 0.1 * line_points(state, player) + 0.2 * (1 - abs(_rank(state, card_id) - 49.5) / 50
-                                                             if is_number(state, card_id) else 0)
+    return (
+        0.2
+        + 0.1 * line_points(state, player)
+        + 0.2 * (1 - abs(_rank(state, card_id) - 49.5) / 50 if is_number(state, card_id) else 0)
+    )
 
 
 def _after_value(state: State, player: str, move: Action, strength: str) -> float:
@@ -188,7 +191,7 @@ def _line_estimate(state: State, player: str) -> float:
     bet = line_bet(state, player)
     if bet is not None:
         cards = state["lines"][player]["cards"]
-        after = sum(1 for c in cards[cards.index(bet) + 1:] if is_number(state, c))
+        after = sum(1 for c in cards[cards.index(bet) + 1 :] if is_number(state, c))
         amount = int(value_of(state, bet))
         chance = min(1.0, max(0.0, 0.5 + (growth - (amount - after)) / 2))
         value += amount * (2 * chance - 1)

@@ -32,8 +32,17 @@ SKILL = "numeracy"
 
 def _fact(e: Event, category: str, **fields: Any) -> dict[str, Any]:
     fact = {
-        "player": e["player"], "game": GAME, "skill": SKILL, "category": category, "level": e.get("level"),
-        "correct": None, "score": None, "time_taken": None, "item_id": None, "response": None, "detail": {},
+        "player": e["player"],
+        "game": GAME,
+        "skill": SKILL,
+        "category": category,
+        "level": e.get("level"),
+        "correct": None,
+        "score": None,
+        "time_taken": None,
+        "item_id": None,
+        "response": None,
+        "detail": {},
         "at": e.get("at"),
     }
     fact.update(fields)
@@ -45,13 +54,19 @@ def _comparison(e: Event, correct: bool) -> dict[str, Any]:
     card_value, end_value = Fraction(card["value"]), Fraction(end["value"])
     low, high = sorted((card_value, end_value))
     return _fact(
-        e, "comparison", correct=correct, time_taken=e.get("time_taken"),
+        e,
+        "comparison",
+        correct=correct,
+        time_taken=e.get("time_taken"),
         item_id=f"compare:{low}|{high}",
         response={"card": card["face"], "after": end["face"], "direction": e["direction"]},
         detail={
-            "card_face": card["face"], "card_value": card["value"],
-            "end_face": end["face"], "end_value": end["value"],
-            "direction": e["direction"], "relation": "greater" if card_value > end_value else "less",
+            "card_face": card["face"],
+            "card_value": card["value"],
+            "end_face": end["face"],
+            "end_value": end["value"],
+            "direction": e["direction"],
+            "relation": "greater" if card_value > end_value else "less",
             "source": e.get("source"),
         },
     )
@@ -59,12 +74,28 @@ def _comparison(e: Event, correct: bool) -> dict[str, Any]:
 
 def _score_facts(e: Event) -> list[dict[str, Any]]:
     numbers = sum(1 for c in e["cards"] if c["kind"] == "number")
-    facts = [_fact(e, "line", score=e["banked"], response={"forced": e["forced"]},
-                   detail={"number_cards": numbers, "banked": e["banked"], "forced": e["forced"]})]
+    facts = [
+        _fact(
+            e,
+            "line",
+            score=e["banked"],
+            response={"forced": e["forced"]},
+            detail={"number_cards": numbers, "banked": e["banked"], "forced": e["forced"]},
+        )
+    ]
     bet = e.get("bet")
     if bet:
-        facts.append(_fact(e, "bet", correct=bet["won"], score=bet["token"], item_id=f"bet:{bet['bet']}",
-                           response={"cards_after": bet["after"]}, detail=dict(bet)))
+        facts.append(
+            _fact(
+                e,
+                "bet",
+                correct=bet["won"],
+                score=bet["token"],
+                item_id=f"bet:{bet['bet']}",
+                response={"cards_after": bet["after"]},
+                detail=dict(bet),
+            )
+        )
     return facts
 
 
@@ -81,12 +112,25 @@ def facts_from(events: list[Event]) -> list[dict[str, Any]]:
         elif kind == "score":
             facts += _score_facts(e)
         elif kind == "jackpot":
-            facts.append(_fact(e, "jackpot", score=e["count"], item_id=f"jackpot:{e['colour']}",
-                               detail={"colour": e["colour"], "count": e["count"]}))
+            facts.append(
+                _fact(
+                    e,
+                    "jackpot",
+                    score=e["count"],
+                    item_id=f"jackpot:{e['colour']}",
+                    detail={"colour": e["colour"], "count": e["count"]},
+                )
+            )
         elif kind == "final_score":
-            facts.append(_fact(e, "final_score", correct=e["won"], score=e["score"],
-                               detail={"pile": e["pile"], "tokens": e["tokens"], "won": e["won"],
-                                       "shared": e["shared"]}))
+            facts.append(
+                _fact(
+                    e,
+                    "final_score",
+                    correct=e["won"],
+                    score=e["score"],
+                    detail={"pile": e["pile"], "tokens": e["tokens"], "won": e["won"], "shared": e["shared"]},
+                )
+            )
     return facts
 
 
@@ -108,8 +152,14 @@ def refusal_event(
             return None
         at = now if now is not None else state["turn"].get("started")
         return event(
-            state, "refused", at, player=player, card=card_record(state, card), end=card_record(state, end),
-            direction=state["lines"][player]["direction"], source=source,
+            state,
+            "refused",
+            at,
+            player=player,
+            card=card_record(state, card),
+            end=card_record(state, end),
+            direction=state["lines"][player]["direction"],
+            source=source,
             time_taken=time_taken(state, now) if now is not None else None,
         )
     except (IllegalAction, KeyError, TypeError, ValueError):

@@ -201,7 +201,9 @@ def fit_problem(state: State, player: str, card_id: str) -> IllegalAction | None
     if direction == "down" and card_value > end_value:
         return IllegalAction(
             _("%(card)s is greater than %(end)s: this line goes down"),
-            code="breaks_line", direction="down", **faces,
+            code="breaks_line",
+            direction="down",
+            **faces,
         )
     return None
 
@@ -232,8 +234,13 @@ def event(state: State, kind: str, now: float, **data: Any) -> Event:
 
 def card_record(state: State, card_id: str) -> dict[str, Any]:
     card = card_of(state, card_id)
-    return {"id": card_id, "kind": card["kind"], "colour": card["colour"], "face": card["face"],
-            "value": card["value"]}
+    return {
+        "id": card_id,
+        "kind": card["kind"],
+        "colour": card["colour"],
+        "face": card["face"],
+        "value": card["value"],
+    }
 
 
 def time_taken(state: State, now: float) -> float | None:
@@ -269,8 +276,16 @@ def start_round(state: State, now: float, events: list[Event]) -> None:
     state["market"], state["deck"] = state["deck"][:size], state["deck"][size:]
     # No card list here: a market card may later go into a hand, and a hand is never shown to others.
     log_public(state, {"type": "round", "round": state["round"], "first": rotation(state)[0]})
-    events.append(event(state, "round", now, round=state["round"], first=rotation(state)[0],
-                        market=[card_record(state, c) for c in state["market"]]))
+    events.append(
+        event(
+            state,
+            "round",
+            now,
+            round=state["round"],
+            first=rotation(state)[0],
+            market=[card_record(state, c) for c in state["market"]],
+        )
+    )
     start_turn(state, rotation(state)[0], now)
 
 
@@ -341,11 +356,19 @@ def finish(state: State, now: float, events: list[Event]) -> None:
     result = outcome_of(state)
     log_public(state, {"type": "game_over", **result})
     for rank_player in state["order"]:
-        events.append(event(
-            state, "final_score", now, player=rank_player, score=result["scores"][rank_player],
-            pile=result["piles"][rank_player], tokens=result["tokens"][rank_player],
-            won=rank_player in result["winners"], shared=len(result["winners"]) > 1,
-        ))
+        events.append(
+            event(
+                state,
+                "final_score",
+                now,
+                player=rank_player,
+                score=result["scores"][rank_player],
+                pile=result["piles"][rank_player],
+                tokens=result["tokens"][rank_player],
+                won=rank_player in result["winners"],
+                shared=len(result["winners"]) > 1,
+            )
+        )
 
 
 # --------------------------------------------------------------------------------------------------
@@ -353,8 +376,9 @@ def finish(state: State, now: float, events: list[Event]) -> None:
 # --------------------------------------------------------------------------------------------------
 
 
-def add_to_line(state: State, player: str, card_id: str, source: str, now: float,
-                events: list[Event]) -> None:
+def add_to_line(
+    state: State, player: str, card_id: str, source: str, now: float, events: list[Event]
+) -> None:
     line = state["lines"][player]
     end = line_end(state, player)
     sets_direction = False
@@ -362,13 +386,31 @@ def add_to_line(state: State, player: str, card_id: str, source: str, now: float
         line["direction"] = "up" if value_of(state, card_id) > value_of(state, end) else "down"
         sets_direction = True
     line["cards"].append(card_id)
-    log_public(state, {"type": "place", "player": player, "card": card_id, "source": source,
-                       "direction": line["direction"], "sets_direction": sets_direction})
-    events.append(event(
-        state, "place", now, player=player, card=card_record(state, card_id), source=source,
-        end=card_record(state, end) if end is not None and is_number(state, card_id) else None,
-        direction=line["direction"], sets_direction=sets_direction, time_taken=time_taken(state, now),
-    ))
+    log_public(
+        state,
+        {
+            "type": "place",
+            "player": player,
+            "card": card_id,
+            "source": source,
+            "direction": line["direction"],
+            "sets_direction": sets_direction,
+        },
+    )
+    events.append(
+        event(
+            state,
+            "place",
+            now,
+            player=player,
+            card=card_record(state, card_id),
+            source=source,
+            end=card_record(state, end) if end is not None and is_number(state, card_id) else None,
+            direction=line["direction"],
+            sets_direction=sets_direction,
+            time_taken=time_taken(state, now),
+        )
+    )
     if is_number(state, card_id):
         claim_jackpot(state, player, str(card_of(state, card_id)["colour"]), now, events)
 
@@ -380,8 +422,17 @@ def claim_jackpot(state: State, player: str, colour: str, now: float, events: li
     claimed, state["jackpots"][colour] = state["jackpots"][colour], []
     state["piles"][player].extend(claimed)
     log_public(state, {"type": "jackpot", "player": player, "colour": colour, "count": len(claimed)})
-    events.append(event(state, "jackpot", now, player=player, colour=colour, count=len(claimed),
-                        cards=[card_record(state, c) for c in claimed]))
+    events.append(
+        event(
+            state,
+            "jackpot",
+            now,
+            player=player,
+            colour=colour,
+            count=len(claimed),
+            cards=[card_record(state, c) for c in claimed],
+        )
+    )
 
 
 def score_line(state: State, player: str, now: float, events: list[Event], *, forced: bool) -> None:
@@ -392,7 +443,7 @@ def score_line(state: State, player: str, now: float, events: list[Event], *, fo
     bet_result = None
     if bet is not None:
         amount = int(value_of(state, bet))
-        after = sum(1 for c in cards[cards.index(bet) + 1:] if is_number(state, c))
+        after = sum(1 for c in cards[cards.index(bet) + 1 :] if is_number(state, c))
         won = after >= amount
         state["tokens"][player].append(amount if won else -amount)
         state["discard"].append(bet)
@@ -401,12 +452,31 @@ def score_line(state: State, player: str, now: float, events: list[Event], *, fo
     state["discard"].extend(discarded)
     state["piles"][player].extend(banked)
     state["lines"][player] = blank_line()
-    log_public(state, {"type": "score", "player": player, "forced": forced, "cards": cards,
-                       "discarded": discarded, "banked": len(banked), "bet": bet_result})
-    events.append(event(
-        state, "score", now, player=player, forced=forced, cards=[card_record(state, c) for c in cards],
-        discarded=discarded, banked=len(banked), bet=bet_result,
-    ))
+    log_public(
+        state,
+        {
+            "type": "score",
+            "player": player,
+            "forced": forced,
+            "cards": cards,
+            "discarded": discarded,
+            "banked": len(banked),
+            "bet": bet_result,
+        },
+    )
+    events.append(
+        event(
+            state,
+            "score",
+            now,
+            player=player,
+            forced=forced,
+            cards=[card_record(state, c) for c in cards],
+            discarded=discarded,
+            banked=len(banked),
+            bet=bet_result,
+        )
+    )
 
 
 # --------------------------------------------------------------------------------------------------
@@ -445,8 +515,9 @@ def check_turn(state: State, player: Any) -> None:
 def do_take(state: State, player: str, card: str, to: str, now: float, events: list[Event]) -> None:
     step = state["turn"]["step"]
     if step == "final":
-        raise IllegalAction(_("The market is closed: play a card from your hand or score your line."),
-                            code="wrong_phase")
+        raise IllegalAction(
+            _("The market is closed: play a card from your hand or score your line."), code="wrong_phase"
+        )
     if step != "take":
         raise IllegalAction(_("You have already taken a card this turn."), code="already_taken")
     if card not in state["market"]:
@@ -458,16 +529,27 @@ def do_take(state: State, player: str, card: str, to: str, now: float, events: l
     if to == "hand" and hand_full:
         raise IllegalAction(_("Your hand is full: you can hold at most two cards."), code="hand_full")
     if to == "new_line" and problem is None:
-        raise IllegalAction(_("This card fits your line: you may only start a new line with a card that "
-                              "fits neither your line nor your hand."), code="fits_line")
+        raise IllegalAction(
+            _(
+                "This card fits your line: you may only start a new line with a card that "
+                "fits neither your line nor your hand."
+            ),
+            code="fits_line",
+        )
     if to == "new_line" and not hand_full:
-        raise IllegalAction(_("Your hand still has room: you may only start a new line with a card that "
-                              "fits neither your line nor your hand."), code="hand_has_room")
+        raise IllegalAction(
+            _(
+                "Your hand still has room: you may only start a new line with a card that "
+                "fits neither your line nor your hand."
+            ),
+            code="hand_has_room",
+        )
     state["market"].remove(card)
     if to == "hand":
         state["hands"][player].append(card)
-        log_public(state, {"type": "take", "player": player, "to": "hand", "card": card,
-                           "hidden_from_others": True})
+        log_public(
+            state, {"type": "take", "player": player, "to": "hand", "card": card, "hidden_from_others": True}
+        )
         events.append(event(state, "take", now, player=player, to="hand", card=card_record(state, card)))
     else:
         log_public(state, {"type": "take", "player": player, "to": to, "card": card})
@@ -589,8 +671,11 @@ def default_take(state: State, player: str) -> dict[str, Any]:
     if bets:
         return {"type": "take", "card": bets[0], "to": "line"}
     pool = numbers or market
-    return {"type": "take", "card": min(pool, key=lambda c: _middle_distance(state, c) if is_number(
-        state, c) else 100.0), "to": "new_line"}
+    return {
+        "type": "take",
+        "card": min(pool, key=lambda c: _middle_distance(state, c) if is_number(state, c) else 100.0),
+        "to": "new_line",
+    }
 
 
 def deadline_move(state: State, now: float) -> list[Event]:

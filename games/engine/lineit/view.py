@@ -49,7 +49,7 @@ def _line_view(state: State, player: str) -> dict[str, Any]:
     bet = line_bet(state, player)
     bet_view = None
     if bet is not None:
-        after = sum(1 for c in cards[cards.index(bet) + 1:] if is_number(state, c))
+        after = sum(1 for c in cards[cards.index(bet) + 1 :] if is_number(state, c))
         bet_view = {"card": bet, "bet": int(str(card_of(state, bet)["value"])), "cards_after": after}
     colours = {colour: 0 for colour in COLOURS}
     for card_id in cards:
@@ -128,8 +128,12 @@ def build_view(state: State, viewer: Viewer) -> dict[str, Any]:
         "first_player": rotation(state)[0],
         "players": [_player_view(state, p) for p in state["order"]],
         "jackpots": [
-            {"colour": colour, "symbol": symbol, "count": len(state["jackpots"][colour]),
-             "cards": [card_view(state, c) for c in state["jackpots"][colour]]}
+            {
+                "colour": colour,
+                "symbol": symbol,
+                "count": len(state["jackpots"][colour]),
+                "cards": [card_view(state, c) for c in state["jackpots"][colour]],
+            }
             for colour, symbol in COLOURS.items()
         ],
         "clock": core.clock_view(state),

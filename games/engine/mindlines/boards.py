@@ -166,8 +166,10 @@ def parse_pieces(raw: Any, max_pieces: int) -> set[Half]:
         raise IllegalAction(_("Draw at least one line."), code="empty_stroke")
     if len(raw) > max_pieces:
         raise IllegalAction(
-            _("That stroke is too long: lift the pen and draw the rest as another stroke (at most "
-              "%(limit)s pieces)."),
+            _(
+                "That stroke is too long: lift the pen and draw the rest as another stroke (at most "
+                "%(limit)s pieces)."
+            ),
             code="stroke_too_long",
             limit=max_pieces,
         )
@@ -181,9 +183,7 @@ def check_on_lines(halves: Iterable[Half], lines: frozenset[Segment] | set[Segme
     """Refuse any half that is not on one of the side's dotted lines."""
     for half in halves:
         if half[:4] not in lines:
-            raise IllegalAction(
-                _("You can only draw on the dotted lines of your board."), code="off_lines"
-            )
+            raise IllegalAction(_("You can only draw on the dotted lines of your board."), code="off_lines")
 
 
 def pieces_of(halves: Iterable[Half]) -> list[list[int]]:

@@ -348,7 +348,8 @@ def _remember(state: State, events: list[Event]) -> None:
     reveal's details live in ``history``, so the log keeps only its headline)."""
     headlines = [
         {key: event[key] for key in ("type", "round", "errors", "total_errors", "at")}
-        if event["type"] == "reveal" else event
+        if event["type"] == "reveal"
+        else event
         for event in events
     ]
     state["log"] = (state["log"] + headlines)[-LOG_LENGTH:]
@@ -378,7 +379,7 @@ def _start_round(state: State, rng: Rng, now: float) -> None:
     each = concepts_per_player(count)
     drawn = drawn_per_round(count)
     chosen = state["plan"][state["round"]]
-    state["hands"] = {player: chosen[seat * each:(seat + 1) * each] for seat, player in enumerate(players)}
+    state["hands"] = {player: chosen[seat * each : (seat + 1) * each] for seat, player in enumerate(players)}
     state["decoys"] = chosen[drawn:]
     state["cards"] = rng.shuffled(chosen)
     state["drawings"] = {
@@ -811,8 +812,10 @@ def _drawing_actions(state: State, player: str) -> list[Action]:
     if len(drawing["strokes"]) < MAX_STROKES:
         for length in (1, 3):
             stroke = boards.walk_stroke(_lines(state, drawing), sampler, length)
-            if _drawn_halves(drawing) + len(boards.parse_pieces(stroke, MAX_PIECES_PER_STROKE)) \
-                    <= MAX_HALVES_PER_DRAWING:
+            if (
+                _drawn_halves(drawing) + len(boards.parse_pieces(stroke, MAX_PIECES_PER_STROKE))
+                <= MAX_HALVES_PER_DRAWING
+            ):
                 actions.append({"type": "stroke", "segments": stroke})
     count = len(drawing["strokes"])
     for index in range(max(0, count - 2), count):
