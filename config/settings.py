@@ -156,7 +156,7 @@ if REDIS_URL:
     CELERY_RESULT_BACKEND = REDIS_URL
 else:
     # Embedded broker and result store: plain files under var/, so `make run` needs no server.
-    for sub in ("queue", "processed", "results"):
+    for sub in ("queue", "processed", "results", "control"):
         (CELERY_DIR / sub).mkdir(parents=True, exist_ok=True)
     CELERY_BROKER_URL = "filesystem://"
     CELERY_BROKER_TRANSPORT_OPTIONS = {
@@ -164,6 +164,7 @@ else:
         "data_folder_out": str(CELERY_DIR / "queue"),
         "processed_folder": str(CELERY_DIR / "processed"),
         "store_processed": False,
+        "control_folder": str(CELERY_DIR / "control"),
     }
     CELERY_RESULT_BACKEND = f"file://{CELERY_DIR / 'results'}"
 CELERY_TASK_ACKS_LATE = True
