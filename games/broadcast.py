@@ -1,0 +1,35 @@
+"""Telling connected screens that something changed, after the database commit.
+
+One channel-layer message per change goes to the session's group; each server process receives it
+once (see games.realtime.fanout) and sends every local connection its own view. Messages carry only
+ids and the sequence number: no state, so no secret, travels through Redis.
+"""
+
+from __future__ import annotations
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.db import transaction
+
+
+def session_group(session_id: int) -> str:
+    return f"classplay.session.{session_id}"
+
+
+def _send(session_id: int, message: dict) -> None:
+    layer = get_channel_layer()
+    if layer is not None:
+        async_to_sync(layer.group_send)(session_group(session_id), message)
+
+
+def table_changed(session_id: int, table_id: int, seq: int) -> None:
+    """Call after commit (or inside an atomic block: it waits for the commit)."""
+    transaction.on_commit(
+        lambda: _send(
+            session_id, {"type": "table.changed", "session": session_id, "table": table_id, "seq": seq}
+        )
+    )
+
+
+def session_changed(session_id: int) -> None:
+    transaction.on_commit(lambda: _send(session_id, {"type": "session.changed", "session": session_id}))

@@ -1,0 +1,184 @@
+"""Live game sessions: scheduling, the lobby, tables with their engine state, and the append-only log.
+
+The engine state of a table lives in ``GameTable.state``; every accepted action, deadline and clock
+control is appended to ``TableLogEntry`` so a table replays from its seed and log to the same state.
+``GameTable.deadline`` mirrors the engine's current deadline so the sweeper can find due tables with
+one indexed query.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from classrooms.models import Classroom, Student
+
+
+class GameName(models.TextChoices):
+    LINEUP = "lineup", _("Line Up!")
+    WORDUP = "wordup", _("Word Up")
+    FACES = "faces", _("Line-Up")
+    LINEIT = "lineit", _("Line-it")
+    MINDLINES = "mindlines", _("Mind the Lines")
+
+
+class GameSession(models.Model):
+    class Status(models.TextChoices):
+        SCHEDULED = "scheduled", _("Scheduled")
+        LOBBY = "lobby", _("Lobby open")
+        RUNNING = "running", _("Running")
+        PAUSED = "paused", _("Paused")
+        FINISHED = "finished", _("Finished")
+        CANCELLED = "cancelled", _("Cancelled")
+
+    class Arrangement(models.TextChoices):
+        BALANCED = "balanced", _("Balanced by level")
+        RANDOM = "random", _("Random")
+
+    classroom = models.ForeignKey(Classroom, on_delete=models.CASCADE, related_name="game_sessions")
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    game = models.CharField(_("game"), max_length=16, choices=GameName.choices)
+    title = models.CharField(_("title"), max_length=80, blank=True)
+    settings = models.JSONField(_("settings"), default=dict, blank=True)
+    arrangement = models.CharField(max_length=16, choices=Arrangement.choices, default=Arrangement.BALANCED)
+    scheduled_for = models.DateTimeField(_("start time"))
+    planned_minutes = models.PositiveSmallIntegerField(_("planned length (minutes)"), default=25)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.SCHEDULED, db_index=True)
+    lobby_locked = models.BooleanField(default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+    opened_at = models.DateTimeField(null=True, blank=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    paused_at = models.DateTimeField(null=True, blank=True)
+    ended_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["scheduled_for", "id"]
+
+    def __str__(self) -> str:
+        return self.title or f"{self.get_game_display()} · {self.classroom}"
+
+    @property
+    def is_live(self) -> bool:
+        return self.status in (self.Status.LOBBY, self.Status.RUNNING, self.Status.PAUSED)
+
+
+class Participant(models.Model):
+    """A student in a session's lobby or at one of its tables."""
+
+    class Status(models.TextChoices):
+        WAITING = "waiting", _("Waiting to be admitted")
+        PRESENT = "present", _("Present")
+        REMOVED = "removed", _("Removed")
+
+    session = models.ForeignKey(GameSession, on_delete=models.CASCADE, related_name="participants")
+    student = models.ForeignKey(Student, on_delete=models.CASCADE, related_name="participations")
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.PRESENT)
+    table = models.ForeignKey(
+        "GameTable", null=True, blank=True, on_delete=models.SET_NULL, related_name="seats"
+    )
+    player_id = models.CharField(max_length=32, blank=True)
+    joined_at = models.DateTimeField(default=timezone.now)
+    last_seen_at = models.DateTimeField(default=timezone.now)
+    #: The device currently holding this seat; a second device replaces the first.
+    connection = models.CharField(max_length=120, blank=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["session", "student"], name="one_participation")]
+        ordering = ["student__display_name"]
+
+    def __str__(self) -> str:
+        return f"{self.student} in {self.session}"
+
+
+class GameTable(models.Model):
+    class Status(models.TextChoices):
+        PLAYING = "playing", _("Playing")
+        FINISHED = "finished", _("Finished")
+        ENDED = "ended", _("Ended early")
+
+    session = models.ForeignKey(GameSession, on_delete=models.CASCADE, related_name="tables")
+    number = models.PositiveSmallIntegerField()
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.PLAYING)
+    seed = models.CharField(max_length=64)
+    config = models.JSONField(default=dict)
+    state = models.JSONField(default=dict)
+    seq = models.PositiveIntegerField(default=0)
+    #: The engine's deadline (server epoch seconds), or None when untimed or paused.
+    deadline = models.FloatField(null=True, blank=True, db_index=True)
+    outcome = models.JSONField(null=True, blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["session", "number"]
+        constraints = [models.UniqueConstraint(fields=["session", "number"], name="unique_table_number")]
+
+    def __str__(self) -> str:
+        return f"Table {self.number} · {self.session}"
+
+
+class TableLogEntry(models.Model):
+    """Append-only: one row per accepted action, deadline firing or clock control, in ``seq`` order."""
+
+    class Kind(models.TextChoices):
+        SETUP = "setup", _("Setup")
+        ACTION = "action", _("Action")
+        DEADLINE = "deadline", _("Deadline")
+        PAUSE = "pause", _("Pause")
+        RESUME = "resume", _("Resume")
+        EXTEND = "extend", _("Extend")
+
+    table = models.ForeignKey(GameTable, on_delete=models.CASCADE, related_name="log")
+    seq = models.PositiveIntegerField()
+    kind = models.CharField(max_length=16, choices=Kind.choices)
+    player = models.CharField(max_length=32, blank=True)
+    action = models.JSONField(null=True, blank=True)
+    at = models.FloatField()
+    seconds = models.FloatField(null=True, blank=True)
+    idempotency_key = models.CharField(max_length=64, blank=True)
+    events = models.JSONField(default=list)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["table", "seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "seq"], name="log_seq_unique"),
+            models.UniqueConstraint(
+                fields=["table", "player", "idempotency_key"],
+                condition=~models.Q(idempotency_key=""),
+                name="log_idempotency_unique",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table} #{self.seq} {self.kind}"
+
+    def as_log_entry(self) -> dict:
+        """The engine's replay format (see games.engine.core.replay)."""
+        entry = {"kind": self.kind, "at": self.at}
+        if self.kind == self.Kind.ACTION:
+            entry.update(player=self.player, action=self.action)
+        if self.kind == self.Kind.EXTEND:
+            entry["seconds"] = self.seconds
+        return entry
+
+
+class SessionControl(models.Model):
+    """Every teacher control (start, pause, remove a student ...) with who and when."""
+
+    session = models.ForeignKey(GameSession, on_delete=models.CASCADE, related_name="controls")
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    kind = models.CharField(max_length=32)
+    detail = models.JSONField(default=dict, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.session}: {self.kind}"

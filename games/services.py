@@ -1,0 +1,536 @@
+"""The only writers of game sessions: scheduling, the lobby, starting, actions, deadlines, teacher controls.
+
+``action_submit`` is the heart: it locks the table row, checks the seat, the clock and the client's
+idempotency key, applies the pure rule, appends to the log, bumps the sequence number and, after the
+commit, tells every connected viewer that the table changed (each then gets its own view).
+"""
+
+from __future__ import annotations
+
+import secrets
+import time
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from classrooms.models import Classroom, Enrolment, Student, StudentLevel, User
+
+from . import broadcast, catalog
+from .engine import core
+from .engine.registry import get_engine
+from .models import GameSession, GameTable, Participant, SessionControl, TableLogEntry
+
+#: The lobby opens by itself this many minutes before the planned start.
+LOBBY_OPENS_MINUTES = 10
+BOT_PREFIX = "bot"
+
+
+def now_ts() -> float:
+    """Server time in epoch seconds: the one clock every deadline is measured against."""
+    return time.time()
+
+
+def student_player_id(student_id: int) -> str:
+    return f"s{student_id}"
+
+
+# --- scheduling -------------------------------------------------------------------------------------
+
+
+def session_schedule(
+    *,
+    classroom: Classroom,
+    by: User,
+    game: str,
+    scheduled_for: datetime,
+    planned_minutes: int = 25,
+    settings: dict[str, Any] | None = None,
+    title: str = "",
+    arrangement: str = GameSession.Arrangement.BALANCED,
+) -> GameSession:
+    if game not in catalog.GAMES:
+        raise ValidationError({"game": _("Unknown game.")})
+    try:
+        cleaned = catalog.spec_for(game).clean_settings(settings or {})
+    except ValueError as error:
+        raise ValidationError({"settings": str(error)}) from None
+    if not 5 <= planned_minutes <= 90:
+        raise ValidationError({"planned_minutes": _("A session lasts between 5 and 90 minutes.")})
+    return GameSession.objects.create(
+        classroom=classroom,
+        created_by=by,
+        game=game,
+        title=title.strip()[:80],
+        settings=cleaned,
+        scheduled_for=scheduled_for,
+        planned_minutes=planned_minutes,
+        arrangement=arrangement,
+    )
+
+
+def session_update(*, session: GameSession, by: User, **fields) -> GameSession:
+    if session.status != GameSession.Status.SCHEDULED:
+        raise ValidationError(_("Only a session that has not opened yet can be changed."))
+    if "settings" in fields:
+        try:
+            fields["settings"] = catalog.spec_for(fields.get("game", session.game)).clean_settings(
+                fields["settings"]
+            )
+        except ValueError as error:
+            raise ValidationError({"settings": str(error)}) from None
+    for name, value in fields.items():
+        setattr(session, name, value)
+    session.save()
+    _control(session, by, "edit", {"fields": sorted(fields)})
+    return session
+
+
+def session_cancel(*, session: GameSession, by: User) -> None:
+    if session.status not in (GameSession.Status.SCHEDULED, GameSession.Status.LOBBY):
+        raise ValidationError(_("A session that has started cannot be cancelled; end it instead."))
+    session.status = GameSession.Status.CANCELLED
+    session.save(update_fields=["status"])
+    _control(session, by, "cancel")
+    broadcast.session_changed(session.pk)
+
+
+def session_duplicate(
+    *, session: GameSession, by: User, scheduled_for: datetime | None = None
+) -> GameSession:
+    return session_schedule(
+        classroom=session.classroom,
+        by=by,
+        game=session.game,
+        scheduled_for=scheduled_for or session.scheduled_for + timedelta(days=7),
+        planned_minutes=session.planned_minutes,
+        settings=session.settings,
+        title=session.title,
+        arrangement=session.arrangement,
+    )
+
+
+def _control(session: GameSession, actor: User | None, kind: str, detail: dict | None = None) -> None:
+    SessionControl.objects.create(session=session, actor=actor, kind=kind, detail=detail or {})
+
+
+# --- lobby --------------------------------------------------------------------------------------------
+
+
+def session_open_lobby(*, session: GameSession, by: User | None) -> GameSession:
+    if session.status != GameSession.Status.SCHEDULED:
+        return session
+    session.status = GameSession.Status.LOBBY
+    session.opened_at = timezone.now()
+    session.save(update_fields=["status", "opened_at"])
+    _control(session, by, "open_lobby")
+    broadcast.session_changed(session.pk)
+    return session
+
+
+def sessions_open_due_lobbies(*, now: datetime | None = None) -> int:
+    """Open the lobby of every session starting within the next few minutes (run by the clock)."""
+    now = now or timezone.now()
+    due = GameSession.objects.filter(
+        status=GameSession.Status.SCHEDULED, scheduled_for__lte=now + timedelta(minutes=LOBBY_OPENS_MINUTES)
+    )
+    count = 0
+    for session in due:
+        session_open_lobby(session=session, by=None)
+        count += 1
+    return count
+
+
+def session_join(*, session: GameSession, student: Student) -> Participant:
+    """A signed-in student joins with one tap. Only the class's students; a locked lobby makes them wait."""
+    if not Enrolment.objects.filter(student=student, classroom=session.classroom_id).exists():
+        raise PermissionDenied(_("This game is for another class."))
+    if not session.is_live:
+        raise ValidationError(_("This game is not open."))
+    participant = Participant.objects.filter(session=session, student=student).first()
+    if participant is not None:
+        if participant.status == Participant.Status.REMOVED:
+            raise PermissionDenied(_("Your teacher has taken you out of this game."))
+        return participant
+    late = session.lobby_locked or session.status != GameSession.Status.LOBBY
+    status = Participant.Status.WAITING if late else Participant.Status.PRESENT
+    try:
+        participant = Participant.objects.create(session=session, student=student, status=status)
+    except IntegrityError:  # a double tap from two tabs
+        return Participant.objects.get(session=session, student=student)
+    broadcast.session_changed(session.pk)
+    return participant
+
+
+def participant_admit(*, participant: Participant, by: User) -> Participant:
+    participant.status = Participant.Status.PRESENT
+    participant.save(update_fields=["status"])
+    _control(participant.session, by, "admit", {"student": participant.student_id})
+    broadcast.session_changed(participant.session_id)
+    return participant
+
+
+def participant_remove(*, participant: Participant, by: User) -> Participant:
+    """Take a student out: they can no longer act; their seat plays on by the rules' deadline defaults."""
+    participant.status = Participant.Status.REMOVED
+    participant.save(update_fields=["status"])
+    _control(participant.session, by, "remove", {"student": participant.student_id})
+    broadcast.session_changed(participant.session_id)
+    return participant
+
+
+def participant_readmit(*, participant: Participant, by: User) -> Participant:
+    participant.status = Participant.Status.PRESENT
+    participant.save(update_fields=["status"])
+    _control(participant.session, by, "readmit", {"student": participant.student_id})
+    broadcast.session_changed(participant.session_id)
+    return participant
+
+
+def session_lock_lobby(*, session: GameSession, by: User, locked: bool = True) -> GameSession:
+    session.lobby_locked = locked
+    session.save(update_fields=["lobby_locked"])
+    _control(session, by, "lock_lobby" if locked else "unlock_lobby")
+    broadcast.session_changed(session.pk)
+    return session
+
+
+# --- starting -----------------------------------------------------------------------------------------
+
+
+def _student_levels(students: list[Student], skill: str | None) -> dict[int, int]:
+    if skill is None:
+        return {}
+    rows = StudentLevel.objects.filter(student__in=students, skill=skill).values_list("student_id", "level")
+    return dict(rows)
+
+
+@transaction.atomic
+def session_start(*, session: GameSession, by: User | None, now: float | None = None) -> GameSession:
+    """Seat every present student at tables, set each table's game up from a fresh seed, and go."""
+    session = GameSession.objects.select_for_update().get(pk=session.pk)
+    if session.status != GameSession.Status.LOBBY:
+        raise ValidationError(_("Open the lobby before starting."))
+    participants = list(
+        session.participants.filter(status=Participant.Status.PRESENT).select_related("student")
+    )
+    if not participants:
+        raise ValidationError(_("Nobody has joined yet."))
+    now = now_ts() if now is None else now
+    spec = catalog.spec_for(session.game)
+    levels = _student_levels([p.student for p in participants], spec.skill)
+    seats = [
+        {
+            "participant": p,
+            "id": student_player_id(p.student_id),
+            "name": p.student.display_name,
+            "level": levels.get(p.student_id),
+        }
+        for p in participants
+    ]
+    seating_rng = core.Rng(secrets.token_hex(16))
+    groups = catalog.seat_students(
+        seats,
+        spec,
+        balanced=session.arrangement == GameSession.Arrangement.BALANCED,
+        shuffle=seating_rng.shuffled,
+    )
+    for number, group in enumerate(groups, start=1):
+        _table_create(session, number, group, now)
+    session.status = GameSession.Status.RUNNING
+    session.started_at = timezone.now()
+    session.save(update_fields=["status", "started_at"])
+    _control(session, by, "start", {"tables": len(groups)})
+    broadcast.session_changed(session.pk)
+    return session
+
+
+def _table_create(session: GameSession, number: int, group: list[dict], now: float) -> GameTable:
+    from .setup import engine_config
+
+    seed = secrets.token_hex(16)  # never the clock: the seed must not be guessable
+    config = engine_config(session, [{k: v for k, v in seat.items() if k != "participant"} for seat in group])
+    engine = get_engine(session.game)
+    state = engine.setup(config, seed, now=now)
+    table = GameTable.objects.create(
+        session=session,
+        number=number,
+        seed=seed,
+        config=config,
+        state=state,
+        seq=1,
+        deadline=engine.deadline(state),
+    )
+    TableLogEntry.objects.create(table=table, seq=1, kind=TableLogEntry.Kind.SETUP, at=now)
+    for seat in group:
+        participant = seat["participant"]
+        participant.table = table
+        participant.player_id = seat["id"]
+        participant.save(update_fields=["table", "player_id"])
+    return table
+
+
+# --- actions and deadlines ----------------------------------------------------------------------------
+
+
+@dataclass
+class ActionResult:
+    seq: int
+    duplicate: bool = False
+
+
+class ActionRefused(Exception):
+    """A clear, translated message for the client; nothing changed."""
+
+    def __init__(self, message: str, code: str = "refused"):
+        super().__init__(message)
+        self.message = message
+        self.code = code
+
+
+def action_submit(
+    *, table_id: int, player: str, action: dict, key: str, now: float | None = None, teacher: bool = False
+) -> ActionResult:
+    """Apply one player's action. Raises :class:`ActionRefused` with a readable reason when the rules,
+    the clock or the seat say no; the state is then unchanged (a due deadline may have fired first)."""
+    now = now_ts() if now is None else now
+    with transaction.atomic():
+        table = GameTable.objects.select_for_update().select_related("session").get(pk=table_id)
+        if key:
+            earlier = TableLogEntry.objects.filter(table=table, player=player, idempotency_key=key).first()
+            if earlier is not None:
+                return ActionResult(seq=earlier.seq, duplicate=True)
+        _check_table_open(table)
+        if player == core.TEACHER and not teacher:
+            raise ActionRefused(_("Only the teacher can do that."), code="not_allowed")
+        if table.deadline is not None and now >= table.deadline:
+            # The sweeper has not got there yet: the deadline fires first, and the late move is refused.
+            entry = _fire_deadline(table, at=table.deadline)
+            broadcast.table_changed(table.session_id, table.pk, entry.seq)
+            refusal = ActionRefused(_("Time is up for that move."), code="too_late")
+        else:
+            engine = get_engine(table.session.game)
+            try:
+                state, events = engine.apply(table.state, player, action, now)
+            except core.IllegalAction as illegal:
+                _record_refusal(table, engine, player, action, illegal, now)
+                refusal = ActionRefused(illegal_message(illegal), code=illegal.code)
+            else:
+                entry = _append(
+                    table,
+                    engine,
+                    state,
+                    events,
+                    kind=TableLogEntry.Kind.ACTION,
+                    at=now,
+                    player=player,
+                    action=action,
+                    key=key,
+                )
+                broadcast.table_changed(table.session_id, table.pk, entry.seq)
+                return ActionResult(seq=entry.seq)
+    raise refusal
+
+
+def illegal_message(illegal: core.IllegalAction) -> str:
+    """The engine's English sentence, translated, with its values filled in."""
+    message = _(illegal.message)
+    return message % illegal.params if illegal.params else message
+
+
+def _check_table_open(table: GameTable) -> None:
+    if table.status != GameTable.Status.PLAYING:
+        raise ActionRefused(_("This game has ended."), code="ended")
+    if table.session.status == GameSession.Status.PAUSED:
+        raise ActionRefused(_("The game is paused. Wait for your teacher."), code="paused")
+    if table.session.status != GameSession.Status.RUNNING:
+        raise ActionRefused(_("This game is not running."), code="not_running")
+
+
+def _append(table, engine, state, events, *, kind, at, player="", action=None, key="", seconds=None):
+    """Store the new state and its log entry, bump the sequence number, record learning facts."""
+    table.seq += 1
+    entry = TableLogEntry.objects.create(
+        table=table,
+        seq=table.seq,
+        kind=kind,
+        player=player,
+        action=action,
+        at=at,
+        idempotency_key=key,
+        seconds=seconds,
+        events=events,
+    )
+    table.state = state
+    table.deadline = engine.deadline(state)
+    if engine.is_over(state):
+        table.status = GameTable.Status.FINISHED
+        table.outcome = engine.outcome(state)
+        table.deadline = None
+    table.save(update_fields=["state", "seq", "deadline", "status", "outcome", "updated_at"])
+    if events:
+        from reports.services import facts_record
+
+        facts_record(table=table, entry=entry, facts=engine.facts(events))
+    if table.status == GameTable.Status.FINISHED:
+        transaction.on_commit(lambda: session_finish_if_done(session_id=table.session_id))
+    return entry
+
+
+def _fire_deadline(table: GameTable, *, at: float) -> TableLogEntry:
+    engine = get_engine(table.session.game)
+    state, events = engine.on_deadline(table.state, at)
+    return _append(table, engine, state, events, kind=TableLogEntry.Kind.DEADLINE, at=at)
+
+
+def _record_refusal(table, engine, player, action, illegal, now) -> None:
+    """Some refusals are learning moments (Line-it: a card that breaks the line); the engine says which."""
+    hook = getattr(engine, "refusal_fact", None)
+    if hook is None:
+        return
+    fact = hook(table.state, player, action, illegal, now)
+    if fact:
+        from reports.services import facts_record_refusal
+
+        facts_record_refusal(table=table, fact=fact)
+
+
+def table_sweep(*, table_id: int, now: float | None = None) -> bool:
+    """Fire the table's deadline if it is due. The row lock plus the re-check make it safe for two
+    sweepers, or a sweeper and a late action, to race: the deadline fires exactly once."""
+    now = now_ts() if now is None else now
+    with transaction.atomic():
+        table = GameTable.objects.select_for_update().select_related("session").get(pk=table_id)
+        if (
+            table.deadline is None
+            or table.deadline > now
+            or table.status != GameTable.Status.PLAYING
+            or table.session.status != GameSession.Status.RUNNING
+        ):
+            return False
+        entry = _fire_deadline(table, at=table.deadline)
+        broadcast.table_changed(table.session_id, table.pk, entry.seq)
+    return True
+
+
+def deadline_sweep(*, now: float | None = None) -> int:
+    """Fire every due deadline (the clock process calls this about twice a second)."""
+    now = now_ts() if now is None else now
+    due = GameTable.objects.filter(
+        deadline__lte=now, status=GameTable.Status.PLAYING, session__status=GameSession.Status.RUNNING
+    ).values_list("pk", flat=True)
+    return sum(table_sweep(table_id=table_id, now=now) for table_id in list(due))
+
+
+# --- teacher controls ---------------------------------------------------------------------------------
+
+
+def _clock_entry(table: GameTable, kind: str, now: float, seconds: float | None = None) -> None:
+    engine = get_engine(table.session.game)
+    entry = {"kind": kind, "at": now, "seconds": seconds}
+    state, _events = core.apply_log_entry(engine, table.state, entry)
+    _append(table, engine, state, [], kind=kind, at=now, seconds=seconds)
+    broadcast.table_changed(table.session_id, table.pk, table.seq)
+
+
+def _playing_tables(session: GameSession):
+    return (
+        GameTable.objects.select_for_update()
+        .select_related("session")
+        .filter(session=session, status=GameTable.Status.PLAYING)
+    )
+
+
+@transaction.atomic
+def session_pause(*, session: GameSession, by: User, now: float | None = None) -> GameSession:
+    """Every clock freezes with its remaining time; actions are refused until resume."""
+    now = now_ts() if now is None else now
+    session = GameSession.objects.select_for_update().get(pk=session.pk)
+    if session.status != GameSession.Status.RUNNING:
+        raise ValidationError(_("Only a running game can be paused."))
+    for table in _playing_tables(session):
+        _clock_entry(table, TableLogEntry.Kind.PAUSE, now)
+    session.status, session.paused_at = GameSession.Status.PAUSED, timezone.now()
+    session.save(update_fields=["status", "paused_at"])
+    _control(session, by, "pause")
+    broadcast.session_changed(session.pk)
+    return session
+
+
+@transaction.atomic
+def session_resume(*, session: GameSession, by: User, now: float | None = None) -> GameSession:
+    now = now_ts() if now is None else now
+    session = GameSession.objects.select_for_update().get(pk=session.pk)
+    if session.status != GameSession.Status.PAUSED:
+        raise ValidationError(_("The game is not paused."))
+    session.status, session.paused_at = GameSession.Status.RUNNING, None
+    session.save(update_fields=["status", "paused_at"])
+    for table in _playing_tables(session):
+        _clock_entry(table, TableLogEntry.Kind.RESUME, now)
+    _control(session, by, "resume")
+    broadcast.session_changed(session.pk)
+    return session
+
+
+@transaction.atomic
+def table_extend(*, table: GameTable, by: User, seconds: int, now: float | None = None) -> None:
+    if not 5 <= seconds <= 600:
+        raise ValidationError(_("Extend by 5 to 600 seconds."))
+    table = GameTable.objects.select_for_update().select_related("session").get(pk=table.pk)
+    if table.status != GameTable.Status.PLAYING:
+        raise ValidationError(_("This table has ended."))
+    _clock_entry(table, TableLogEntry.Kind.EXTEND, now_ts() if now is None else now, float(seconds))
+    _control(table.session, by, "extend", {"table": table.number, "seconds": seconds})
+
+
+@transaction.atomic
+def table_advance(*, table: GameTable, by: User, now: float | None = None) -> None:
+    """Move a stuck phase on: the rules' deadline action, now."""
+    table = GameTable.objects.select_for_update().select_related("session").get(pk=table.pk)
+    if table.status != GameTable.Status.PLAYING or table.session.status != GameSession.Status.RUNNING:
+        raise ValidationError(_("Only a running table can be moved on."))
+    entry = _fire_deadline(table, at=now_ts() if now is None else now)
+    _control(table.session, by, "advance", {"table": table.number})
+    broadcast.table_changed(table.session_id, table.pk, entry.seq)
+
+
+@transaction.atomic
+def table_end(*, table: GameTable, by: User | None) -> None:
+    table = GameTable.objects.select_for_update().get(pk=table.pk)
+    if table.status != GameTable.Status.PLAYING:
+        return
+    table.status, table.deadline = GameTable.Status.ENDED, None
+    table.save(update_fields=["status", "deadline", "updated_at"])
+    if by is not None:
+        _control(table.session, by, "end_table", {"table": table.number})
+    broadcast.table_changed(table.session_id, table.pk, table.seq)
+    transaction.on_commit(lambda: session_finish_if_done(session_id=table.session_id))
+
+
+@transaction.atomic
+def session_end(*, session: GameSession, by: User) -> GameSession:
+    session = GameSession.objects.select_for_update().get(pk=session.pk)
+    for table in session.tables.filter(status=GameTable.Status.PLAYING):
+        table_end(table=table, by=None)
+    _control(session, by, "end")
+    _finish(session)
+    return session
+
+
+def session_finish_if_done(*, session_id: int) -> None:
+    with transaction.atomic():
+        session = GameSession.objects.select_for_update().get(pk=session_id)
+        if session.status in (GameSession.Status.FINISHED, GameSession.Status.CANCELLED):
+            return
+        if session.tables.exists() and not session.tables.filter(status=GameTable.Status.PLAYING).exists():
+            _finish(session)
+
+
+def _finish(session: GameSession) -> None:
+    session.status, session.ended_at = GameSession.Status.FINISHED, timezone.now()
+    session.save(update_fields=["status", "ended_at"])
+    broadcast.session_changed(session.pk)
