@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import secrets
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +14,7 @@ DATA_DIR = Path(__file__).resolve().parent.parent / "questions" / "data"
 WORDUP_CATEGORIES = ("missing_word", "crossword", "multiple_choice", "spelling")
 
 
-@lru_cache(maxsize=None)
+@cache
 def _json(relative: str) -> Any:
     return json.loads((DATA_DIR / relative).read_text(encoding="utf-8"))
 
