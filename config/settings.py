@@ -248,6 +248,8 @@ if not DEBUG:
     SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 60 * 60 * 24 * 365)
     SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", True)
     SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)
+    # Preloading is a per-domain commitment a school makes itself (SECURE_HSTS_PRELOAD=true), not a default.
+    SILENCED_SYSTEM_CHECKS = ["security.W021"]
     if env_bool("BEHIND_TLS_PROXY", True):
         SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 

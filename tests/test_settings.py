@@ -1,0 +1,50 @@
+"""Settings come from the environment: production is checked by Django's deploy checks, single sign-on
+turns on by variables alone, and a missing production secret is a clear error."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PRODUCTION = {
+    "DEBUG": "false",
+    "SECRET_KEY": "x" * 20 + "a-long-random-production-secret-1234567890",
+    "ALLOWED_HOSTS": "classplay.school.example",
+    "CSRF_TRUSTED_ORIGINS": "https://classplay.school.example",
+}
+
+
+def manage(*args, **env):
+    clean = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL", "DEBUG")}
+    return subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=ROOT,
+        env={**clean, "CLASSPLAY_TESTING": "0", **env},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_check_deploy_is_clean_with_production_settings():
+    result = manage("check", "--deploy", "--fail-level", "WARNING", **PRODUCTION)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_production_without_a_secret_key_fails_clearly():
+    env = {**PRODUCTION, "SECRET_KEY": ""}
+    result = manage("check", **env)
+    assert result.returncode != 0
+    assert "SECRET_KEY must be set" in result.stderr
+
+
+def test_google_and_microsoft_sign_in_turn_on_by_settings_alone():
+    code = "from django.conf import settings; print(sorted(settings.SOCIALACCOUNT_PROVIDERS))"
+    result = manage(
+        "shell", "-c", code, GOOGLE_CLIENT_ID="g-id", GOOGLE_CLIENT_SECRET="g", MICROSOFT_CLIENT_ID="m-id"
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip().splitlines()[-1] == "['google', 'microsoft']"
+    plain = manage("shell", "-c", code)
+    assert plain.stdout.strip().splitlines()[-1] == "[]"
