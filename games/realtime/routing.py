@@ -3,8 +3,11 @@
 from channels.auth import AuthMiddlewareStack
 from channels.security.websocket import OriginValidator
 from django.conf import settings
+from django.urls import path
 
-websocket_urlpatterns: list = []
+from .consumers import GameConsumer
+
+websocket_urlpatterns = [path("ws/sessions/<int:session_id>/", GameConsumer.as_asgi())]
 
 
 def allowed_origins() -> list[str]:
