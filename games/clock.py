@@ -1,0 +1,54 @@
+"""The clock: fires due deadlines and opens lobbies that are due.
+
+Every deadline lives in the database, so the clock keeps no state of its own: after a restart it simply
+finds what became due meanwhile and fires it once (``services.table_sweep`` re-checks under a row lock,
+so two clocks never fire one deadline twice). In embedded mode it runs as a thread inside the server
+process (see config.asgi); with real services it runs as its own process (``manage.py run_clock``).
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+
+from django.db import close_old_connections
+
+from . import services
+
+logger = logging.getLogger(__name__)
+SWEEP_SECONDS = 0.25
+LOBBY_CHECK_SECONDS = 15.0
+ERROR_BACKOFF_SECONDS = 5.0
+
+
+def tick(*, now: float | None = None, check_lobbies: bool = True) -> int:
+    fired = services.deadline_sweep(now=now)
+    if check_lobbies:
+        services.sessions_open_due_lobbies()
+    return fired
+
+
+def run(stop: threading.Event, *, interval: float = SWEEP_SECONDS) -> None:
+    """Sweep until ``stop`` is set. Errors are logged and the loop goes on: a clock must not die."""
+    last_lobby_check = 0.0
+    while not stop.is_set():
+        started = time.monotonic()
+        try:
+            check = started - last_lobby_check >= LOBBY_CHECK_SECONDS
+            tick(check_lobbies=check)
+            if check:
+                last_lobby_check = started
+        except Exception:  # keep ticking: the next sweep retries what failed
+            logger.exception("clock tick failed; retrying in %s s", ERROR_BACKOFF_SECONDS)
+            stop.wait(ERROR_BACKOFF_SECONDS)
+        finally:
+            close_old_connections()
+        stop.wait(max(0.0, interval - (time.monotonic() - started)))
+
+
+def start_in_thread() -> threading.Event:
+    stop = threading.Event()
+    threading.Thread(target=run, args=(stop,), name="classplay-clock", daemon=True).start()
+    logger.info("clock running inside the server process")
+    return stop
