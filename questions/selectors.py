@@ -1,0 +1,246 @@
+"""Reads of the question banks, permission checks, and the content a game session takes.
+
+Who sees what: shipped items (``school`` NULL) are visible to every member of staff and changed by no
+one; a school's own items are visible to that school's staff only, and editable by their author and the
+school's admins. Another school's items are never returned (views answer 404 for them).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import Case, Count, F, Model, Q, QuerySet, Value, When
+
+from classrooms.models import Classroom, Membership, School, User
+from classrooms.selectors import is_school_admin, primary_school
+
+from .models import Concept, LineupQuestion, QuestionUse, WordList, WordUpQuestion
+
+KIND_MODELS: dict[str, type[Model]] = {
+    "lineup": LineupQuestion,
+    "wordup": WordUpQuestion,
+    "concepts": Concept,
+}
+WORDUP_CATEGORIES = tuple(WordUpQuestion.Category.values)  # the engine's order
+CATEGORY_ORDER = Case(
+    *(When(category=category, then=Value(index)) for index, category in enumerate(WORDUP_CATEGORIES)),
+    default=Value(len(WORDUP_CATEGORIES)),
+)
+SCOPES = ("all", "shipped", "own")
+
+
+# --- who may see and change what -----------------------------------------------------------------------
+
+
+def staff_school_ids(user: User) -> set[int]:
+    if not user.is_authenticated:
+        return set()
+    return set(Membership.objects.filter(user=user).values_list("school_id", flat=True))
+
+
+def bank_school(user: User) -> School | None:
+    """The school whose bank a member of staff writes into (None for someone in no school)."""
+    return primary_school(user)
+
+
+def _visible_q(school_ids: set[int] | list[int]) -> Q:
+    return Q(school__isnull=True) | Q(school_id__in=list(school_ids))
+
+
+def visible_items(kind: str, user: User) -> QuerySet:
+    """Shipped items plus those of the user's schools."""
+    model = KIND_MODELS[kind]
+    if not user.is_authenticated:
+        return model.objects.none()
+    return model.objects.filter(_visible_q(staff_school_ids(user))).select_related("author")
+
+
+def school_items(kind: str, school: School | int) -> QuerySet:
+    """Shipped items plus ``school``'s own (what a class of that school may play with)."""
+    school_id = school if isinstance(school, int) else school.pk
+    return KIND_MODELS[kind].objects.filter(_visible_q([school_id]))
+
+
+def can_edit_item(user: User, item: Any) -> bool:
+    """A school's own item: its author or the school's admins (a word's author is its list's author)."""
+    if not user.is_authenticated or item.school_id is None:
+        return False
+    if isinstance(item, Concept):
+        return can_edit_word_list(user, item.word_list)
+    if item.school_id not in staff_school_ids(user):
+        return False
+    return item.author_id == user.pk or is_school_admin(user, item.school_id)
+
+
+def can_edit_word_list(user: User, word_list: WordList | None) -> bool:
+    if word_list is None or not user.is_authenticated:
+        return False
+    if word_list.school_id not in staff_school_ids(user):
+        return False
+    return word_list.author_id == user.pk or is_school_admin(user, word_list.school_id)
+
+
+def visible_word_lists(user: User) -> QuerySet[WordList]:
+    return (
+        WordList.objects.filter(school_id__in=list(staff_school_ids(user)))
+        .select_related("author")
+        .annotate(word_count=Count("concepts"))
+        .order_by(F("updated_at").desc(), "id")
+    )
+
+
+def editable_word_lists(user: User) -> list[WordList]:
+    return [word_list for word_list in visible_word_lists(user) if can_edit_word_list(user, word_list)]
+
+
+# --- the bank pages ------------------------------------------------------------------------------------
+
+
+def bank_items(kind: str, user: User, filters: dict[str, Any]) -> QuerySet:
+    """Visible items of ``kind`` narrowed by the bank page's filters (empty values filter nothing).
+
+    Filters: ``scope`` (all, shipped, own), ``level``, ``subject`` (Line Up!), ``category`` and
+    ``misplaced`` (Word Up), ``difficulty``, ``theme`` and ``word_list`` (concepts), ``q`` (text search).
+    """
+    items = visible_items(kind, user)
+    scope = filters.get("scope") or "all"
+    if scope == "shipped":
+        items = items.filter(school__isnull=True)
+    elif scope == "own":
+        items = items.filter(school__isnull=False)
+    query = (filters.get("q") or "").strip()
+    if kind == "lineup":
+        items = _filter_eq(items, filters, "level", "subject")
+        if query:
+            items = items.filter(
+                Q(heading__icontains=query) | Q(key__icontains=query) | Q(tags__icontains=query)
+            )
+    elif kind == "wordup":
+        items = _filter_eq(items, filters, "level", "category")
+        if filters.get("misplaced"):
+            items = items.filter(
+                Q(estimated_level__gte=F("level") + 2) | Q(estimated_level__lte=F("level") - 2)
+            )
+        if query:
+            items = items.filter(
+                Q(prompt__icontains=query)
+                | Q(sentence__icontains=query)
+                | Q(answers__icontains=query)
+                | Q(key__icontains=query)
+            )
+        items = items.annotate(category_order=CATEGORY_ORDER).order_by(
+            F("school_id").asc(nulls_first=True), "level", "category_order", "position", "id"
+        )
+    else:
+        items = _filter_eq(items, filters, "difficulty", "theme")
+        if filters.get("word_list"):
+            items = items.filter(word_list_id=filters["word_list"])
+        if query:
+            items = items.filter(Q(text__icontains=query) | Q(alt__icontains=query) | Q(key__icontains=query))
+        items = items.select_related("word_list").order_by(
+            F("school_id").asc(nulls_first=True), "difficulty", "position", "id"
+        )
+    return items
+
+
+def _filter_eq(items: QuerySet, filters: dict[str, Any], *names: str) -> QuerySet:
+    for name in names:
+        value = filters.get(name)
+        if value not in (None, ""):
+            items = items.filter(**{name: value})
+    return items
+
+
+def distinct_values(kind: str, user: User, field: str) -> list[str]:
+    """The subjects (or themes) of the visible items, for the bank page's filter."""
+    values = visible_items(kind, user).exclude(**{field: ""}).values_list(field, flat=True).distinct()
+    return sorted(set(values))
+
+
+def item_for_user(kind: str, user: User, pk: int) -> Any | None:
+    """The item if the user may see it, else None (the view answers 404)."""
+    return visible_items(kind, user).filter(pk=pk).first()
+
+
+def bank_counts(user: User) -> dict[str, dict[str, int]]:
+    counts = {}
+    for kind in KIND_MODELS:
+        items = visible_items(kind, user)
+        counts[kind] = {
+            "shipped": items.filter(school__isnull=True).count(),
+            "own": items.filter(school__isnull=False).count(),
+        }
+    return counts
+
+
+# --- content for game sessions -------------------------------------------------------------------------
+
+
+def lineup_questions_for(
+    classroom: Classroom,
+    subjects: list[str] | tuple[str, ...] | None = None,
+    levels: list[int] | tuple[int, ...] | None = None,
+    *,
+    limit: int | None = None,
+) -> list[LineupQuestion]:
+    """The class's Line Up! questions for a session, questions it has not been shown yet first.
+
+    The bank is the shipped questions plus the class's school's own, narrowed to ``subjects`` and
+    ``levels`` (None or empty: all). Questions the class has never been shown come first (in bank
+    order), then those it has seen, the longest ago first: so a class sees no question again until the
+    filtered bank is used up, and then the rotation starts again with the oldest. ``limit`` cuts the
+    list (take the questions a game needs, then shuffle those). Record what was shown with
+    :func:`questions.services.questions_mark_used`.
+    """
+    questions = school_items("lineup", classroom.school_id)
+    if subjects:
+        questions = questions.filter(subject__in=list(subjects))
+    if levels:
+        questions = questions.filter(level__in=list(levels))
+    questions = list(questions.order_by(F("school_id").asc(nulls_first=True), "position", "id"))
+    last_seen = dict(
+        QuestionUse.objects.filter(classroom=classroom, question__in=[q.pk for q in questions]).values_list(
+            "question_id", "last_used_at"
+        )
+    )
+    unseen = [q for q in questions if q.pk not in last_seen]
+    seen = sorted((q for q in questions if q.pk in last_seen), key=lambda q: last_seen[q.pk])
+    ordered = unseen + seen
+    return ordered[:limit] if limit is not None else ordered
+
+
+def lineup_subjects_for(school: School | int) -> list[str]:
+    return sorted(set(school_items("lineup", school).values_list("subject", flat=True)))
+
+
+def wordup_bank_for(school: School | int, *, own_only: bool = False) -> dict[str, dict[str, list[dict]]]:
+    """``{"1": {"missing_word": [question, ...], ...}, ...}`` as the Word Up engine takes it: shipped
+    questions first, then the school's own, each in sheet order (``own_only``: the school's alone)."""
+    questions = school_items("wordup", school)
+    if own_only:
+        questions = questions.filter(school__isnull=False)
+    questions = questions.order_by(
+        F("school_id").asc(nulls_first=True), "level", "category", "position", "id"
+    )
+    bank: dict[str, dict[str, list[dict]]] = {
+        str(level): {category: [] for category in WORDUP_CATEGORIES} for level in range(1, 6)
+    }
+    for question in questions:
+        bank[str(question.level)][question.category].append(question.to_engine_dict())
+    return bank
+
+
+def concepts_for(
+    school: School | int, *, difficulty: str | None = None, word_list: WordList | int | None = None
+) -> list[dict]:
+    """Mind the Lines concepts as the engine takes them: a word list's (if given, and it is the
+    school's), else the shipped deck of ``difficulty`` (both decks if None)."""
+    school_id = school if isinstance(school, int) else school.pk
+    if word_list is not None:
+        list_id = word_list if isinstance(word_list, int) else word_list.pk
+        concepts = Concept.objects.filter(word_list_id=list_id, school_id=school_id)
+    else:
+        concepts = Concept.objects.filter(school__isnull=True)
+        if difficulty:
+            concepts = concepts.filter(difficulty=difficulty)
+    return [concept.to_engine_dict() for concept in concepts.order_by("difficulty", "position", "id")]

@@ -1,0 +1,672 @@
+"""Every write to the question banks goes through here: a school's own items, word lists, imports, the
+loader of the shipped banks, and the record of which Line Up! questions a class has been shown."""
+
+from __future__ import annotations
+
+import json
+import secrets
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from django.conf import settings
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import IntegrityError, transaction
+from django.db.models import F, Max, Model
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from classrooms.models import Classroom, School, User
+
+from . import selectors
+from .estimate import estimate_word_level
+from .formats import BankFileError, parse_upload
+from .models import Concept, QuestionUse, WordList
+from .validation import CLEANERS, clean_text
+
+DATA_DIR = Path(__file__).resolve().parent / "data"
+KEY_PREFIXES = {"lineup": "lu", "wordup": "wu", "concepts": "c"}
+IMPORT_MAX_BYTES = 2_000_000  # settings.QUESTION_IMPORT_MAX_BYTES overrides
+IMPORT_MAX_ROWS = 2000  # settings.QUESTION_IMPORT_MAX_ROWS overrides
+WORD_LIST_NAME_MAX_LENGTH = 60
+WORDS_PER_PASTE = 300
+
+__all__ = [
+    "BankFileError",
+    "ImportPreview",
+    "ImportResult",
+    "ImportRow",
+    "import_apply",
+    "import_preview",
+    "item_create",
+    "item_delete",
+    "item_update",
+    "questions_mark_used",
+    "shipped_banks_load",
+    "word_list_add_words",
+    "word_list_create",
+    "word_list_delete",
+    "word_list_rename",
+]
+
+
+# --- model fields from a cleaned item --------------------------------------------------------------------
+
+
+def model_fields(kind: str, data: dict[str, Any]) -> dict[str, Any]:
+    """The model's field values for an item dict (the engine shape), its id left out."""
+    if kind == "lineup":
+        names = ("heading", "order_label", "direction", "explanation", "source", "level", "subject")
+        return {
+            **{name: data[name] for name in names},
+            "items": [dict(item) for item in data["items"]],
+            "answer": list(data["answer"]),
+            "tags": list(data.get("tags", [])),
+        }
+    if kind == "wordup":
+        return {
+            "level": data["level"],
+            "category": data["category"],
+            "prompt": data["prompt"],
+            "answers": list(data["answers"]),
+            "alternatives": list(data.get("alternatives", [])),
+            "letters": data["letters"],
+            "first_letter": data.get("first_letter", ""),
+            "choices": list(data.get("choices", [])),
+            "sentence": data.get("sentence", ""),
+        }
+    return {
+        "text": data["text"],
+        "alt": data.get("alt", ""),
+        "difficulty": data["difficulty"],
+        "theme": data.get("theme", ""),
+    }
+
+
+def _clean_or_raise(kind: str, data: dict[str, Any]) -> dict[str, Any]:
+    cleaned, problems = CLEANERS[kind](data)
+    if problems:
+        by_field: dict[str, list[str]] = defaultdict(list)
+        for problem in problems:
+            by_field[problem.field or "__all__"].append(problem.message)
+        raise ValidationError(dict(by_field))
+    return cleaned
+
+
+def new_key(kind: str, school: School) -> str:
+    while True:
+        key = f"{KEY_PREFIXES[kind]}-{secrets.token_hex(4)}"
+        if not selectors.school_items(kind, school).filter(key=key).exists():
+            return key
+
+
+def _key_taken(kind: str, school_id: int, key: str, *, exclude_pk: int | None = None) -> str | None:
+    """Why ``key`` cannot be used by ``school_id``'s item (None if it can)."""
+    model = selectors.KIND_MODELS[kind]
+    if model.objects.filter(school__isnull=True, key=key).exists():
+        return _("%(id)s is the id of a shipped item: choose another id.") % {"id": key}
+    if model.objects.filter(school_id=school_id, key=key).exclude(pk=exclude_pk).exists():
+        return _("Your school already has an item with the id %(id)s.") % {"id": key}
+    return None
+
+
+def _next_position(kind: str, school_id: int, data: dict[str, Any], word_list: WordList | None) -> int:
+    model = selectors.KIND_MODELS[kind]
+    items = model.objects.filter(school_id=school_id)
+    if kind == "wordup":
+        items = items.filter(level=data["level"], category=data["category"])
+    elif kind == "concepts":
+        items = items.filter(word_list=word_list)
+    return (items.aggregate(top=Max("position"))["top"] or 0) + 1
+
+
+# --- a school's own items --------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def item_create(
+    *, kind: str, school: School, author: User, data: dict[str, Any], word_list: WordList | None = None
+) -> Model:
+    """A new item of ``school``'s own. ``data`` is the engine shape; a blank ``id`` gets a new one.
+    Concepts go on ``word_list`` (one of ``school``'s lists the author may change)."""
+    data = dict(data)
+    if not str(data.get("id") or "").strip():
+        data["id"] = new_key(kind, school)
+    cleaned = _clean_or_raise(kind, data)
+    taken = _key_taken(kind, school.pk, cleaned["id"])
+    if taken:
+        raise ValidationError({"id": [taken]})
+    extra: dict[str, Any] = {}
+    if kind == "concepts":
+        if word_list is None or word_list.school_id != school.pk:
+            raise ValidationError({"word_list": [_("Choose one of your school's word lists.")]})
+        if not selectors.can_edit_word_list(author, word_list):
+            raise PermissionDenied
+        extra["word_list"] = word_list
+    model = selectors.KIND_MODELS[kind]
+    item = model(
+        key=cleaned["id"],
+        school=school,
+        author=author,
+        position=_next_position(kind, school.pk, cleaned, word_list),
+        **model_fields(kind, cleaned),
+        **extra,
+    )
+    item.save()
+    if word_list is not None:
+        WordList.objects.filter(pk=word_list.pk).update(updated_at=timezone.now())
+    return item
+
+
+@transaction.atomic
+def item_update(*, item: Model, by: User, data: dict[str, Any], word_list: WordList | None = None) -> Model:
+    """Change an item of a school's own (its author or the school's admins only). A concept moves to
+    ``word_list`` if given (another list of the school's that ``by`` may change)."""
+    if not selectors.can_edit_item(by, item):
+        raise PermissionDenied
+    if word_list is not None and isinstance(item, Concept) and word_list.pk != item.word_list_id:
+        if word_list.school_id != item.school_id or not selectors.can_edit_word_list(by, word_list):
+            raise PermissionDenied
+        item.word_list = word_list
+        item.position = _next_position("concepts", item.school_id, {}, word_list)
+    kind = _kind_of(item)
+    data = {**dict(data), "id": str(data.get("id") or item.key).strip()}
+    cleaned = _clean_or_raise(kind, data)
+    taken = _key_taken(kind, item.school_id, cleaned["id"], exclude_pk=item.pk)
+    if taken:
+        raise ValidationError({"id": [taken]})
+    fields = model_fields(kind, cleaned)
+    if kind == "wordup" and (fields["level"], fields["category"]) != (item.level, item.category):
+        item.position = _next_position(kind, item.school_id, cleaned, None)
+    item.key = cleaned["id"]
+    for name, value in fields.items():
+        setattr(item, name, value)
+    item.save()
+    return item
+
+
+@transaction.atomic
+def item_delete(*, item: Model, by: User) -> None:
+    if not selectors.can_edit_item(by, item):
+        raise PermissionDenied
+    item.delete()
+
+
+def _kind_of(item: Model) -> str:
+    for kind, model in selectors.KIND_MODELS.items():
+        if isinstance(item, model):
+            return kind
+    raise TypeError(f"not a bank item: {item!r}")
+
+
+# --- word lists --------------------------------------------------------------------------------------------
+
+
+def _list_name(name: str) -> str:
+    name = clean_text(name or "")
+    if not name:
+        raise ValidationError({"name": [_("Give the list a name.")]})
+    if len(name) > WORD_LIST_NAME_MAX_LENGTH:
+        raise ValidationError(
+            {"name": [_("The name is longer than %(max)d characters.") % {"max": WORD_LIST_NAME_MAX_LENGTH}]}
+        )
+    return name
+
+
+def word_list_create(*, school: School, author: User, name: str) -> WordList:
+    name = _list_name(name)
+    if WordList.objects.filter(school=school, name__iexact=name).exists():
+        raise ValidationError(
+            {"name": [_("Your school already has a list called “%(name)s”.") % {"name": name}]}
+        )
+    try:
+        with transaction.atomic():
+            return WordList.objects.create(school=school, author=author, name=name)
+    except IntegrityError:
+        raise ValidationError(
+            {"name": [_("Your school already has a list called “%(name)s”.") % {"name": name}]}
+        ) from None
+
+
+def word_list_rename(*, word_list: WordList, by: User, name: str) -> WordList:
+    if not selectors.can_edit_word_list(by, word_list):
+        raise PermissionDenied
+    name = _list_name(name)
+    if (
+        WordList.objects.filter(school_id=word_list.school_id, name__iexact=name)
+        .exclude(pk=word_list.pk)
+        .exists()
+    ):
+        raise ValidationError(
+            {"name": [_("Your school already has a list called “%(name)s”.") % {"name": name}]}
+        )
+    word_list.name = name
+    word_list.save(update_fields=["name", "updated_at"])
+    return word_list
+
+
+def word_list_delete(*, word_list: WordList, by: User) -> None:
+    """The list and its words."""
+    if not selectors.can_edit_word_list(by, word_list):
+        raise PermissionDenied
+    word_list.delete()
+
+
+@dataclass
+class AddWordsResult:
+    added: list[Concept] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)  # already on the list
+    refused: list[tuple[str, str]] = field(default_factory=list)  # (text, why)
+
+
+@transaction.atomic
+def word_list_add_words(
+    *, word_list: WordList, by: User, texts: Iterable[str], difficulty: str, theme: str = ""
+) -> AddWordsResult:
+    """Add words (this week's vocabulary) to a list, one concept each. Words already on the list are
+    skipped; words that break the concept rules are refused with the reason; the rest are added."""
+    if not selectors.can_edit_word_list(by, word_list):
+        raise PermissionDenied
+    result = AddWordsResult()
+    present = {text.casefold() for text in word_list.concepts.values_list("text", flat=True)}
+    for text in list(texts)[:WORDS_PER_PASTE]:
+        text = clean_text(text)
+        if not text:
+            continue
+        if text.casefold() in present:
+            result.skipped.append(text)
+            continue
+        data = {
+            "id": new_key("concepts", word_list.school),
+            "text": text,
+            "difficulty": difficulty,
+            "theme": theme,
+        }
+        cleaned, problems = CLEANERS["concepts"](data)
+        if problems:
+            result.refused.append((text[:60], "; ".join(p.message for p in problems)))
+            continue
+        result.added.append(
+            Concept.objects.create(
+                key=cleaned["id"],
+                school_id=word_list.school_id,
+                author=by,
+                word_list=word_list,
+                position=_next_position("concepts", word_list.school_id, cleaned, word_list),
+                **model_fields("concepts", cleaned),
+            )
+        )
+        present.add(text.casefold())
+    if result.added:
+        WordList.objects.filter(pk=word_list.pk).update(updated_at=timezone.now())
+    return result
+
+
+# --- import ----------------------------------------------------------------------------------------------
+
+NEW, UPDATE, UNCHANGED, SHIPPED = "new", "update", "unchanged", "shipped"
+
+
+@dataclass
+class ImportRow:
+    line: int
+    key: str
+    label: str
+    action: str = ""
+    errors: list[str] = field(default_factory=list)
+    data: dict[str, Any] | None = None
+
+
+@dataclass
+class ImportPreview:
+    kind: str
+    format: str
+    rows: list[ImportRow]
+    word_list: WordList | None = None
+    new_list_name: str = ""
+
+    @property
+    def error_count(self) -> int:
+        return sum(1 for row in self.rows if row.errors)
+
+    @property
+    def ok(self) -> bool:
+        return self.error_count == 0
+
+    def count(self, action: str) -> int:
+        return sum(1 for row in self.rows if not row.errors and row.action == action)
+
+
+@dataclass
+class ImportResult:
+    created: int = 0
+    updated: int = 0
+    unchanged: int = 0
+    shipped: int = 0
+    word_list: WordList | None = None
+
+
+def _label(kind: str, raw: Any) -> str:
+    if not isinstance(raw, dict):
+        return ""
+    if kind == "lineup":
+        text = raw.get("heading")
+    elif kind == "wordup":
+        text = raw.get("sentence") if raw.get("category") == "spelling" else raw.get("prompt")
+    else:
+        text = raw.get("text")
+    return clean_text(text)[:80] if isinstance(text, str) else ""
+
+
+def import_preview(
+    *,
+    kind: str,
+    school: School,
+    user: User,
+    data: bytes,
+    filename: str = "",
+    word_list: WordList | None = None,
+    new_list_name: str = "",
+) -> ImportPreview:
+    """Every row of an uploaded file, checked, with what importing it would do; writes nothing.
+
+    Raises :class:`BankFileError` when the file as a whole is unusable. A row's ``action`` is ``new``,
+    ``update`` (an item of the school's with the same id, changed), ``unchanged`` or ``shipped`` (a
+    shipped item, identical: nothing to do). Concepts go on ``word_list`` or a new list named
+    ``new_list_name`` (an existing list of that name is used if the user may change it).
+    """
+    if kind == "concepts":
+        word_list, new_list_name = _import_target(school, user, word_list, new_list_name)
+    fmt, parsed = parse_upload(
+        kind,
+        data,
+        filename=filename,
+        max_bytes=getattr(settings, "QUESTION_IMPORT_MAX_BYTES", IMPORT_MAX_BYTES),
+        max_rows=getattr(settings, "QUESTION_IMPORT_MAX_ROWS", IMPORT_MAX_ROWS),
+    )
+    rows: list[ImportRow] = []
+    for entry in parsed:
+        cleaned, problems = CLEANERS[kind](entry.raw)
+        raw_key = entry.raw.get("id") if isinstance(entry.raw, dict) else None
+        key = (cleaned or {}).get("id") or (raw_key.strip()[:64] if isinstance(raw_key, str) else "")
+        rows.append(
+            ImportRow(
+                line=entry.line,
+                key=key,
+                label=_label(kind, cleaned or entry.raw),
+                errors=[*entry.problems, *(problem.message for problem in problems)],
+                data=cleaned,
+            )
+        )
+    _flag_duplicates(rows)
+    _classify(kind, school, user, rows, word_list)
+    return ImportPreview(kind=kind, format=fmt, rows=rows, word_list=word_list, new_list_name=new_list_name)
+
+
+def _import_target(
+    school: School, user: User, word_list: WordList | None, new_list_name: str
+) -> tuple[WordList | None, str]:
+    """The list imported concepts go on: ``(word_list, "")``, or ``(None, name)`` for a new list."""
+    if word_list is not None:
+        if word_list.school_id != school.pk or not selectors.can_edit_word_list(user, word_list):
+            raise BankFileError(_("You cannot change that word list."))
+        return word_list, ""
+    try:
+        name = _list_name(new_list_name)
+    except ValidationError:
+        raise BankFileError(_("Choose one of your word lists, or name a new one.")) from None
+    existing = WordList.objects.filter(school=school, name__iexact=name).first()
+    if existing is not None:
+        if not selectors.can_edit_word_list(user, existing):
+            raise BankFileError(
+                _("The list “%(name)s” is someone else's: choose another name.") % {"name": name}
+            )
+        return existing, ""
+    return None, name
+
+
+def _flag_duplicates(rows: list[ImportRow]) -> None:
+    first_line: dict[str, int] = {}
+    for row in rows:
+        if not row.key:
+            continue
+        if row.key in first_line:
+            row.errors.append(
+                _("id %(id)s is also on line %(line)d") % {"id": row.key, "line": first_line[row.key]}
+            )
+        else:
+            first_line[row.key] = row.line
+
+
+def _classify(
+    kind: str, school: School, user: User, rows: list[ImportRow], word_list: WordList | None
+) -> None:
+    model = selectors.KIND_MODELS[kind]
+    keys = [row.key for row in rows if row.key and not row.errors]
+    shipped = {item.key: item for item in model.objects.filter(school__isnull=True, key__in=keys)}
+    own_items = model.objects.filter(school=school, key__in=keys).select_related("author")
+    if kind == "concepts":
+        own_items = own_items.select_related("word_list")
+    own = {item.key: item for item in own_items}
+    for row in rows:
+        if row.errors:
+            continue
+        if row.key in shipped:
+            if shipped[row.key].to_engine_dict() == row.data:
+                row.action = SHIPPED
+            else:
+                row.errors.append(
+                    _("%(id)s is the id of a shipped item: give your version another id.") % {"id": row.key}
+                )
+            continue
+        item = own.get(row.key)
+        if item is None:
+            row.action = NEW
+            continue
+        if kind == "concepts" and (word_list is None or item.word_list_id != word_list.pk):
+            row.errors.append(
+                _("%(id)s is already on your school's list “%(list)s”.")
+                % {"id": row.key, "list": item.word_list}
+            )
+        elif item.to_engine_dict() == row.data:
+            row.action = UNCHANGED
+        elif not selectors.can_edit_item(user, item):
+            row.errors.append(
+                _("%(id)s belongs to %(author)s: only they or a school admin can change it.")
+                % {"id": row.key, "author": item.author or _("another teacher")}
+            )
+        else:
+            row.action = UPDATE
+
+
+def import_apply(*, preview: ImportPreview, school: School, by: User) -> ImportResult:
+    """Import every row of a checked preview, or nothing: refuses a preview with any error, and rolls
+    everything back if the bank changed under it meanwhile (a clash of ids)."""
+    if not preview.ok:
+        raise ValidationError(_("The file has errors: nothing was imported."))
+    kind = preview.kind
+    model = selectors.KIND_MODELS[kind]
+    result = ImportResult()
+    try:
+        with transaction.atomic():
+            word_list = preview.word_list
+            if kind == "concepts":
+                if word_list is None:
+                    word_list = word_list_create(school=school, author=by, name=preview.new_list_name)
+                result.word_list = word_list
+            existing = {
+                item.key: item
+                for item in model.objects.select_for_update().filter(
+                    school=school, key__in=[row.key for row in preview.rows]
+                )
+            }
+            next_positions: dict[tuple, int] = {}
+            for row in preview.rows:
+                if row.action in (UNCHANGED, SHIPPED):
+                    setattr(result, row.action, getattr(result, row.action) + 1)
+                    continue
+                fields = model_fields(kind, row.data)
+                if row.action == UPDATE:
+                    item = existing[row.key]
+                    if not selectors.can_edit_item(by, item):
+                        raise PermissionDenied
+                    if kind == "wordup" and (fields["level"], fields["category"]) != (
+                        item.level,
+                        item.category,
+                    ):
+                        item.position = _take_position(kind, school, row.data, word_list, next_positions)
+                    for name, value in fields.items():
+                        setattr(item, name, value)
+                    item.save()
+                    result.updated += 1
+                else:
+                    if row.key in existing:
+                        raise IntegrityError(row.key)
+                    extra = {"word_list": word_list} if kind == "concepts" else {}
+                    model(
+                        key=row.key,
+                        school=school,
+                        author=by,
+                        position=_take_position(kind, school, row.data, word_list, next_positions),
+                        **fields,
+                        **extra,
+                    ).save()
+                    result.created += 1
+            if word_list is not None and (result.created or result.updated):
+                WordList.objects.filter(pk=word_list.pk).update(updated_at=timezone.now())
+    except (IntegrityError, KeyError):
+        raise ValidationError(
+            _("The bank changed while you were checking the file. Upload it again.")
+        ) from None
+    return result
+
+
+def _take_position(
+    kind: str, school: School, data: dict[str, Any], word_list: WordList | None, cache: dict[tuple, int]
+) -> int:
+    group = (data.get("level"), data.get("category")) if kind == "wordup" else ()
+    if group not in cache:
+        cache[group] = _next_position(kind, school.pk, data, word_list)
+    position = cache[group]
+    cache[group] = position + 1
+    return position
+
+
+# --- the shipped banks -----------------------------------------------------------------------------------
+
+
+@dataclass
+class LoadResult:
+    created: int = 0
+    updated: int = 0
+    deleted: int = 0
+    unchanged: int = 0
+
+
+def shipped_entries(kind: str, data_dir: Path = DATA_DIR) -> list[tuple[dict[str, Any], int]]:
+    """``(item, position)`` for every shipped item of ``kind``, in bank order.
+
+    Line Up!: the files by name, then file order. Word Up: sheet order within each level and category
+    (1, 2, ...). Concepts: the order within each deck."""
+
+    def load(path: Path) -> list[dict[str, Any]]:
+        return json.loads(path.read_text(encoding="utf-8"))
+
+    entries: list[tuple[dict[str, Any], int]] = []
+    if kind == "lineup":
+        position = 0
+        for path in sorted((data_dir / "lineup").glob("*.json")):
+            for item in load(path):
+                position += 1
+                entries.append((item, position))
+    elif kind == "wordup":
+        for path in sorted((data_dir / "wordup").glob("level*.json")):
+            counters: dict[tuple, int] = defaultdict(int)
+            for item in load(path):
+                group = (item["level"], item["category"])
+                counters[group] += 1
+                entries.append((item, counters[group]))
+    else:
+        for path in sorted((data_dir / "mindlines").glob("*.json")):
+            for position, item in enumerate(load(path), start=1):
+                entries.append((item, position))
+    return entries
+
+
+@transaction.atomic
+def shipped_banks_load(*, data_dir: Path = DATA_DIR) -> dict[str, LoadResult]:
+    """Make the shipped items in the database match the files in ``data_dir``: new ones created,
+    changed ones updated, ones no longer shipped deleted. Running it again changes nothing."""
+    results = {}
+    for kind, model in selectors.KIND_MODELS.items():
+        result = LoadResult()
+        existing = {item.key: item for item in model.objects.filter(school__isnull=True)}
+        to_create = []
+        seen = set()
+        for data, position in shipped_entries(kind, data_dir):
+            key = data["id"]
+            seen.add(key)
+            fields = model_fields(kind, data)
+            item = existing.get(key)
+            if item is None:
+                item = model(key=key, school=None, position=position, **fields)
+                if kind == "wordup":
+                    item.refresh_estimate()
+                to_create.append(item)
+                continue
+            # A newer cefrpy may grade a word differently: the stored estimate follows it.
+            regraded = kind == "wordup" and item.estimated_level != estimate_word_level(item.target_word)
+            if item.to_engine_dict() == data and item.position == position and not regraded:
+                result.unchanged += 1
+                continue
+            item.position = position
+            for name, value in fields.items():
+                setattr(item, name, value)
+            item.save()
+            result.updated += 1
+        model.objects.bulk_create(to_create, batch_size=500)
+        result.created = len(to_create)
+        stale = [item.pk for key, item in existing.items() if key not in seen]
+        if stale:
+            model.objects.filter(pk__in=stale).delete()
+        result.deleted = len(stale)
+        results[kind] = result
+    return results
+
+
+# --- which Line Up! questions a class has seen ------------------------------------------------------------
+
+
+@transaction.atomic
+def questions_mark_used(classroom: Classroom, ids: Iterable[str], *, now: datetime | None = None) -> int:
+    """Record that ``classroom`` was shown the Line Up! questions with these engine ids (``"id"`` of
+    ``to_engine_dict()``); ids the class's school cannot see are ignored. Returns how many were recorded."""
+    now = now or timezone.now()
+    keys = {str(key) for key in ids}
+    if not keys:
+        return 0
+    question_ids = list(
+        selectors.school_items("lineup", classroom.school_id)
+        .filter(key__in=keys)
+        .values_list("pk", flat=True)
+    )
+    seen = set(
+        QuestionUse.objects.filter(classroom=classroom, question_id__in=question_ids).values_list(
+            "question_id", flat=True
+        )
+    )
+    QuestionUse.objects.filter(classroom=classroom, question_id__in=seen).update(
+        last_used_at=now, times_used=F("times_used") + 1
+    )
+    QuestionUse.objects.bulk_create(
+        [
+            QuestionUse(classroom=classroom, question_id=pk, first_used_at=now, last_used_at=now)
+            for pk in question_ids
+            if pk not in seen
+        ],
+        ignore_conflicts=True,
+    )
+    return len(question_ids)
