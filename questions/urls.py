@@ -1,0 +1,45 @@
+"""The bank pages, included by config/urls.py as ``path("questions/", include("questions.urls"))``."""
+
+from django.urls import path, register_converter
+
+from . import views
+
+
+class KindConverter:
+    regex = "lineup|wordup|concepts"
+
+    def to_python(self, value: str) -> str:
+        return value
+
+    def to_url(self, value: str) -> str:
+        return value
+
+
+class ExportFormatConverter:
+    regex = "csv|json"
+
+    def to_python(self, value: str) -> str:
+        return value
+
+    def to_url(self, value: str) -> str:
+        return value
+
+
+register_converter(KindConverter, "bankkind")
+register_converter(ExportFormatConverter, "bankformat")
+
+app_name = "questions"
+
+urlpatterns = [
+    path("", views.index, name="index"),
+    path("lists/", views.word_lists, name="word_lists"),
+    path("lists/<int:pk>/", views.word_list_detail, name="word_list_detail"),
+    path("lists/<int:pk>/delete/", views.word_list_delete, name="word_list_delete"),
+    path("<bankkind:kind>/", views.bank, name="bank"),
+    path("<bankkind:kind>/new/", views.item_create, name="item_create"),
+    path("<bankkind:kind>/import/", views.import_items, name="import"),
+    path("<bankkind:kind>/export.<bankformat:fmt>", views.export_items, name="export"),
+    path("<bankkind:kind>/<int:pk>/", views.item_detail, name="item_detail"),
+    path("<bankkind:kind>/<int:pk>/edit/", views.item_edit, name="item_edit"),
+    path("<bankkind:kind>/<int:pk>/delete/", views.item_delete, name="item_delete"),
+]
