@@ -1,0 +1,179 @@
+"""The shipped banks in the database: the loader, the engine dicts, the rules, the CEFR estimate."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from questions import services
+from questions.estimate import estimate_word_level
+from questions.models import Concept, LineupQuestion, WordUpQuestion
+from questions.selectors import concepts_for, wordup_bank_for
+from questions.validation import clean_concept, clean_lineup, clean_wordup
+
+DATA_DIR = Path(__file__).resolve().parents[2] / "questions" / "data"
+
+
+def shipped_files():
+    lineup = [
+        q for path in sorted((DATA_DIR / "lineup").glob("*.json")) for q in json.loads(path.read_text())
+    ]
+    wordup = [
+        q for level in range(1, 6) for q in json.loads((DATA_DIR / f"wordup/level{level}.json").read_text())
+    ]
+    concepts = [
+        c for name in ("easy", "hard") for c in json.loads((DATA_DIR / f"mindlines/{name}.json").read_text())
+    ]
+    return lineup, wordup, concepts
+
+
+LINEUP, WORDUP, CONCEPTS = shipped_files()
+
+
+@pytest.fixture
+def loaded(db):
+    return services.shipped_banks_load()
+
+
+# --- the rules agree with the shipped content --------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("cleaner", "items"),
+    [(clean_lineup, LINEUP), (clean_wordup, WORDUP), (clean_concept, CONCEPTS)],
+    ids=["lineup", "wordup", "concepts"],
+)
+def test_every_shipped_item_passes_the_rules_and_cleans_to_itself(cleaner, items):
+    for item in items:
+        cleaned, problems = cleaner(item)
+        assert problems == [], (item["id"], problems)
+        assert cleaned == item, item["id"]
+
+
+# --- the loader ------------------------------------------------------------------------------------------
+
+
+def test_loader_creates_every_shipped_item(loaded):
+    assert loaded["lineup"].created == len(LINEUP) == LineupQuestion.objects.filter(school=None).count()
+    assert loaded["wordup"].created == len(WORDUP) == WordUpQuestion.objects.filter(school=None).count()
+    assert loaded["concepts"].created == len(CONCEPTS) == Concept.objects.filter(school=None).count()
+
+
+def test_to_engine_dict_round_trips_every_shipped_item_exactly(loaded):
+    """The database gives back exactly the JSON files' dicts (same keys, same values, same types)."""
+    for model, items in ((LineupQuestion, LINEUP), (WordUpQuestion, WORDUP), (Concept, CONCEPTS)):
+        stored = {item.key: item.to_engine_dict() for item in model.objects.all()}
+        for item in items:
+            assert stored[item["id"]] == item
+            # 8 and 8.0 compare equal in Python: the JSON text must be the same too.
+            assert json.dumps(stored[item["id"]], sort_keys=True) == json.dumps(item, sort_keys=True)
+
+
+def test_loader_keeps_bank_order(loaded):
+    keys = list(LineupQuestion.objects.filter(school=None).order_by("position").values_list("key", flat=True))
+    assert keys == [q["id"] for q in LINEUP]
+    bank = wordup_bank_for(0)  # a school id no school has: the shipped questions alone
+    for level in range(1, 6):
+        for category in ("missing_word", "crossword", "multiple_choice", "spelling"):
+            expected = [q for q in WORDUP if q["level"] == level and q["category"] == category]
+            assert bank[str(level)][category] == expected
+    assert concepts_for(0, difficulty="easy") == [c for c in CONCEPTS if c["difficulty"] == "easy"]
+
+
+def test_loader_is_idempotent(loaded):
+    before = {
+        model: list(model.objects.order_by("pk").values_list("pk", "updated_at"))
+        for model in (LineupQuestion, WordUpQuestion, Concept)
+    }
+    again = services.shipped_banks_load()
+    for result in again.values():
+        assert (result.created, result.updated, result.deleted) == (0, 0, 0)
+    assert again["lineup"].unchanged == len(LINEUP)
+    for model, rows in before.items():
+        assert list(model.objects.order_by("pk").values_list("pk", "updated_at")) == rows
+
+
+def test_loader_follows_changed_files(loaded, tmp_path, ms_rivera, riverside):
+    """A corrected file updates its item, a removed item goes, and teachers' items are never touched."""
+    own = services.item_create(
+        kind="lineup", school=riverside, author=ms_rivera, data={**LINEUP[0], "id": "my-legs"}
+    )
+    for sub in ("lineup", "wordup", "mindlines"):
+        (tmp_path / sub).mkdir()
+    for path in (DATA_DIR / "lineup").glob("*.json"):
+        (tmp_path / "lineup" / path.name).write_text(path.read_text())
+    science = json.loads((DATA_DIR / "lineup/science.json").read_text())
+    corrected, removed = science[0]["id"], science[-1]["id"]
+    science = [{**science[0], "explanation": "Corrected."}, *science[1:-1]]
+    (tmp_path / "lineup/science.json").write_text(json.dumps(science))
+    for level in range(1, 6):
+        (tmp_path / f"wordup/level{level}.json").write_text(
+            (DATA_DIR / f"wordup/level{level}.json").read_text()
+        )
+    for name in ("easy", "hard"):
+        (tmp_path / f"mindlines/{name}.json").write_text((DATA_DIR / f"mindlines/{name}.json").read_text())
+
+    result = services.shipped_banks_load(data_dir=tmp_path)
+
+    assert (result["lineup"].updated, result["lineup"].deleted, result["lineup"].created) == (1, 1, 0)
+    assert LineupQuestion.objects.get(key=corrected, school=None).explanation == "Corrected."
+    assert not LineupQuestion.objects.filter(key=removed, school=None).exists()
+    assert (result["wordup"].updated, result["concepts"].updated) == (0, 0)
+    own.refresh_from_db()
+    assert own.to_engine_dict() == {**LINEUP[0], "id": "my-legs"}
+
+
+def test_the_command_prints_what_it_did(db, capsys):
+    from django.core.management import call_command
+
+    call_command("load_question_banks")
+    call_command("load_question_banks")
+    out = capsys.readouterr().out
+    assert f"lineup: {len(LINEUP)} created" in out
+    assert f"lineup: 0 created, 0 updated, 0 deleted, {len(LINEUP)} unchanged" in out
+
+
+# --- the estimated level (cefrpy) ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("word", "level"),
+    [("apple", 1), ("because", 1), ("colour", 1), ("manuscript", 5), ("Apple", 1), ("xyzzy", None)],
+)
+def test_estimate_word_level(word, level):
+    assert estimate_word_level(word) == level
+
+
+def test_c1_and_c2_both_map_to_level_5():
+    from questions.estimate import CEFR_TO_LEVEL
+
+    assert CEFR_TO_LEVEL == {1: 1, 2: 2, 3: 3, 4: 4, 5: 5, 6: 5}
+
+
+def test_shipped_wordup_questions_store_their_estimate(loaded):
+    question = WordUpQuestion.objects.get(key="wu1-mw-01")  # "aunt"
+    assert question.estimated_level == estimate_word_level("aunt") is not None
+    assert WordUpQuestion.objects.filter(school=None, estimated_level=None).count() == 0
+    # The shipped bank's words sit at (or next to) their stated level: none looks misplaced.
+    assert [q.key for q in WordUpQuestion.objects.all() if q.looks_misplaced] == []
+
+
+def test_a_word_two_levels_off_looks_misplaced(db):
+    easy_word_at_level_5 = WordUpQuestion(
+        key="t-1", level=5, category="missing_word", prompt="I eat an ____.", answers=["apple"], letters=5
+    )
+    easy_word_at_level_5.save()
+    assert easy_word_at_level_5.estimated_level == 1
+    assert easy_word_at_level_5.looks_misplaced
+
+    one_level_off = WordUpQuestion(
+        key="t-2", level=2, category="missing_word", prompt="I eat an ____.", answers=["apple"], letters=5
+    )
+    one_level_off.save()
+    assert not one_level_off.looks_misplaced
+
+    unknown = WordUpQuestion(
+        key="t-3", level=5, category="missing_word", prompt="A ____.", answers=["xyzzy"], letters=5
+    )
+    unknown.save()
+    assert unknown.estimated_level is None and not unknown.looks_misplaced
