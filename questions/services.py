@@ -155,7 +155,7 @@ def item_create(
         **model_fields(kind, cleaned),
         **extra,
     )
-    item.save()
+    _save_or_clash(item)
     if word_list is not None:
         WordList.objects.filter(pk=word_list.pk).update(updated_at=timezone.now())
     return item
@@ -184,8 +184,19 @@ def item_update(*, item: Model, by: User, data: dict[str, Any], word_list: WordL
     item.key = cleaned["id"]
     for name, value in fields.items():
         setattr(item, name, value)
-    item.save()
+    _save_or_clash(item)
     return item
+
+
+def _save_or_clash(item: Model) -> None:
+    """Save; an id taken meanwhile by a colleague (the unique constraint) is a form error, not a crash."""
+    try:
+        with transaction.atomic():
+            item.save()
+    except IntegrityError:
+        raise ValidationError(
+            {"id": [_("Your school already has an item with the id %(id)s.") % {"id": item.key}]}
+        ) from None
 
 
 @transaction.atomic
