@@ -7,5 +7,6 @@ urlpatterns = [
     path("accounts/", include("allauth.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
+    path("questions/", include("questions.urls")),
     path("", include("classrooms.urls")),
 ]
