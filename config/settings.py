@@ -12,6 +12,7 @@ import os
 import sys
 import warnings
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import dj_database_url
 from django.utils.translation import gettext_lazy as _
@@ -136,12 +137,19 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Redis: cache, channel layer, Celery broker ------------------------------------------------------
 REDIS_URL = env_str("REDIS_URL")
+# Parallel test workers (pytest-xdist) share one Redis: each gets its own cache database (tests flush it)
+# and its own channel-layer prefix (their test databases reuse the same session ids).
+XDIST_WORKER = os.environ.get("PYTEST_XDIST_WORKER", "")
 if REDIS_URL:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
+    CACHE_URL = REDIS_URL
+    if XDIST_WORKER:
+        worker_db = 1 + int(XDIST_WORKER.removeprefix("gw") or 0)
+        CACHE_URL = urlsplit(REDIS_URL)._replace(path=f"/{worker_db}").geturl()
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": CACHE_URL}}
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL], "capacity": 1500, "expiry": 30},
+            "CONFIG": {"hosts": [REDIS_URL], "capacity": 1500, "expiry": 30, "prefix": f"asgi{XDIST_WORKER}"},
         }
     }
 else:
