@@ -166,29 +166,25 @@ def session_join(*, session: GameSession, student: Student) -> Participant:
     return participant
 
 
-def participant_admit(*, participant: Participant, by: User) -> Participant:
-    participant.status = Participant.Status.PRESENT
+def _participant_set_status(participant: Participant, status: str, by: User, kind: str) -> Participant:
+    participant.status = status
     participant.save(update_fields=["status"])
-    _control(participant.session, by, "admit", {"student": participant.student_id})
+    _control(participant.session, by, kind, {"student": participant.student_id})
     broadcast.session_changed(participant.session_id)
     return participant
+
+
+def participant_admit(*, participant: Participant, by: User) -> Participant:
+    return _participant_set_status(participant, Participant.Status.PRESENT, by, "admit")
 
 
 def participant_remove(*, participant: Participant, by: User) -> Participant:
     """Take a student out: they can no longer act; their seat plays on by the rules' deadline defaults."""
-    participant.status = Participant.Status.REMOVED
-    participant.save(update_fields=["status"])
-    _control(participant.session, by, "remove", {"student": participant.student_id})
-    broadcast.session_changed(participant.session_id)
-    return participant
+    return _participant_set_status(participant, Participant.Status.REMOVED, by, "remove")
 
 
 def participant_readmit(*, participant: Participant, by: User) -> Participant:
-    participant.status = Participant.Status.PRESENT
-    participant.save(update_fields=["status"])
-    _control(participant.session, by, "readmit", {"student": participant.student_id})
-    broadcast.session_changed(participant.session_id)
-    return participant
+    return _participant_set_status(participant, Participant.Status.PRESENT, by, "readmit")
 
 
 def session_lock_lobby(*, session: GameSession, by: User, locked: bool = True) -> GameSession:
