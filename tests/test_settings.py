@@ -16,7 +16,9 @@ PRODUCTION = {
 
 
 def manage(*args, **env):
-    clean = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL", "DEBUG")}
+    # DJANGO_ALLOW_ASYNC_UNSAFE may be set by the browser tests in this worker; production never has it.
+    dropped = ("DATABASE_URL", "REDIS_URL", "DEBUG", "DJANGO_ALLOW_ASYNC_UNSAFE")
+    clean = {k: v for k, v in os.environ.items() if k not in dropped}
     return subprocess.run(
         [sys.executable, "manage.py", *args],
         cwd=ROOT,
