@@ -4,9 +4,6 @@ import os
 
 import pytest
 
-# Playwright's sync API runs an event loop in the test thread; the test's own ORM calls are still sync.
-os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -22,8 +19,10 @@ def chromium_path() -> str:
     return os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser():
+    """Chromium for one test module. Playwright's sync API runs an event loop in the test thread while
+    the test's own ORM calls stay sync, so Django's async-safety check is off for exactly this module."""
     path = chromium_path()
     if not os.access(path, os.X_OK):
         if os.environ.get("CLASSPLAY_REQUIRE_SERVICES") == "1":
@@ -31,10 +30,18 @@ def browser():
         pytest.skip(f"no chromium at {path} (apt-get install chromium)")
     from playwright.sync_api import sync_playwright
 
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=path, args=CHROMIUM_ARGS, headless=True)
-        yield browser
-        browser.close()
+    previous = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    try:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=path, args=CHROMIUM_ARGS, headless=True)
+            yield browser
+            browser.close()
+    finally:
+        if previous is None:
+            os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+        else:
+            os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = previous
 
 
 @pytest.fixture
