@@ -8,5 +8,7 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
     path("questions/", include("questions.urls")),
+    path("reports/", include("reports.urls")),
+    path("", include("games.urls")),
     path("", include("classrooms.urls")),
 ]

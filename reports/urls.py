@@ -1,0 +1,5 @@
+"""Report pages (issue: per-student progress reports)."""
+
+app_name = "reports"
+
+urlpatterns: list = []
