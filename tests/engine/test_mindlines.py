@@ -827,3 +827,18 @@ def test_bot_drawings_are_legal_strokes_on_their_board():
             break
     assert state["drawings"]["kid0"]["shown"]
     assert state["drawings"]["kid0"]["strokes"]
+
+
+def test_every_screen_shows_the_players_names_in_seat_order_and_which_are_computers():
+    cfg = config(3)
+    cfg["players"][1]["bot"] = 0.5
+    cfg["players"][2]["name"] = "   "
+    state = GAME.setup(cfg, "names", now=0.0)
+    for viewer in ({"role": "projector"}, {"role": "teacher"}, {"role": "player", "player": "kid0"}):
+        players = GAME.view(state, viewer)["players"]
+        assert players == [
+            {"id": "kid0", "seat": 0, "name": "Kid 0", "bot": False},
+            {"id": "kid1", "seat": 1, "name": "Kid 1", "bot": True},
+            {"id": "kid2", "seat": 2, "name": "kid2", "bot": False},  # a blank name falls back to the id
+        ]
+    assert GAME.view(state, {"role": "projector"})["timers"]["draw_seconds"] == 120

@@ -37,6 +37,7 @@ DEFAULT_BOT_ACCURACY = 0.75
 LOG_LENGTH = 30
 MAX_ID_LENGTH = 100
 MAX_TEXT_LENGTH = 200
+MAX_NAME_LENGTH = 60
 # (smallest, largest) seconds a teacher may set; None in the allowed-none set means "no timer".
 TIMER_LIMITS = {
     "draw_seconds": (30, 1800),
@@ -67,16 +68,20 @@ def concepts_needed(player_count: int, rounds: int = ROUNDS) -> int:
 # --------------------------------------------------------------------------------------------------
 
 
-def _check_players(raw: Any) -> tuple[list[str], dict[str, float]]:
+def _check_players(raw: Any) -> tuple[list[str], dict[str, float], dict[str, str]]:
     if not isinstance(raw, list) or not 2 <= len(raw) <= 8:
         raise ValueError("mindlines: config['players'] must list 2 to 8 players")
     ids: list[str] = []
     bots: dict[str, float] = {}
+    names: dict[str, str] = {}
     for entry in raw:
         pid = entry.get("id") if isinstance(entry, dict) else None
         if not isinstance(pid, str) or not pid or len(pid) > MAX_ID_LENGTH or pid == TEACHER or pid in ids:
             raise ValueError(f"mindlines: bad or repeated player id {pid!r}")
         ids.append(pid)
+        # the name the group's screens show (public: everyone at the table sees who is who)
+        name = entry.get("name")
+        names[pid] = name.strip()[:MAX_NAME_LENGTH] if isinstance(name, str) and name.strip() else pid
         bot = entry.get("bot")
         if bot is True:
             bots[pid] = DEFAULT_BOT_ACCURACY
@@ -84,7 +89,7 @@ def _check_players(raw: Any) -> tuple[list[str], dict[str, float]]:
             if not 0 <= bot <= 1:
                 raise ValueError(f"mindlines: bot accuracy of {pid!r} must be between 0 and 1")
             bots[pid] = float(bot)
-    return ids, bots
+    return ids, bots, names
 
 
 def _check_concept(raw: Any) -> dict[str, str | None]:
@@ -180,7 +185,7 @@ class MindTheLines(core.Game):
     # ---------------------------------------------------------------------------------- setup
 
     def setup(self, config: dict[str, Any], seed: str, now: float = 0.0) -> State:
-        players, bots = _check_players(config.get("players"))
+        players, bots, names = _check_players(config.get("players"))
         difficulty = config.get("difficulty", self.default_config["difficulty"])
         if difficulty not in DIFFICULTIES:
             raise ValueError("mindlines: difficulty must be 'easy' or 'hard'")
@@ -194,6 +199,7 @@ class MindTheLines(core.Game):
             "clock": None,
             "players": players,
             "bots": bots,
+            "names": names,
             "difficulty": difficulty,
             "timers": _check_timers(config),
             # only the concepts this game will use: drawn and decoys of every round, decided now
@@ -912,8 +918,17 @@ def _public_view(state: State) -> dict[str, Any]:
         "round": state["round"] + 1,
         "rounds": ROUNDS,
         "difficulty": state["difficulty"],
-        "players": [{"id": player, "seat": seat} for seat, player in enumerate(players)],
+        "players": [
+            {
+                "id": player,
+                "seat": seat,
+                "name": state.get("names", {}).get(player, player),
+                "bot": player in state["bots"],
+            }
+            for seat, player in enumerate(players)
+        ],
         "concepts_each": concepts_per_player(len(players)),
+        "timers": dict(state["timers"]),
         "errors": state["errors"],
         "error_limit": len(players),
         "clock": core.clock_view(state),
