@@ -33,3 +33,8 @@ def table_changed(session_id: int, table_id: int, seq: int) -> None:
 
 def session_changed(session_id: int) -> None:
     transaction.on_commit(lambda: _send(session_id, {"type": "session.changed", "session": session_id}))
+
+
+def presence_changed(session_id: int) -> None:
+    """A device connected or left: only staff screens show it, and bursts are coalesced per process."""
+    transaction.on_commit(lambda: _send(session_id, {"type": "presence.changed", "session": session_id}))

@@ -187,6 +187,28 @@ def participant_readmit(*, participant: Participant, by: User) -> Participant:
     return _participant_set_status(participant, Participant.Status.PRESENT, by, "readmit")
 
 
+def seat_claim(*, participant_id: int, connection: str) -> str:
+    """This device now holds the student's seat; returns the connection that held it before (if any),
+    which the caller tells to close: one device per seat, and the newest wins."""
+    with transaction.atomic():
+        participant = Participant.objects.select_for_update().get(pk=participant_id)
+        previous = participant.connection
+        participant.connection, participant.last_seen_at = connection, timezone.now()
+        participant.save(update_fields=["connection", "last_seen_at"])
+        broadcast.presence_changed(participant.session_id)
+    return previous
+
+
+def seat_release(*, participant_id: int, connection: str) -> None:
+    """The device left; only clears the seat if no newer device has taken it meanwhile."""
+    released = Participant.objects.filter(pk=participant_id, connection=connection).update(
+        connection="", last_seen_at=timezone.now()
+    )
+    if released:
+        participant = Participant.objects.only("session_id").get(pk=participant_id)
+        broadcast.presence_changed(participant.session_id)
+
+
 def session_lock_lobby(*, session: GameSession, by: User, locked: bool = True) -> GameSession:
     session.lobby_locked = locked
     session.save(update_fields=["lobby_locked"])

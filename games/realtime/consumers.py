@@ -7,7 +7,8 @@ Client -> server messages (JSON, at most MAX_MESSAGE_BYTES, at most RATE_PER_SEC
   {"type": "ping"}
 Server -> client: {"type": "session", ...}, {"type": "table", "seq": n, "view": {...}},
   {"type": "ack", "key", "seq"}, {"type": "error", "code", "message", "key"?}, {"type": "pong"};
-  every message carries "server_time".
+  {"type": "error", "code": "replaced"} then close 4409 when the seat is opened on another device;
+  every message carries "server_time". Updates reach connections through games.realtime.fanout.
 """
 
 from __future__ import annotations
@@ -25,9 +26,9 @@ from classrooms.middleware import STUDENT_SESSION_KEY
 from classrooms.models import Student
 
 from .. import selectors, services
-from ..broadcast import session_group
 from ..engine.core import TEACHER
 from ..models import GameTable, Participant
+from . import fanout
 
 MAX_MESSAGE_BYTES = 16_384
 RATE_PER_SECOND = 10
@@ -71,25 +72,37 @@ class TokenBucket:
 class GameConsumer(AsyncWebsocketConsumer):
     """``/ws/sessions/<id>/?as=student|teacher|projector``."""
 
+    role: str | None = None
+    participant_id: int | None = None
+    player_id: str = ""
+    table_id: int | None = None
+    removed: bool = False
+
     async def connect(self):
         self.session_id = int(self.scope["url_route"]["kwargs"]["session_id"])
         self.bucket = TokenBucket()
-        self.viewer = await self._authorise()
-        if self.viewer is None:
+        if not await self._authorise():
             await self.close(code=4403)  # refused before accept(): nothing is sent
             return
-        await self.channel_layer.group_add(session_group(self.session_id), self.channel_name)
+        if self.role == "player":
+            await self._claim_seat()
+        await fanout.hub().join(self)
         await self.accept()
-        await self._send_snapshot()
+        await self._send_snapshot({})
 
     async def disconnect(self, code):
-        if getattr(self, "viewer", None):
-            await self.channel_layer.group_discard(session_group(self.session_id), self.channel_name)
+        if self.role is None:
+            return
+        await fanout.hub().leave(self)
+        if self.role == "player":
+            await database_sync_to_async(services.seat_release)(
+                participant_id=self.participant_id, connection=self.channel_name
+            )
 
     # --- who is this ----------------------------------------------------------------------------
 
     @database_sync_to_async
-    def _authorise(self) -> dict | None:
+    def _authorise(self) -> bool:
         query = dict(
             part.split("=", 1)
             for part in self.scope.get("query_string", b"").decode().split("&")
@@ -99,60 +112,79 @@ class GameConsumer(AsyncWebsocketConsumer):
         user = self.scope.get("user")
         if wanted in ("teacher", "projector"):
             if user is None or not user.is_authenticated:
-                return None
-            session = selectors.session_for_staff(user, self.session_id)
-            return None if session is None else {"role": wanted, "user_id": user.pk}
+                return False
+            if selectors.session_for_staff(user, self.session_id) is None:
+                return False
+            self.role = wanted
+            return True
         student_id = (self.scope.get("session") or {}).get(STUDENT_SESSION_KEY)
         student = Student.objects.filter(pk=student_id).first() if student_id else None
-        if student is None:
-            return None
-        participant = selectors.participant_for_student(student, self.session_id)
+        participant = selectors.participant_for_student(student, self.session_id) if student else None
         if participant is None:
-            return None
-        return {"role": "player", "participant_id": participant.pk}
+            return False
+        self.role = "player"
+        self.participant_id = participant.pk
+        self.adopt_seat({participant.pk: (participant.status, participant.table_id, participant.player_id)})
+        return True
 
-    @database_sync_to_async
-    def _viewer_now(self) -> tuple[dict, list[GameTable], Any]:
-        """The engine viewer and the tables this connection may see, read fresh (seats change at start)."""
-        from ..models import GameSession
+    async def _claim_seat(self) -> None:
+        """This device now holds the seat; the device that held it before is told and closed."""
+        previous = await database_sync_to_async(services.seat_claim)(
+            participant_id=self.participant_id, connection=self.channel_name
+        )
+        if previous and previous != self.channel_name:
+            await self.channel_layer.send(previous, {"type": "seat.replaced"})
 
-        session = GameSession.objects.get(pk=self.session_id)
-        if self.viewer["role"] == "player":
-            participant = Participant.objects.select_related("table__session").get(
-                pk=self.viewer["participant_id"]
-            )
-            if participant.status == Participant.Status.REMOVED:
-                return {"role": "removed"}, [], session
-            tables = [participant.table] if participant.table_id else []
-            return {"role": "player", "player": participant.player_id}, tables, session
-        tables = list(session.tables.select_related("session"))
-        return {"role": self.viewer["role"]}, tables, session
+    def adopt_seat(self, seats: dict[int, tuple[str, int | None, str]]) -> None:
+        """Seats change when the game starts, a latecomer is seated or the teacher removes a student."""
+        if self.role != "player" or self.participant_id not in seats:
+            return
+        status, table_id, player_id = seats[self.participant_id]
+        self.removed = status == Participant.Status.REMOVED
+        self.table_id, self.player_id = table_id, player_id
+
+    def may_watch(self, table_id: int) -> bool:
+        if self.role in ("teacher", "projector"):
+            return True
+        return not self.removed and self.table_id == table_id
+
+    def engine_viewer(self) -> dict:
+        if self.role == "player":
+            return {"role": "player", "player": self.player_id}
+        return {"role": self.role}
 
     # --- sending --------------------------------------------------------------------------------
 
-    async def _send(self, message: dict) -> None:
+    async def push(self, message: dict) -> None:
         message["server_time"] = time.time()
         await self.send(text_data=json.dumps(message, separators=(",", ":")))
 
-    async def _send_snapshot(self) -> None:
-        viewer, tables, session = await self._viewer_now()
-        summary = await database_sync_to_async(selectors.session_summary)(session)
-        await self._send({"type": "session", "session": summary})
-        for table in tables:
-            await self._send(
-                {"type": "table", **await database_sync_to_async(selectors.table_view)(table, viewer)}
-            )
+    async def _send_snapshot(self, last_seq: dict[str, int]) -> None:
+        """The session and every table this viewer may see; a table the client already holds at its
+        current sequence number is skipped (a reconnect after a short drop costs almost nothing)."""
+        snapshot = await database_sync_to_async(selectors.session_snapshot)(self.session_id)
+        if snapshot is None:
+            await self.close(code=4404)
+            return
+        self.adopt_seat(snapshot.seats)
+        await self.push({"type": "session", "session": snapshot.summary_for(self.role), **self.me()})
+        wanted = [
+            table_id
+            for table_id in snapshot.table_ids
+            if self.may_watch(table_id) and last_seq.get(str(table_id)) != snapshot.tables[table_id].seq
+        ]
+        views = await database_sync_to_async(fanout.views_of)(snapshot, wanted, self.engine_viewer())
+        for view in views:
+            await self.push({"type": "table", **view})
 
-    async def table_changed(self, event):
-        viewer, tables, _session = await self._viewer_now()
-        for table in tables:
-            if table.pk == event["table"]:
-                await self._send(
-                    {"type": "table", **await database_sync_to_async(selectors.table_view)(table, viewer)}
-                )
+    def me(self) -> dict:
+        if self.role != "player":
+            return {"role": self.role}
+        return {"role": "player", "player": self.player_id, "table": self.table_id, "removed": self.removed}
 
-    async def session_changed(self, event):
-        await self._send_snapshot()
+    async def seat_replaced(self, event):
+        await self._error("replaced", _("You opened this game on another device, so this one has stopped."))
+        await self.close(code=4409)
 
     # --- receiving ------------------------------------------------------------------------------
 
@@ -170,9 +202,9 @@ class GameConsumer(AsyncWebsocketConsumer):
             await self._error("invalid", _("That message was not understood: %(error)s") % {"error": error})
             return
         if isinstance(message, Ping):
-            await self._send({"type": "pong"})
+            await self.push({"type": "pong"})
         elif isinstance(message, Hello):
-            await self._send_snapshot()
+            await self._send_snapshot(message.last_seq)
         else:
             await self._act(message)
 
@@ -180,28 +212,28 @@ class GameConsumer(AsyncWebsocketConsumer):
         if not 1 <= len(message.key) <= 64:
             await self._error("invalid", _("Every action needs a key of 1 to 64 characters."))
             return
-        viewer, tables, _session = await self._viewer_now()
-        if self.viewer["role"] == "projector" or message.table not in {table.pk for table in tables}:
+        if self.role == "projector" or not self.may_watch(message.table):
             await self._error("not_allowed", _("You cannot act at that table."), key=message.key)
             return
-        player = viewer["player"] if viewer["role"] == "player" else TEACHER
+        player = self.player_id if self.role == "player" else TEACHER
         try:
             result = await database_sync_to_async(services.action_submit)(
                 table_id=message.table,
                 player=player,
                 action=message.action,
                 key=message.key,
-                teacher=viewer["role"] == "teacher",
+                teacher=self.role == "teacher",
             )
         except services.ActionRefused as refused:
             await self._error(refused.code, refused.message, key=message.key)
             return
-        await self._send(
-            {"type": "ack", "key": message.key, "seq": result.seq, "duplicate": result.duplicate}
-        )
+        except GameTable.DoesNotExist:
+            await self._error("not_allowed", _("You cannot act at that table."), key=message.key)
+            return
+        await self.push({"type": "ack", "key": message.key, "seq": result.seq, "duplicate": result.duplicate})
 
     async def _error(self, code: str, message: str, key: str | None = None) -> None:
         payload = {"type": "error", "code": code, "message": message}
         if key is not None:
             payload["key"] = key
-        await self._send(payload)
+        await self.push(payload)
