@@ -862,9 +862,7 @@ def test_the_teacher_can_accept_an_answer_the_checker_refused():
     state, player = asked(SP)
     state, events = S.answer(state, "wel known")
     assert state["phase"] == "reveal"
-    assert GAME.legal_actions(state, TEACHER) == [
-        {"type": "accept", "question": state["question"]["data"]["id"]}
-    ]
+    assert GAME.legal_actions(state, TEACHER) == [{"type": "accept", "question": state["question"]["serial"]}]
     assert GAME.view(state, {"role": "teacher"})["actions"] == GAME.legal_actions(state, TEACHER)
     assert GAME.facts(events) == []  # the mark is not final while the teacher may still accept
     state, events = GAME.apply(state, TEACHER, {"type": "accept"}, 4.0)
@@ -888,10 +886,38 @@ def test_the_teacher_accept_names_the_answer_on_show():
     state, _ = S.answer(state, "huge")
     with pytest.raises(IllegalAction):
         GAME.apply(state, TEACHER, {"type": "accept", "question": "some-other-question"}, 4.0)
+    with pytest.raises(IllegalAction):  # an earlier question's serial: a late click
+        GAME.apply(state, TEACHER, {"type": "accept", "question": state["question"]["serial"] - 1}, 4.0)
+    with pytest.raises(IllegalAction):  # True is not the serial 1
+        GAME.apply(state, TEACHER, {"type": "accept", "question": True}, 4.0)
     state, _ = GAME.apply(
         state, TEACHER, {"type": "accept", "question": state["question"]["data"]["id"]}, 4.0
     )
     assert state["tokens"][player][MW] == 1
+
+
+def test_the_teacher_accept_may_name_the_question_by_its_serial():
+    state, player = asked(MW)
+    state, _ = S.answer(state, "huge")
+    serial = GAME.view(state, {"role": "teacher"})["last_result"]["question"]["serial"]
+    state, _ = GAME.apply(state, TEACHER, {"type": "accept", "question": serial}, 4.0)
+    assert state["tokens"][player][MW] == 1
+
+
+def test_questions_are_named_by_serial_never_by_a_bank_id_that_could_give_the_answer_away():
+    special = {key: [dict(q, id=f"my-{q['answers'][0]}-question") for q in qs] for key, qs in SPECIAL.items()}
+    for category in CATEGORIES:
+        state = fresh(2, levels=[1, 1], questions=S.bank(levels=(1,), special=special))
+        state["sheets"][state["turn"]]["sheet"] = 0
+        state, _ = S.roll_onto(state, S.square_of("question", category))
+        answer = state["question"]["data"]["answers"][0]
+        for viewer in VIEWERS:
+            view = GAME.view(state, viewer)
+            assert view["question"]["serial"] == state["asked"] >= 1
+            assert "id" not in view["question"]
+            assert not core.contains_value(view, state["question"]["data"]["id"]), (category, viewer)
+            if category != MC:
+                assert answer not in core.canonical_json(view), (category, viewer)
 
 
 def test_only_the_teacher_accepts_and_only_during_the_reveal():
@@ -1055,7 +1081,8 @@ def test_spelling_views_give_an_audio_reference_never_the_word_or_the_sentence()
     state, _player = asked(SP)
     for viewer in VIEWERS:
         view = GAME.view(state, viewer)
-        assert view["question"]["audio"] == {"question": "wu-1-spelling-92", "parts": ["sentence", "word"]}
+        serial = view["question"]["serial"]
+        assert view["question"]["audio"] == {"serial": serial, "parts": ["sentence", "word"]}
         for secret in ("well-known", "wellknown", "well known", "She is a", "singer"):
             assert not core.contains_value(view, secret), (viewer, secret)
     state, _ = S.answer(state, "well-known")

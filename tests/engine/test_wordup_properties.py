@@ -84,12 +84,13 @@ class Secrets:
         self.revealed: set[str] = set()
         self.mc_shown: set[str] = set()
 
-    def learn(self, events: list[dict]) -> None:
+    def learn(self, events: list[dict], state: dict) -> None:
         for event in events:
             if event["type"] == "answered":
                 self.revealed.add(event["question"])
-            if event["type"] == "question" and event["category"] == "multiple_choice":
-                self.mc_shown.add(event["question"]["id"])
+        question = state["question"]  # the question event names it by serial only: the bank id is here
+        if question and question["category"] == "multiple_choice":
+            self.mc_shown.add(question["data"]["id"])
 
     def check(self, data, where) -> None:
         self.check_text(core.canonical_json(data), where)
@@ -146,7 +147,7 @@ def play_random(cfg: dict, seed: str, script: str, *, scan: bool = False, max_st
         events += new_events
         check_invariants(state)
         if scan:
-            secrets.learn(new_events)
+            secrets.learn(new_events, state)
             secrets.check(new_events, "events")
             scan_views(state, secrets, seed)
     raise AssertionError("the game did not end")

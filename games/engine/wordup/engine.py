@@ -134,6 +134,7 @@ class WordUp(Game):
             "last_card": None,
             "last_result": None,
             "answers_given": 0,
+            "asked": 0,
             "winners": None,
             "end_reason": None,
             "log": [],
@@ -246,7 +247,7 @@ class WordUp(Game):
         phase = state["phase"]
         if player == TEACHER:
             if phase == REVEAL:
-                return [{"type": "accept", "question": state["question"]["data"]["id"]}]
+                return [{"type": "accept", "question": state["question"]["serial"]}]
             return []
         if player not in self.current_players(state):
             return []
@@ -406,7 +407,9 @@ class WordUp(Game):
         self._keys(action, {"type", "question"})
         self._need_phase(state, REVEAL)
         question = state["question"]
-        if "question" in action and action["question"] != question["data"]["id"]:
+        # The question on show is named by its serial (what the screens know) or its bank id.
+        named = action.get("question", question["serial"])
+        if not ((type(named) is int and named == question["serial"]) or named == question["data"]["id"]):
             raise _illegal(_("That answer is no longer on show."), "stale_accept")
         self._emit(
             state,
@@ -641,7 +644,9 @@ class WordUp(Game):
         events: list[Event],
     ) -> None:
         data = take_question(state, answerer, category)
+        state["asked"] = state.get("asked", 0) + 1
         question = {
+            "serial": state["asked"],
             "player": answerer,
             "asker": state["turn"],
             "mode": mode,
@@ -1059,11 +1064,14 @@ class WordUp(Game):
     @staticmethod
     def _public_question(question: dict[str, Any]) -> dict[str, Any]:
         """What anyone may see of a question while it is being answered: never an answer, and for Spelling
-        neither the word nor the sentence (which contains it), only a reference to pre-generated audio."""
+        neither the word nor the sentence (which contains it), only a reference to the spoken audio.
+
+        The question is named by its ``serial`` (the n-th question of this game), never by its bank id:
+        a teacher may have written an id that contains the answer ("sp-because")."""
         data = question["data"]
         category = question["category"]
         public = {
-            "id": data["id"],
+            "serial": question["serial"],
             "category": category,
             "colour": B.CATEGORY_INFO[category]["colour"],
             "player": question["player"],
@@ -1080,7 +1088,7 @@ class WordUp(Game):
             public["choices"] = list(question["choices"])
         else:
             public["prompt"] = spelling_prompt(data)
-            public["audio"] = {"question": data["id"], "parts": ["sentence", "word"]}
+            public["audio"] = {"serial": question["serial"], "parts": ["sentence", "word"]}
         return public
 
     def _result(self, question: dict[str, Any], correct: bool, *, teacher_marked: bool, open_: bool) -> dict:
@@ -1088,6 +1096,7 @@ class WordUp(Game):
         data = question["data"]
         result = {
             "question": self._public_question(question),
+            "id": data["id"],
             "player": question["player"],
             "category": question["category"],
             "answers": list(data["answers"]),
