@@ -35,6 +35,10 @@ def _base(state: State) -> dict[str, Any]:
         "phase": state["phase"],
         "round": state["round"] + 1,
         "rounds_to_win": state["settings"]["rounds_to_win"],
+        # The rules of this match everyone may know (the screens say what running out of time costs).
+        "turn_seconds": state["settings"]["turn_seconds"],
+        "timeout": state["settings"]["timeout"],
+        "review_seconds": state["settings"]["review_seconds"],
         "turn": state["turn"],
         "players": [
             {"id": pid, "name": state["names"][pid], "bot": state["bots"][pid]} for pid in state["players"]

@@ -1,0 +1,1147 @@
+/* Line-Up (game "faces"): the Guess Who screen for the student's device, the teacher console, the projector
+ * and the step-through replay. See docs/frontend.md (the contract) and docs/games/faces.md (the rules).
+ *
+ * The view is the engine's deny-by-default view (games/engine/faces/views.py): this module draws only what
+ * is in it. Faces are drawn here as inline SVG from their features and "look" (a port of
+ * games/engine/faces/art.py, kept identical: tests/games/test_faces_art_js.py compares the two).
+ *
+ * Keys on the student's device (docs/games/faces.md): a letter A-Z names the face whose name starts with it
+ * (then Enter or the "Yes" button confirms, Escape cancels); Tab moves through the question pad and the faces.
+ */
+(function () {
+  "use strict";
+
+  // Django's JavaScript catalog (/jsi18n/) defines gettext and interpolate globally on live pages. These
+  // wrappers look them up when called, so load order does not matter, and makemessages finds the strings.
+  function gettext(text) {
+    return typeof window.gettext === "function" ? window.gettext(text) : text;
+  }
+  function ngettext(singular, plural, count) {
+    if (typeof window.ngettext === "function") return window.ngettext(singular, plural, count);
+    return count === 1 ? singular : plural;
+  }
+  function interpolate(format, values) {
+    if (typeof window.interpolate === "function") return window.interpolate(format, values, true);
+    return format.replace(/%\((\w+)\)s/g, (_match, key) => String(values[key]));
+  }
+
+  // ------------------------------------------------------------------------------------------------
+  // Words: the twenty questions of the pad (same order and keys as games/engine/faces/features.py)
+  // ------------------------------------------------------------------------------------------------
+
+  const FEATURE_KEYS = [
+    "red_hair", "blond_hair", "black_hair", "grey_hair", "long_hair", "curly_hair", "fringe",
+    "thick_eyebrows", "blue_eyes", "glasses", "hat", "beard", "moustache", "freckles", "rosy_cheeks",
+    "big_smile", "earrings", "necklace", "scarf", "striped_top",
+  ];
+  const HAIR_COLOURS = ["red_hair", "blond_hair", "black_hair", "grey_hair"];
+
+  // Built on first use (after the catalog has loaded): label on the pad, the question, the description phrase.
+  let wordsCache = null;
+  function words() {
+    if (wordsCache) return wordsCache;
+    wordsCache = {
+      red_hair: [gettext("red hair"), gettext("Does your person have red hair?")],
+      blond_hair: [gettext("blond hair"), gettext("Does your person have blond hair?")],
+      black_hair: [gettext("black hair"), gettext("Does your person have black hair?")],
+      grey_hair: [gettext("grey hair"), gettext("Does your person have grey hair?")],
+      long_hair: [gettext("long hair"), gettext("Does your person have long hair?")],
+      curly_hair: [gettext("curly hair"), gettext("Does your person have curly hair?")],
+      fringe: [gettext("a fringe"), gettext("Does your person have a fringe?")],
+      thick_eyebrows: [gettext("thick eyebrows"), gettext("Does your person have thick eyebrows?")],
+      blue_eyes: [gettext("blue eyes"), gettext("Does your person have blue eyes?")],
+      glasses: [gettext("glasses"), gettext("Does your person wear glasses?")],
+      hat: [gettext("a hat"), gettext("Is your person wearing a hat?")],
+      beard: [gettext("a beard"), gettext("Does your person have a beard?")],
+      moustache: [gettext("a moustache"), gettext("Does your person have a moustache?")],
+      freckles: [gettext("freckles"), gettext("Does your person have freckles?")],
+      rosy_cheeks: [gettext("rosy cheeks"), gettext("Does your person have rosy cheeks?")],
+      big_smile: [gettext("a big smile"), gettext("Does your person have a big smile?")],
+      earrings: [gettext("earrings"), gettext("Is your person wearing earrings?")],
+      necklace: [gettext("a necklace"), gettext("Is your person wearing a necklace?")],
+      scarf: [gettext("a scarf"), gettext("Is your person wearing a scarf?")],
+      striped_top: [gettext("a striped top"), gettext("Is your person wearing a striped top?")],
+      brown_hair: [gettext("brown hair"), ""],
+    };
+    return wordsCache;
+  }
+  function label(key, fallback) {
+    const entry = words()[key];
+    return entry ? entry[0] : fallback || key;
+  }
+  function questionText(key, fallback) {
+    const entry = words()[key];
+    return entry ? entry[1] : fallback || key;
+  }
+  /** "Ava: red hair, long hair, glasses" in the reader's language (like features.describe). */
+  function describe(face) {
+    const features = new Set(face.features || []);
+    const phrases = FEATURE_KEYS.filter((key) => features.has(key)).map((key) => label(key));
+    if (!HAIR_COLOURS.some((key) => features.has(key))) phrases.unshift(label("brown_hair"));
+    return interpolate(gettext("%(name)s: %(features)s"), { name: face.name, features: phrases.join(", ") });
+  }
+
+  // ------------------------------------------------------------------------------------------------
+  // Drawing a face: a port of games/engine/faces/art.py (same shapes, same colours, same order)
+  // ------------------------------------------------------------------------------------------------
+
+  const SKIN = ["#f9dcc4", "#f1c27d", "#e0ac69", "#c68642", "#8d5524", "#5c3a21"];
+  const SKIN_SHADE = ["#e8c3a8", "#dba865", "#c99452", "#ad7034", "#74441b", "#4a2e19"];
+  const HAIR = { red_hair: "#c2410c", blond_hair: "#f2c94c", black_hair: "#1c1917", grey_hair: "#b4b9c2" };
+  const BROWN_HAIR = "#6b4423";
+  const BROWS = { red_hair: "#9a3412", blond_hair: "#b8860b", black_hair: "#1c1917", grey_hair: "#8b9099" };
+  const BACKGROUND = ["#dbeafe", "#dcfce7", "#fef3c7", "#fce7f3", "#ede9fe", "#e0f2fe"];
+  const SHIRT = ["#2563eb", "#16a34a", "#dc2626", "#7c3aed", "#0d9488", "#ea580c", "#475569", "#db2777"];
+  const HAT = ["#1e3a8a", "#b91c1c", "#15803d", "#a16207", "#6d28d9"];
+  const SCARF = ["#f59e0b", "#0ea5e9", "#e11d48", "#84cc16", "#a855f7"];
+  const BLUE_EYES = "#2f7de1";
+  const BROWN_EYES = "#5b3a1e";
+  const LINE = "#2b2118";
+
+  function escapeHtml(text) {
+    return String(text)
+      .replace(/&/g, "&amp;")
+      .replace(/</g, "&lt;")
+      .replace(/>/g, "&gt;")
+      .replace(/"/g, "&quot;")
+      .replace(/'/g, "&#x27;");
+  }
+
+  function pick(look, key, palette) {
+    const value = look[key] === undefined ? 0 : look[key];
+    if (!Number.isInteger(value)) return 0;
+    return ((value % palette.length) + palette.length) % palette.length;
+  }
+
+  function uidOf(face) {
+    // FNV-1a over the face's content: the same face drawn twice shares identical ids (harmless), two
+    // different faces never share one by accident.
+    const text = JSON.stringify([face.id, [...(face.features || [])].sort(), face.look || {}]);
+    let hash = 0x811c9dc5;
+    for (let i = 0; i < text.length; i += 1) {
+      hash ^= text.charCodeAt(i);
+      hash = Math.imul(hash, 0x01000193) >>> 0;
+    }
+    return "fc" + hash.toString(16).padStart(8, "0");
+  }
+
+  /** The face as an inline <svg> (viewBox 200 x 220) with role="img" and a <title> (its description). */
+  function faceSvg(face, options) {
+    const opts = options || {};
+    const features = new Set(face.features || []);
+    const look = face.look || {};
+    const uid = opts.uid || uidOf(face);
+    const hairKey = Object.keys(HAIR).find((key) => features.has(key));
+    const hair = hairKey ? HAIR[hairKey] : BROWN_HAIR;
+    const browKey = Object.keys(BROWS).find((key) => features.has(key));
+    const brow = browKey ? BROWS[browKey] : "#4a2f17";
+    const skinIndex = pick(look, "skin", SKIN);
+    const title = opts.title !== undefined ? opts.title : describe(face);
+    const hidden = opts.decorative ? ' aria-hidden="true" focusable="false"' : ` role="img" aria-labelledby="${uid}-t"`;
+    const parts = [
+      `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 200 220"${hidden}>`,
+      opts.decorative ? "" : `<title id="${uid}-t">${escapeHtml(title)}</title>`,
+      `<rect width="200" height="220" rx="18" fill="${BACKGROUND[pick(look, "background", BACKGROUND)]}"/>`,
+      hairBack(features, hair),
+      body(features, look, uid),
+      `<rect x="86" y="140" width="28" height="30" fill="${SKIN_SHADE[skinIndex]}"/>`,
+      scarf(features, look),
+      necklace(features),
+      ears(SKIN[skinIndex]),
+      `<ellipse cx="100" cy="102" rx="42" ry="50" fill="${SKIN[skinIndex]}"/>`,
+      hairTop(features, look, hair),
+      earrings(features),
+      cheeks(features, skinIndex),
+      eyes(features),
+      brows(features, brow),
+      `<path d="M100 104 Q94 118 100 121 Q104 122 106 119" fill="none" stroke="${LINE}" ` +
+        `stroke-width="2.5" stroke-linecap="round"/>`,
+      beard(features, hair),
+      mouth(features),
+      moustache(features, hair),
+      glasses(features, look),
+      hat(features, look),
+      "</svg>",
+    ];
+    return parts.filter(Boolean).join("");
+  }
+
+  function hairBack(features, hair) {
+    if (!features.has("long_hair")) return "";
+    if (features.has("curly_hair")) {
+      const spots = [[56, 88], [50, 118], [52, 148], [62, 172], [144, 88], [150, 118], [148, 148], [138, 172],
+        [70, 64], [130, 64], [100, 54]];
+      const puffs = spots.map(([x, y]) => `<circle cx="${x}" cy="${y}" r="17" fill="${hair}"/>`).join("");
+      return `<g>${puffs}<rect x="56" y="70" width="88" height="110" fill="${hair}"/></g>`;
+    }
+    return `<path d="M52 100 Q50 50 100 46 Q150 50 148 100 L152 178 Q100 188 48 178 Z" fill="${hair}"/>`;
+  }
+
+  function body(features, look, uid) {
+    const colour = SHIRT[pick(look, "shirt", SHIRT)];
+    const outline = "M24 220 Q26 170 100 160 Q174 170 176 220 Z";
+    let shape = `<path d="${outline}" fill="${colour}"/>`;
+    if (features.has("striped_top")) {
+      let stripes = "";
+      for (let y = 170; y < 220; y += 15) stripes += `<rect x="0" y="${y}" width="200" height="7" fill="#ffffff"/>`;
+      shape +=
+        `<clipPath id="${uid}-shirt"><path d="${outline}"/></clipPath>` +
+        `<g clip-path="url(#${uid}-shirt)" opacity="0.85">${stripes}</g>`;
+    }
+    return shape;
+  }
+
+  function scarf(features, look) {
+    if (!features.has("scarf")) return "";
+    const colour = SCARF[pick(look, "scarf_colour", SCARF)];
+    return (
+      `<path d="M70 160 Q100 176 130 160 L134 176 Q100 194 66 176 Z" fill="${colour}" stroke="${LINE}" ` +
+      `stroke-width="1.5"/>` +
+      `<path d="M72 176 L66 214 L84 214 L86 182 Z" fill="${colour}" stroke="${LINE}" stroke-width="1.5"/>` +
+      `<path d="M68 200 L84 200 M67 207 L84 207" stroke="#ffffff" stroke-width="2.5"/>`
+    );
+  }
+
+  function necklace(features) {
+    if (!features.has("necklace")) return "";
+    return (
+      '<path d="M84 166 Q100 198 116 166" fill="none" stroke="#facc15" stroke-width="3"/>' +
+      '<circle cx="100" cy="190" r="6" fill="#facc15" stroke="#a16207" stroke-width="1.5"/>'
+    );
+  }
+
+  function ears(skin) {
+    return (
+      `<ellipse cx="58" cy="106" rx="8" ry="12" fill="${skin}"/>` +
+      `<ellipse cx="142" cy="106" rx="8" ry="12" fill="${skin}"/>`
+    );
+  }
+
+  function earrings(features) {
+    if (!features.has("earrings")) return "";
+    return (
+      '<circle cx="56" cy="126" r="7" fill="none" stroke="#eab308" stroke-width="3.5"/>' +
+      '<circle cx="144" cy="126" r="7" fill="none" stroke="#eab308" stroke-width="3.5"/>'
+    );
+  }
+
+  function hairTop(features, look, hair) {
+    const sides =
+      `<path d="M58 70 L68 70 L66 104 L58 100 Z" fill="${hair}"/>` +
+      `<path d="M142 70 L132 70 L134 104 L142 100 Z" fill="${hair}"/>`;
+    let top;
+    if (features.has("curly_hair")) {
+      const spots = [[62, 78], [68, 62], [82, 52], [100, 48], [118, 52], [132, 62], [138, 78]];
+      top = spots.map(([x, y]) => `<circle cx="${x}" cy="${y}" r="12" fill="${hair}"/>`).join("");
+    } else {
+      const lean = pick(look, "hair_variant", ["left", "right"]) ? 8 : -8;
+      top =
+        `<path d="M58 88 Q56 50 100 48 Q144 50 142 88 Q124 ${62 + lean} 100 64 Q76 ${62 - lean} 58 88 Z" ` +
+        `fill="${hair}"/>`;
+    }
+    let fringe = "";
+    if (features.has("fringe")) {
+      fringe =
+        `<path d="M62 84 Q64 58 100 56 Q136 58 138 84 L128 78 L120 86 L110 78 L100 86 L90 78 ` +
+        `L80 86 L72 78 Z" fill="${hair}"/>`;
+    }
+    return sides + top + fringe;
+  }
+
+  function cheeks(features, skinIndex) {
+    let parts = "";
+    if (features.has("rosy_cheeks")) {
+      parts +=
+        '<ellipse cx="76" cy="122" rx="9" ry="6" fill="#f87171" opacity="0.55"/>' +
+        '<ellipse cx="124" cy="122" rx="9" ry="6" fill="#f87171" opacity="0.55"/>';
+    }
+    if (features.has("freckles")) {
+      const freckle = skinIndex < 4 ? "#7c4a1e" : "#f4b982";
+      const dots = [[74, 112], [80, 116], [70, 117], [126, 112], [120, 116], [130, 117], [92, 110], [108, 110]];
+      parts += dots.map(([x, y]) => `<circle cx="${x}" cy="${y}" r="2.2" fill="${freckle}"/>`).join("");
+    }
+    return parts;
+  }
+
+  function eyes(features) {
+    const iris = features.has("blue_eyes") ? BLUE_EYES : BROWN_EYES;
+    return [82, 118]
+      .map(
+        (x) =>
+          `<ellipse cx="${x}" cy="98" rx="9" ry="7" fill="#ffffff"/>` +
+          `<circle cx="${x}" cy="98" r="5.5" fill="${iris}"/>` +
+          `<circle cx="${x}" cy="98" r="2.3" fill="#111111"/>` +
+          `<circle cx="${x + 2}" cy="96" r="1.2" fill="#ffffff"/>`
+      )
+      .join("");
+  }
+
+  function brows(features, colour) {
+    const width = features.has("thick_eyebrows") ? 6.5 : 2.5;
+    return ["M72 84 Q82 78 92 83", "M108 83 Q118 78 128 84"]
+      .map((d) => `<path d="${d}" fill="none" stroke="${colour}" stroke-width="${width}" stroke-linecap="round"/>`)
+      .join("");
+  }
+
+  function beard(features, hair) {
+    if (!features.has("beard")) return "";
+    return (
+      `<path d="M59 104 Q60 162 100 166 Q140 162 141 104 L134 106 Q133 140 114 148 Q100 152 86 148 ` +
+      `Q67 140 66 106 Z" fill="${hair}"/>`
+    );
+  }
+
+  function mouth(features) {
+    if (features.has("big_smile")) {
+      return (
+        '<path d="M80 130 Q100 156 120 130 Z" fill="#7f1d1d" stroke="#5b1010" stroke-width="2"/>' +
+        '<path d="M83 131 L117 131 L114 137 L86 137 Z" fill="#ffffff"/>'
+      );
+    }
+    return (
+      `<path d="M88 134 Q100 141 112 134" fill="none" stroke="${LINE}" stroke-width="3" ` +
+      'stroke-linecap="round"/>'
+    );
+  }
+
+  function moustache(features, hair) {
+    if (!features.has("moustache")) return "";
+    return (
+      `<path d="M78 129 Q88 116 100 123 Q112 116 122 129 Q110 125 100 129 Q90 125 78 129 Z" ` +
+      `fill="${hair}" stroke="${LINE}" stroke-width="1"/>`
+    );
+  }
+
+  function glasses(features, look) {
+    if (!features.has("glasses")) return "";
+    const style = 'stroke="#111827" stroke-width="3.5" fill="#ffffff" fill-opacity="0.15"';
+    let lenses;
+    if (pick(look, "glasses_style", ["round", "square"])) {
+      lenses =
+        `<rect x="68" y="86" width="28" height="24" rx="5" ${style}/>` +
+        `<rect x="104" y="86" width="28" height="24" rx="5" ${style}/>`;
+    } else {
+      lenses = `<circle cx="82" cy="98" r="14" ${style}/><circle cx="118" cy="98" r="14" ${style}/>`;
+    }
+    const arms =
+      '<path d="M96 97 Q100 93 104 97 M68 96 L58 94 M132 96 L142 94" fill="none" stroke="#111827" ' +
+      'stroke-width="3"/>';
+    return lenses + arms;
+  }
+
+  function hat(features, look) {
+    if (!features.has("hat")) return "";
+    const colour = HAT[pick(look, "hat_colour", HAT)];
+    if (pick(look, "hat_style", ["beanie", "brim"])) {
+      return (
+        `<ellipse cx="100" cy="66" rx="66" ry="11" fill="${colour}"/>` +
+        `<path d="M66 66 Q66 24 100 24 Q134 24 134 66 Z" fill="${colour}"/>` +
+        '<rect x="67" y="54" width="66" height="8" fill="#fde68a"/>'
+      );
+    }
+    return (
+      `<path d="M58 72 Q56 28 100 26 Q144 28 142 72 Z" fill="${colour}"/>` +
+      `<rect x="56" y="64" width="88" height="14" rx="6" fill="${colour}" stroke="#ffffff" ` +
+      'stroke-width="2" ' +
+      'stroke-dasharray="4 3"/>' +
+      `<circle cx="100" cy="24" r="9" fill="${colour}" stroke="#ffffff" stroke-width="2"/>`
+    );
+  }
+
+  // ------------------------------------------------------------------------------------------------
+  // Small helpers
+  // ------------------------------------------------------------------------------------------------
+
+  function el(tag, attrs, children) {
+    const node = document.createElement(tag);
+    for (const [key, value] of Object.entries(attrs || {})) {
+      if (value === null || value === undefined || value === false) continue;
+      if (key === "text") node.textContent = value;
+      else if (key === "html") node.innerHTML = value;
+      else if (key === "class") node.className = value;
+      else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+      else node.setAttribute(key, value === true ? "" : value);
+    }
+    for (const child of [].concat(children || [])) {
+      if (child === null || child === undefined || child === false) continue;
+      node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+    }
+    return node;
+  }
+
+  function nameOf(view, pid) {
+    const player = (view.players || []).find((p) => p.id === pid);
+    return player ? player.name : pid || "";
+  }
+
+  function botLabel(level) {
+    const levels = { easy: gettext("easy"), medium: gettext("medium"), hard: gettext("hard") };
+    return interpolate(gettext("computer, %(level)s"), { level: levels[level] || level });
+  }
+
+  function percent(value) {
+    return interpolate(gettext("%(n)s %"), { n: Math.round((value || 0) * 100) });
+  }
+
+  function otherOf(view, pid) {
+    const other = (view.players || []).find((p) => p.id !== pid);
+    return other ? other.id : null;
+  }
+
+  /** "Ava named the right face." / "Ben named a wrong face." / "Ben ran out of time." */
+  function roundSentence(view, record) {
+    const winner = nameOf(view, record.winner);
+    const loser = nameOf(view, otherOf(view, record.winner));
+    if (record.reason === "named_right") return interpolate(gettext("%(name)s named the right face."), { name: winner });
+    if (record.reason === "named_wrong") return interpolate(gettext("%(name)s named a wrong face."), { name: loser });
+    if (record.reason === "timeout") return interpolate(gettext("%(name)s ran out of time."), { name: loser });
+    return "";
+  }
+
+  function roundHow(reason) {
+    return (
+      {
+        named_right: gettext("named the right face"),
+        named_wrong: gettext("the other player named a wrong face"),
+        timeout: gettext("the other player ran out of time"),
+      }[reason] || reason
+    );
+  }
+
+  function matchSentence(view, result) {
+    const winner = nameOf(view, result.winner);
+    const loser = nameOf(view, otherOf(view, result.winner));
+    if (result.reason === "resigned") return interpolate(gettext("%(name)s resigned."), { name: loser });
+    if (result.reason === "timeout") return interpolate(gettext("%(name)s ran out of time on a turn."), { name: loser });
+    const wins = view.wins || {};
+    return interpolate(gettext("%(name)s won %(won)s rounds to %(lost)s."), {
+      name: winner, won: wins[result.winner] || 0, lost: wins[otherOf(view, result.winner)] || 0,
+    });
+  }
+
+  function refusalText(code) {
+    return (
+      {
+        already_asked: gettext("Already asked this round."),
+        no_split: gettext("Every face left gives the same answer: it would rule nobody out."),
+      }[code] || ""
+    );
+  }
+
+  function timeoutText(view) {
+    if (!view.turn_seconds) return "";
+    return (
+      {
+        lose_match: gettext("Running out of time on your turn loses the match."),
+        lose_round: gettext("Running out of time on your turn loses the round."),
+        pass: gettext("Running out of time on your turn passes the turn."),
+      }[view.timeout] || ""
+    );
+  }
+
+  function scoreLine(view, options) {
+    const [a, b] = view.players || [];
+    if (!a || !b) return el("p");
+    const opts = options || {};
+    const winner = view.result ? view.result.winner : null;
+    const side = (player) =>
+      el("span", { class: "fc-score-side" + (view.turn === player.id ? " is-turn" : "") + (winner === player.id ? " is-winner" : "") }, [
+        el("span", { class: "fc-score-name" }, [
+          player.name,
+          player.bot ? el("span", { class: "fc-bot" }, " (" + botLabel(player.bot) + ")") : null,
+          view.turn === player.id ? el("span", { class: "visually-hidden" }, " " + gettext("(to move)")) : null,
+        ]),
+        el("span", { class: "fc-wins", "aria-label": interpolate(ngettext("%(n)s round won", "%(n)s rounds won", view.wins[player.id]), { n: view.wins[player.id] }) }, String(view.wins[player.id] || 0)),
+      ]);
+    return el("p", { class: "fc-score" + (opts.large ? " is-large" : "") }, [
+      side(a),
+      el("span", { class: "fc-score-dash", "aria-hidden": "true" }, "–"),
+      side(b),
+    ]);
+  }
+
+  function roundLine(view) {
+    if (view.phase === "over") return gettext("Match over");
+    return interpolate(gettext("Round %(round)s · first to %(target)s"), { round: view.round, target: view.rounds_to_win });
+  }
+
+  function clockNode(ctx, view) {
+    const node = el("span", { class: "fc-clock", role: "timer", "aria-live": "off" });
+    const clock = view.clock || {};
+    if (typeof ctx.countdown === "function") ctx.countdown(node, clock.deadline === undefined ? null : clock.deadline);
+    if (clock.deadline == null && clock.paused && clock.remaining != null) {
+      node.textContent = interpolate(gettext("%(s)s s left (paused)"), { s: Math.ceil(clock.remaining) });
+    }
+    return node;
+  }
+
+  function miniFace(face, caption) {
+    return el("figure", { class: "fc-mini" }, [
+      el("div", { class: "fc-art", html: faceSvg(face) }),
+      el("figcaption", {}, caption || face.name),
+    ]);
+  }
+
+  // Per-container memory across renders: a pending naming, the last error, what was announced.
+  const memory = new WeakMap();
+  function memoryOf(container) {
+    let mem = memory.get(container);
+    if (!mem) {
+      mem = { confirm: null, error: "", busy: false, seen: null, keys: false, ctx: null, table: null };
+      memory.set(container, mem);
+    }
+    return mem;
+  }
+
+  // ------------------------------------------------------------------------------------------------
+  // The student's device
+  // ------------------------------------------------------------------------------------------------
+
+  function canAct(view, table) {
+    return table.status === "playing" && view.phase === "ask" && view.your_turn;
+  }
+
+  function faceById(view, id) {
+    return (view.board || []).find((face) => face.id === id);
+  }
+
+  function send(container, action, doneText) {
+    const mem = memoryOf(container);
+    const ctx = mem.ctx;
+    // Busy: further taps are ignored until the server answers (controls stay focusable meanwhile).
+    mem.busy = true;
+    mem.error = "";
+    return Promise.resolve(ctx.act(action))
+      .then(() => {
+        mem.busy = false;
+        if (doneText) ctx.announce(doneText);
+        rerender(container);
+      })
+      .catch((error) => {
+        mem.busy = false;
+        mem.error = (error && error.message) || gettext("That did not work. Try again.");
+        ctx.announce(mem.error);
+        rerender(container);
+      });
+  }
+
+  function rerender(container) {
+    const mem = memoryOf(container);
+    if (mem.table && mem.ctx) render(container, mem.table, mem.ctx);
+  }
+
+  function askQuestion(container, key) {
+    const mem = memoryOf(container);
+    const view = mem.table.view;
+    if (!canAct(view, mem.table) || mem.busy) return;
+    mem.confirm = null;
+    send(container, { type: "ask", question: key });
+  }
+
+  function startNaming(container, faceId) {
+    const mem = memoryOf(container);
+    const view = mem.table.view;
+    if (!canAct(view, mem.table) || mem.busy) return;
+    if (!view.your_board.left.includes(faceId)) return;
+    mem.confirm = faceId;
+    mem.focus = "confirm-yes";
+    rerender(container);
+  }
+
+  function cancelNaming(container) {
+    const mem = memoryOf(container);
+    const faceId = mem.confirm;
+    mem.confirm = null;
+    mem.focus = faceId ? "face-" + faceId : null;
+    rerender(container);
+  }
+
+  function confirmNaming(container) {
+    const mem = memoryOf(container);
+    const faceId = mem.confirm;
+    mem.confirm = null;
+    if (faceId) send(container, { type: "name", face: faceId });
+  }
+
+  function onKey(container, event) {
+    const mem = memoryOf(container);
+    if (!mem.table || !mem.ctx || mem.ctx.role !== "player" || !container.isConnected) return;
+    if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey) return;
+    const target = event.target;
+    if (target && (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName))) return;
+    if (event.key === "Escape" && mem.confirm) {
+      event.preventDefault();
+      cancelNaming(container);
+      return;
+    }
+    if (/^[a-z]$/i.test(event.key) && canAct(mem.table.view, mem.table)) {
+      const id = event.key.toUpperCase();
+      if (mem.table.view.your_board.left.includes(id)) {
+        event.preventDefault();
+        startNaming(container, id);
+      }
+    }
+  }
+
+  function renderPlayer(container, table, ctx, mem) {
+    const view = table.view;
+    const me = view.you;
+    const them = view.opponent;
+    const theirName = nameOf(view, them);
+    const acting = canAct(view, table);
+    const root = el("section", { class: "fc fc-player phase-" + view.phase, "aria-label": gettext("Line-Up") });
+
+    // Status strip: score, round, whose turn, clock.
+    let turnText;
+    if (view.phase === "ask") {
+      turnText = view.your_turn
+        ? gettext("Your turn: ask one question or name a face.")
+        : interpolate(gettext("%(name)s's turn. Get ready."), { name: theirName });
+    } else if (view.phase === "reveal") {
+      turnText = gettext("Round over.");
+    } else {
+      turnText = view.result && view.result.winner === me ? gettext("You won the match!") : interpolate(gettext("%(name)s won the match."), { name: nameOf(view, view.result && view.result.winner) });
+    }
+    root.append(
+      el("header", { class: "fc-status" }, [
+        scoreLine(view),
+        el("p", { class: "fc-round" }, roundLine(view)),
+        el("p", { class: "fc-turn" + (acting ? " is-you" : ""), tabindex: "-1", "data-focus": "status" }, [turnText, " ", view.phase === "ask" ? clockNode(ctx, view) : null]),
+        acting && timeoutText(view) ? el("p", { class: "fc-hint" }, timeoutText(view)) : null,
+      ])
+    );
+    if (mem.error) root.append(el("p", { class: "fc-error", role: "alert" }, mem.error));
+
+    if (view.phase === "ask") {
+      root.append(playerGame(container, view, table, ctx, mem));
+    } else {
+      root.append(playerReveal(container, view, table, ctx, mem));
+    }
+    root.append(playerFooter(container, view, table, ctx, mem));
+    return root;
+  }
+
+  function playerGame(container, view, table, ctx, mem) {
+    const acting = canAct(view, table);
+    const left = new Set(view.your_board.left);
+    const main = el("div", { class: "fc-main" });
+
+    // My board.
+    const boardTitleId = "fc-board-title-" + table.table;
+    const board = el("ul", { class: "fc-board", "aria-labelledby": boardTitleId });
+    for (const face of view.board) {
+      const up = left.has(face.id);
+      const description = describe(face);
+      const art = el("span", { class: "fc-art", html: faceSvg(face, { decorative: true }) });
+      const name = el("span", { class: "fc-name" }, [el("span", { class: "fc-initial", "aria-hidden": "true" }, face.id), " ", face.name]);
+      let tile;
+      if (up && acting) {
+        tile = el("button", {
+          type: "button",
+          class: "fc-face",
+          "data-focus": "face-" + face.id,
+          "aria-label": interpolate(gettext("Name %(description)s"), { description }),
+          onclick: () => startNaming(container, face.id),
+        }, [art, name]);
+      } else {
+        tile = el("div", { class: "fc-face", role: "img", "aria-label": up ? description : interpolate(gettext("%(description)s (ruled out)"), { description }) }, [art, name]);
+      }
+      board.append(el("li", { class: up ? "is-up" : "is-out" }, tile));
+    }
+    main.append(
+      el("section", { class: "fc-board-wrap" }, [
+        el("h3", { id: boardTitleId, class: "fc-h" }, [
+          interpolate(ngettext("Your board: %(n)s face left", "Your board: %(n)s faces left", left.size), { n: left.size }),
+          acting ? el("span", { class: "fc-sub" }, " · " + gettext("tap a face (or press its first letter) to name it")) : null,
+        ]),
+        board,
+      ])
+    );
+
+    // Side: my card, the pad, feedback, their board.
+    const side = el("div", { class: "fc-side" });
+    side.append(
+      el("section", { class: "fc-card", "aria-label": gettext("Your card") }, [
+        el("div", { class: "fc-art", html: faceSvg(view.your_face) }),
+        el("div", {}, [
+          el("h3", { class: "fc-h" }, gettext("Your card")),
+          el("p", { class: "fc-card-name" }, view.your_face.name),
+          el("p", { class: "fc-sub" }, interpolate(gettext("%(name)s is trying to find this face."), { name: nameOf(view, view.opponent) })),
+        ]),
+      ])
+    );
+
+    side.append(feedbackPanel(view));
+
+    const pad = el("div", { class: "fc-pad", role: "group", "aria-labelledby": "fc-pad-title-" + table.table });
+    for (const item of view.pad) {
+      const why = item.allowed ? "" : refusalText(item.refusal);
+      const usable = acting && item.allowed;
+      const descId = why ? `fc-why-${table.table}-${item.id}` : null;
+      pad.append(
+        el("button", {
+          type: "button",
+          class: "fc-q" + (item.allowed ? "" : " is-refused") + (item.refusal === "already_asked" ? " is-asked" : ""),
+          "data-focus": "q-" + item.id,
+          disabled: !usable,
+          title: questionText(item.id, item.question) + (why ? " — " + why : ""),
+          "aria-describedby": descId,
+          onclick: () => askQuestion(container, item.id),
+        }, [label(item.id, item.label), "?", why ? el("span", { id: descId, class: "visually-hidden" }, why) : null])
+      );
+    }
+    side.append(
+      el("section", { class: "fc-pad-wrap" }, [
+        el("h3", { id: "fc-pad-title-" + table.table, class: "fc-h" }, acting ? gettext("Ask a question") : gettext("The question pad")),
+        pad,
+      ])
+    );
+
+    if (mem.confirm && acting) {
+      const face = faceById(view, mem.confirm);
+      if (face) side.prepend(confirmPanel(container, face, table));
+    }
+
+    side.append(theirBoard(view, table));
+    main.append(side);
+
+    const wrap = el("div", {}, [main, historyPanel(view)]);
+    return wrap;
+  }
+
+  function confirmPanel(container, face, table) {
+    const titleId = "fc-confirm-" + table.table;
+    return el("section", { class: "fc-confirm", role: "alertdialog", "aria-labelledby": titleId, "aria-describedby": titleId + "-d" }, [
+      el("div", { class: "fc-art", html: faceSvg(face, { decorative: true }) }),
+      el("div", {}, [
+        el("h3", { id: titleId, class: "fc-h" }, interpolate(gettext("Name %(name)s?"), { name: face.name })),
+        el("p", { id: titleId + "-d" }, gettext("Right: you win the round. Wrong: you lose it.")),
+        el("p", { class: "row" }, [
+          el("button", { type: "button", "data-focus": "confirm-yes", onclick: () => confirmNaming(container) }, interpolate(gettext("Yes, name %(name)s"), { name: face.name })),
+          el("button", { type: "button", class: "secondary", "data-focus": "confirm-no", onclick: () => cancelNaming(container) }, gettext("Cancel")),
+        ]),
+      ]),
+    ]);
+  }
+
+  function feedbackPanel(view) {
+    const last = view.feedback;
+    const section = el("section", { class: "fc-feedback", "aria-label": gettext("Your last question") });
+    if (!last) {
+      section.append(el("p", { class: "fc-sub" }, gettext("Tip: a question that about half of your faces answer “yes” to is the fastest way down.")));
+      return section;
+    }
+    const quality = Math.max(0, Math.min(1, last.quality));
+    section.append(
+      el("p", {}, [
+        el("strong", {}, questionText(last.question)),
+        " ",
+        el("span", { class: "fc-answer " + (last.answer ? "is-yes" : "is-no") }, last.answer ? gettext("Yes") : gettext("No")),
+      ]),
+      el("p", {}, interpolate(gettext("It kept %(kept)s faces and removed %(removed)s."), { kept: last.kept, removed: last.removed })),
+      el("div", { class: "fc-meter" }, [
+        el("span", { class: "fc-meter-label" }, interpolate(gettext("Split quality: %(q)s of the best on the pad"), { q: percent(quality) })),
+        el("span", { class: "fc-meter-bar", "aria-hidden": "true" }, el("span", { style: `width:${Math.round(quality * 100)}%` })),
+      ])
+    );
+    return section;
+  }
+
+  function theirBoard(view, table) {
+    const theirs = view.their_board;
+    const left = new Set(theirs.left);
+    const name = nameOf(view, view.opponent);
+    const grid = el("ul", { class: "fc-their-grid", "aria-hidden": "true" });
+    for (const face of view.board) {
+      grid.append(el("li", { class: left.has(face.id) ? "is-up" : "is-out", title: face.name }, face.id));
+    }
+    const names = view.board.filter((face) => left.has(face.id)).map((face) => face.name).join(", ");
+    return el("section", { class: "fc-theirs" }, [
+      el("h3", { class: "fc-h" }, interpolate(ngettext("%(name)s's board: %(n)s face left", "%(name)s's board: %(n)s faces left", theirs.left_count), { name, n: theirs.left_count })),
+      grid,
+      el("p", { class: "visually-hidden" }, interpolate(gettext("Faces still up on their board: %(names)s."), { names })),
+      theirs.left_count === 1 && view.phase === "ask" ? el("p", { class: "fc-warn" }, gettext("They are down to one face: they will name it on their next turn!")) : null,
+    ]);
+  }
+
+  function historyPanel(view) {
+    const me = view.you;
+    const mine = view.asked.you.map((entry, index) => ({ ...entry, who: me, index }));
+    const theirs = view.asked.them.map((entry, index) => ({ ...entry, who: view.opponent, index }));
+    const items = [];
+    // The questions alternate (one per turn); interleave by turn order from the round's first asker.
+    const firstAsker = firstOfRound(view);
+    const order = firstAsker === me ? [mine, theirs] : [theirs, mine];
+    const rounds = Math.max(mine.length, theirs.length);
+    for (let i = 0; i < rounds; i += 1) {
+      for (const list of order) if (list[i]) items.push(list[i]);
+    }
+    const section = el("section", { class: "fc-history" }, [el("h3", { class: "fc-h" }, gettext("Questions this round"))]);
+    if (!items.length) {
+      section.append(el("p", { class: "fc-sub" }, gettext("No questions yet.")));
+      return section;
+    }
+    const list = el("ol", { class: "fc-history-list" });
+    for (const entry of items) {
+      list.append(
+        el("li", { class: entry.who === me ? "is-mine" : "is-theirs" }, [
+          el("span", { class: "fc-who" }, entry.who === me ? gettext("You") : nameOf(view, entry.who)),
+          " ",
+          questionText(entry.question),
+          " ",
+          el("span", { class: "fc-answer " + (entry.answer ? "is-yes" : "is-no") }, entry.answer ? gettext("Yes") : gettext("No")),
+          " ",
+          el("span", { class: "fc-sub" }, interpolate(gettext("kept %(kept)s, removed %(removed)s"), entry)),
+        ])
+      );
+    }
+    section.append(list);
+    return section;
+  }
+
+  function firstOfRound(view) {
+    const starts = (view.log || []).filter((entry) => entry.type === "round_started" && entry.round === view.round);
+    return starts.length ? starts[starts.length - 1].first : null;
+  }
+
+  function playerReveal(container, view, table, ctx, mem) {
+    const me = view.you;
+    const wrap = el("div", { class: "fc-reveal" });
+    const last = view.rounds[view.rounds.length - 1];
+    if (view.phase === "reveal" && last) {
+      wrap.append(roundResult(view, last, me));
+      const waiting = view.ready.includes(me);
+      wrap.append(
+        el("p", { class: "row fc-ready" }, [
+          waiting
+            ? el("span", {}, interpolate(gettext("Waiting for %(name)s…"), { name: nameOf(view, view.opponent) }))
+            : el("button", { type: "button", class: "big", "data-focus": "ready", disabled: table.status !== "playing", onclick: () => !mem.busy && send(container, { type: "ready" }, gettext("Ready.")) }, gettext("Ready for the next round")),
+          " ",
+          el("span", { class: "fc-sub" }, [gettext("Next round starts in"), " ", clockNode(ctx, view)]),
+        ])
+      );
+    } else if (view.phase === "over") {
+      wrap.append(matchResult(view, me));
+    }
+    if (view.rounds.length) wrap.append(roundsTable(view, me));
+    return wrap;
+  }
+
+  function roundResult(view, record, me) {
+    const won = record.winner === me;
+    const faces = record.faces || {};
+    const title = me
+      ? won
+        ? interpolate(gettext("You won round %(round)s!"), { round: record.round })
+        : interpolate(gettext("%(name)s won round %(round)s."), { name: nameOf(view, record.winner), round: record.round })
+      : interpolate(gettext("%(name)s won round %(round)s."), { name: nameOf(view, record.winner), round: record.round });
+    const reason = roundSentence(view, record);
+    const figures = el("div", { class: "fc-faces-pair" });
+    for (const player of view.players) {
+      const face = faces[player.id];
+      if (!face) continue;
+      const caption = me
+        ? player.id === me
+          ? interpolate(gettext("Your face: %(name)s"), { name: face.name })
+          : interpolate(gettext("%(player)s's face: %(name)s"), { player: player.name, name: face.name })
+        : interpolate(gettext("%(player)s had %(name)s"), { player: player.name, name: face.name });
+      figures.append(miniFace(face, caption));
+    }
+    return el("section", { class: "fc-result" + (won ? " is-won" : "") }, [el("h3", { class: "fc-h" }, title), el("p", {}, reason), figures]);
+  }
+
+  function matchResult(view, me) {
+    const result = view.result || {};
+    const won = me && result.winner === me;
+    const title = me
+      ? won
+        ? gettext("You won the match!")
+        : interpolate(gettext("%(name)s won the match."), { name: nameOf(view, result.winner) })
+      : interpolate(gettext("%(name)s won the match."), { name: nameOf(view, result.winner) });
+    const section = el("section", { class: "fc-result is-match" + (won ? " is-won" : "") }, [
+      el("h3", { class: "fc-h" }, title),
+      el("p", {}, matchSentence(view, result)),
+    ]);
+    const last = view.rounds[view.rounds.length - 1];
+    const unfinished = view.unfinished_round_faces;
+    if (unfinished) {
+      const figures = el("div", { class: "fc-faces-pair" });
+      for (const player of view.players) {
+        const face = unfinished[player.id];
+        if (face) figures.append(miniFace(face, interpolate(gettext("%(player)s had %(name)s"), { player: player.id === me ? gettext("You") : player.name, name: face.name })));
+      }
+      section.append(el("p", { class: "fc-sub" }, gettext("The last round was not finished. Its faces were:")), figures);
+    } else if (last) {
+      section.append(roundResult(view, last, me));
+    }
+    return section;
+  }
+
+  function roundsTable(view, me) {
+    const rows = view.rounds.map((record) =>
+      el("tr", {}, [
+        el("td", {}, String(record.round)),
+        el("td", {}, record.winner === me ? gettext("You") : nameOf(view, record.winner)),
+        el("td", {}, roundHow(record.reason)),
+        el(
+          "td",
+          {},
+          view.players.map((player) => (record.faces && record.faces[player.id] ? `${player.id === me ? gettext("You") : player.name}: ${record.faces[player.id].name}` : "")).filter(Boolean).join(" · ")
+        ),
+      ])
+    );
+    return el("div", { class: "table-wrap fc-rounds" }, el("table", {}, [
+      el("caption", { class: "visually-hidden" }, gettext("Rounds")),
+      el("thead", {}, el("tr", {}, [gettext("Round"), gettext("Winner"), gettext("How"), gettext("Faces")].map((h) => el("th", { scope: "col" }, h)))),
+      el("tbody", {}, rows),
+    ]));
+  }
+
+  function verificationPanel(view, table) {
+    const verification = view.verification || {};
+    if (!verification.commitment) return null;
+    const items = [
+      el("dt", {}, gettext("Commitment (SHA-256 of salt:seed)")),
+      el("dd", { class: "mono fc-hash" }, verification.commitment),
+    ];
+    if (verification.seed) {
+      items.push(el("dt", {}, gettext("Seed")), el("dd", { class: "mono fc-hash" }, verification.seed));
+      items.push(el("dt", {}, gettext("Salt")), el("dd", { class: "mono fc-hash" }, verification.salt));
+    }
+    const details = el("details", { class: "fc-verify" }, [
+      el("summary", {}, verification.seed ? gettext("Check that the faces were fair") : gettext("Fairness commitment")),
+      el("p", { class: "fc-sub" }, verification.seed
+        ? gettext("The seed and salt are published now. Anyone can recompute the commitment and replay the match to check that no face changed.")
+        : gettext("The faces of every round were fixed before the first question. When the match ends the seed is shown, so you can check.")),
+      el("dl", {}, items),
+    ]);
+    if (verification.seed && table.table) {
+      details.append(el("p", {}, el("a", { href: `/games/faces/verify/${table.table}/` }, gettext("Verify this match"))));
+    }
+    return details;
+  }
+
+  function playerFooter(container, view, table, ctx, mem) {
+    const footer = el("footer", { class: "fc-footer" });
+    if (view.phase !== "over" && table.status === "playing") {
+      if (mem.resign) {
+        footer.append(
+          el("span", { class: "row fc-resign-confirm", role: "group", "aria-label": gettext("Resign?") }, [
+            el("span", {}, gettext("Resign and lose the match?")),
+            el("button", { type: "button", class: "danger", "data-focus": "resign-yes", onclick: () => { mem.resign = false; send(container, { type: "resign" }); } }, gettext("Yes, resign")),
+            el("button", { type: "button", class: "secondary", "data-focus": "resign-no", onclick: () => { mem.resign = false; mem.focus = "resign"; rerender(container); } }, gettext("Keep playing")),
+          ])
+        );
+      } else {
+        footer.append(el("button", { type: "button", class: "secondary fc-resign", "data-focus": "resign", onclick: () => { mem.resign = true; mem.focus = "resign-no"; rerender(container); } }, gettext("Resign")));
+      }
+    }
+    footer.append(verificationPanel(view, table));
+    return footer;
+  }
+
+  // ------------------------------------------------------------------------------------------------
+  // Teacher console (compact), replay (full), projector
+  // ------------------------------------------------------------------------------------------------
+
+  function leftBar(count) {
+    const share = Math.max(0, Math.min(1, count / 24));
+    return el("span", { class: "fc-leftbar", "aria-hidden": "true" }, el("span", { style: `width:${Math.round(share * 100)}%` }));
+  }
+
+  function statusText(view, table) {
+    if (table.status === "ended" && view.phase !== "over") return gettext("Ended by the teacher");
+    if (view.phase === "ask") return interpolate(gettext("%(name)s to move"), { name: nameOf(view, view.turn) });
+    if (view.phase === "reveal") return gettext("Between rounds");
+    const result = view.result || {};
+    return interpolate(gettext("%(name)s won the match"), { name: nameOf(view, result.winner) });
+  }
+
+  function renderTeacher(container, table, ctx, compact) {
+    const view = table.view;
+    const root = el("section", { class: "fc fc-teacher" + (compact ? " is-compact" : ""), "aria-label": interpolate(gettext("Line-Up, table %(n)s"), { n: table.number }) });
+    root.append(
+      el("header", { class: "fc-status" }, [
+        scoreLine(view),
+        el("p", { class: "fc-round" }, [roundLine(view), " · ", statusText(view, table), " ", view.phase !== "over" && table.status === "playing" ? clockNode(ctx, view) : null]),
+      ])
+    );
+    const rows = el("tbody");
+    for (const player of view.players) {
+      const asked = (view.asked && view.asked[player.id]) || [];
+      const last = asked[asked.length - 1];
+      const average = asked.length ? asked.reduce((sum, entry) => sum + entry.quality, 0) / asked.length : null;
+      const count = view.faces_left ? view.faces_left[player.id] : null;
+      rows.append(
+        el("tr", {}, [
+          el("th", { scope: "row" }, player.name),
+          el("td", {}, count == null ? "" : [leftBar(count), " ", String(count)]),
+          el("td", {}, String(asked.length)),
+          el("td", {}, average == null ? "–" : percent(average)),
+          el("td", { class: "fc-last" }, last ? [questionText(last.question), " ", el("span", { class: "fc-answer " + (last.answer ? "is-yes" : "is-no") }, last.answer ? gettext("Yes") : gettext("No"))] : "–"),
+        ])
+      );
+    }
+    root.append(
+      el("div", { class: "table-wrap" }, el("table", { class: "fc-teacher-table" }, [
+        el("caption", { class: "visually-hidden" }, gettext("This round")),
+        el("thead", {}, el("tr", {}, [gettext("Player"), gettext("Faces left"), gettext("Questions"), gettext("Average split"), gettext("Last question")].map((h) => el("th", { scope: "col" }, h)))),
+        rows,
+      ]))
+    );
+    if (view.phase === "over" && view.result) {
+      root.append(el("p", { class: "fc-result-line" }, [statusText(view, table), ": ", matchSentence(view, view.result)]));
+    }
+    const detail = compact ? el("details", { class: "fc-more" }, [el("summary", {}, gettext("Questions and rounds"))]) : el("div", { class: "fc-more" });
+    for (const player of view.players) {
+      const asked = (view.asked && view.asked[player.id]) || [];
+      const list = el("ol", { class: "fc-history-list" });
+      for (const entry of asked) {
+        list.append(
+          el("li", {}, [
+            questionText(entry.question), " ",
+            el("span", { class: "fc-answer " + (entry.answer ? "is-yes" : "is-no") }, entry.answer ? gettext("Yes") : gettext("No")), " ",
+            el("span", { class: "fc-sub" }, interpolate(gettext("%(yes)s yes / %(no)s no, quality %(q)s"), { yes: entry.yes, no: entry.no, q: percent(entry.quality) })),
+          ])
+        );
+      }
+      detail.append(el("h4", { class: "fc-h" }, interpolate(gettext("%(name)s's questions this round"), { name: player.name })), asked.length ? list : el("p", { class: "fc-sub" }, gettext("No questions yet.")));
+    }
+    for (const record of view.rounds || []) detail.append(roundResult(view, record, null));
+    if (view.unfinished_round_faces) {
+      const figures = el("div", { class: "fc-faces-pair" });
+      for (const player of view.players) {
+        const face = view.unfinished_round_faces[player.id];
+        if (face) figures.append(miniFace(face, interpolate(gettext("%(player)s had %(name)s"), { player: player.name, name: face.name })));
+      }
+      detail.append(el("p", { class: "fc-sub" }, gettext("The last round was not finished. Its faces were:")), figures);
+    }
+    const verification = verificationPanel(view, table);
+    if (verification) detail.append(verification);
+    root.append(detail);
+    return root;
+  }
+
+  function renderProjector(container, table, ctx) {
+    const view = table.view;
+    const root = el("section", { class: "fc fc-projector", "aria-label": interpolate(gettext("Line-Up, table %(n)s"), { n: table.number }) });
+    root.append(scoreLine(view, { large: true }));
+    root.append(el("p", { class: "fc-round" }, [roundLine(view), " · ", statusText(view, table)]));
+    const marks = el("ol", { class: "fc-round-marks" });
+    for (const record of view.rounds || []) {
+      marks.append(el("li", {}, interpolate(gettext("Round %(round)s: %(name)s"), { round: record.round, name: nameOf(view, record.winner) })));
+    }
+    if ((view.rounds || []).length) root.append(marks);
+    return root;
+  }
+
+  // ------------------------------------------------------------------------------------------------
+  // Announcements: what changed since the last render, said once through the page's live region
+  // ------------------------------------------------------------------------------------------------
+
+  function snapshot(view) {
+    return {
+      round: view.round,
+      phase: view.phase,
+      turn: view.turn,
+      you: view.asked && view.asked.you ? view.asked.you.length : null,
+      them: view.asked && view.asked.them ? view.asked.them.length : null,
+      rounds: (view.rounds || []).length,
+    };
+  }
+
+  function announceChanges(ctx, view, before) {
+    if (typeof ctx.announce !== "function" || ctx.role !== "player" || !view.you) return;
+    const now = snapshot(view);
+    const said = [];
+    if (!before) {
+      if (view.phase === "ask") {
+        said.push(view.your_turn ? gettext("Your turn: ask one question or name a face.") : interpolate(gettext("%(name)s's turn. Get ready."), { name: nameOf(view, view.opponent) }));
+      }
+      if (said.length) ctx.announce(said.join(" "));
+      return;
+    }
+    const sameRound = before.round === now.round;
+    if (sameRound && now.them > before.them) {
+      const entry = view.asked.them[view.asked.them.length - 1];
+      said.push(interpolate(gettext("%(name)s asked: %(question)s Answer: %(answer)s. They have %(n)s faces left."), {
+        name: nameOf(view, view.opponent), question: questionText(entry.question), answer: entry.answer ? gettext("yes") : gettext("no"), n: view.their_board.left_count,
+      }));
+    }
+    if (sameRound && now.you > before.you && view.feedback) {
+      said.push(interpolate(gettext("Answer: %(answer)s. It kept %(kept)s faces and removed %(removed)s. Split quality %(q)s."), {
+        answer: view.feedback.answer ? gettext("yes") : gettext("no"), kept: view.feedback.kept, removed: view.feedback.removed, q: percent(view.feedback.quality),
+      }));
+    }
+    if (now.rounds > before.rounds) {
+      const record = view.rounds[view.rounds.length - 1];
+      said.push(record.winner === view.you ? interpolate(gettext("You won round %(round)s!"), { round: record.round }) : interpolate(gettext("%(name)s won round %(round)s."), { name: nameOf(view, record.winner), round: record.round }));
+      const theirs = record.faces && record.faces[view.opponent];
+      if (theirs) said.push(interpolate(gettext("Their face was %(name)s."), { name: theirs.name }));
+    }
+    if (now.phase === "over" && before.phase !== "over" && view.result) {
+      said.push(view.result.winner === view.you ? gettext("You won the match!") : interpolate(gettext("%(name)s won the match."), { name: nameOf(view, view.result.winner) }));
+    } else if (now.phase === "ask" && (before.phase !== "ask" || !sameRound)) {
+      said.push(interpolate(gettext("Round %(round)s starts. New faces."), { round: view.round }));
+      said.push(view.your_turn ? gettext("You ask first.") : interpolate(gettext("%(name)s asks first."), { name: nameOf(view, view.opponent) }));
+    } else if (now.phase === "ask" && view.your_turn && before.turn !== now.turn) {
+      said.push(gettext("Your turn."));
+    }
+    if (said.length) ctx.announce(said.join(" "));
+  }
+
+  // ------------------------------------------------------------------------------------------------
+  // The module
+  // ------------------------------------------------------------------------------------------------
+
+  function render(container, table, ctx) {
+    const mem = memoryOf(container);
+    const view = (table && table.view) || {};
+    const previous = mem.seen;
+    mem.table = table;
+    mem.ctx = ctx;
+
+    // Where the focus was, so a re-render puts it back on the same control.
+    const active = document.activeElement;
+    const focusKey = mem.focus || (active && container.contains(active) && active.getAttribute("data-focus")) || null;
+    mem.focus = null;
+
+    // A pending naming or resignation only lasts while it still makes sense.
+    if (mem.confirm && !(canAct(view, table) && view.your_board && view.your_board.left.includes(mem.confirm))) mem.confirm = null;
+    if (mem.resign && (view.phase === "over" || table.status !== "playing")) mem.resign = false;
+    // A refusal stays on screen until the game moves on (a new turn, phase or round).
+    const seenNow = snapshot(view);
+    if (mem.error && previous && (previous.turn !== seenNow.turn || previous.phase !== seenNow.phase || previous.round !== seenNow.round)) mem.error = "";
+
+    let node;
+    if (view.you && view.board) node = renderPlayer(container, table, ctx, mem);
+    else if (ctx.role === "projector") node = renderProjector(container, table, ctx);
+    else if (view.faces_left || view.asked) node = renderTeacher(container, table, ctx, !!ctx.compact);
+    else node = renderProjector(container, table, ctx);
+    container.replaceChildren(node);
+
+    if (focusKey) {
+      // Back on the same control; if it is gone or disabled (the turn passed), on the status line, so
+      // keyboard users are not dropped to the top of the page.
+      let target = container.querySelector(`[data-focus="${focusKey}"]`);
+      if (!target || target.disabled) target = container.querySelector('[data-focus="status"]');
+      if (target) target.focus({ preventScroll: true });
+    }
+    if (!mem.keys && ctx.role === "player") {
+      mem.keys = true;
+      document.addEventListener("keydown", (event) => onKey(container, event));
+    }
+    const seen = snapshot(view);
+    if (!previous || JSON.stringify(previous) !== JSON.stringify(seen)) announceChanges(ctx, view, previous);
+    mem.seen = seen;
+  }
+
+  const module = { render, faceSvg, describe };
+  if (window.Classplay && typeof window.Classplay.registerGame === "function") {
+    window.Classplay.registerGame("faces", module);
+  } else {
+    // Loaded before the page controller (or on a page without one): hand the module over when it arrives.
+    window.ClassplayPendingGames = window.ClassplayPendingGames || {};
+    window.ClassplayPendingGames.faces = module;
+  }
+})();
