@@ -1,10 +1,25 @@
-"""Learning facts: one row per answered question or scored move, written when the rules produce them.
-Reports are built from these rows (issue: per-student progress reports)."""
+"""Learning facts and the reports built from them.
 
+``LearningFact`` is one row per answered question or scored move, written when the rules produce it.
+Everything else here is derived by the Celery build (``reports.build``) and can be rebuilt at any time
+from the facts: a rebuild writes the same rows (delete and insert per key, inside one transaction).
+
+Per student (personal data: erased with the student's data, purged with old facts):
+  ``StudentSessionStat`` one row per student per session (answers, right, time): trend and participation;
+  ``StudentReport`` one row per student per class: the report page's figures, ready to render;
+  ``SkillSummary`` one row per student per skill: totals and the recommended level with its evidence.
+Per class (anonymous: they survive a student's erasure and the retention purge, see ``frozen``):
+  ``ClassSessionStat``, ``ClassItemStat``, ``ClassWrongAnswer`` per session, and ``ClassReport``.
+``ReportBuild`` tracks every queued build (its id is the Celery task id) for the progress bar.
+"""
+
+import uuid
+
+from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from classrooms.models import Classroom, Student
+from classrooms.models import Classroom, School, Student
 
 
 class LearningFact(models.Model):
@@ -31,7 +46,234 @@ class LearningFact(models.Model):
 
     class Meta:
         ordering = ["created_at", "id"]
-        indexes = [models.Index(fields=["student", "game", "skill"])]
+        indexes = [
+            models.Index(fields=["student", "game", "skill"]),
+            # The builds read a class's facts (optionally one session's) and a student's latest answers.
+            models.Index(fields=["classroom", "session"], name="reports_fact_class_session"),
+            models.Index(fields=["student", "skill", "created_at"], name="reports_fact_student_recent"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.student} · {self.game} · {self.category} · {self.correct}"
+
+
+class ReportBuild(models.Model):
+    """One queued build. Its id is also the Celery task id; the page polls it for the progress bar."""
+
+    class Scope(models.TextChoices):
+        SESSION = "session", _("After a session")
+        STUDENT = "student", _("One student")
+        CLASSROOM = "classroom", _("One class")
+        SCHOOL = "school", _("The whole school")
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", _("Waiting to start")
+        RUNNING = "running", _("Building")
+        DONE = "done", _("Ready")
+        FAILED = "failed", _("Failed")
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    scope = models.CharField(max_length=16, choices=Scope.choices)
+    school = models.ForeignKey(School, on_delete=models.CASCADE, related_name="report_builds")
+    classroom = models.ForeignKey(
+        Classroom, null=True, blank=True, on_delete=models.CASCADE, related_name="report_builds"
+    )
+    student = models.ForeignKey(
+        Student, null=True, blank=True, on_delete=models.CASCADE, related_name="report_builds"
+    )
+    session = models.ForeignKey(
+        "games.GameSession", null=True, blank=True, on_delete=models.CASCADE, related_name="report_builds"
+    )
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.QUEUED)
+    done = models.PositiveIntegerField(default=0)
+    total = models.PositiveIntegerField(default=0)
+    step = models.CharField(max_length=120, blank=True)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    error = models.CharField(max_length=300, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [models.Index(fields=["classroom", "status"]), models.Index(fields=["school", "status"])]
+
+    def __str__(self) -> str:
+        return f"{self.get_scope_display()} {self.id} {self.status}"
+
+    @property
+    def percent(self) -> int:
+        if self.status == self.Status.DONE:
+            return 100
+        return int(100 * self.done / self.total) if self.total else 0
+
+    @property
+    def is_active(self) -> bool:
+        return self.status in (self.Status.QUEUED, self.Status.RUNNING)
+
+
+class StudentSessionStat(models.Model):
+    """A student's answers in one session (a row with no answers: they joined but answered nothing)."""
+
+    student = models.ForeignKey(Student, on_delete=models.CASCADE, related_name="session_stats")
+    classroom = models.ForeignKey(Classroom, on_delete=models.CASCADE, related_name="student_session_stats")
+    session = models.ForeignKey("games.GameSession", on_delete=models.CASCADE, related_name="student_stats")
+    game = models.CharField(max_length=16)
+    skill = models.CharField(max_length=32, blank=True)
+    day = models.DateField()
+    answered = models.PositiveIntegerField(default=0)
+    correct = models.PositiveIntegerField(default=0)
+    time_total = models.FloatField(default=0)
+    time_count = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["student", "session"], name="one_stat_per_session")]
+        indexes = [
+            models.Index(fields=["classroom", "day"], name="reports_sss_class_day"),
+            models.Index(fields=["student", "day"], name="reports_sss_student_day"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.student} · {self.session_id}: {self.correct}/{self.answered}"
+
+
+class ClassSessionStat(models.Model):
+    """One session of a class, anonymous. ``frozen``: some of its facts were erased or purged, so the
+    row is kept as it is (a rebuild no longer recomputes it from the remaining facts)."""
+
+    classroom = models.ForeignKey(Classroom, on_delete=models.CASCADE, related_name="session_stats")
+    session = models.OneToOneField("games.GameSession", on_delete=models.CASCADE, related_name="class_stat")
+    game = models.CharField(max_length=16)
+    skill = models.CharField(max_length=32, blank=True)
+    day = models.DateField()
+    participants = models.PositiveIntegerField(default=0)
+    answered = models.PositiveIntegerField(default=0)
+    correct = models.PositiveIntegerField(default=0)
+    time_total = models.FloatField(default=0)
+    time_count = models.PositiveIntegerField(default=0)
+    frozen = models.BooleanField(default=False)
+
+    class Meta:
+        indexes = [models.Index(fields=["classroom", "day"], name="reports_css_class_day")]
+
+    def __str__(self) -> str:
+        return f"{self.classroom_id} · {self.session_id}: {self.correct}/{self.answered}"
+
+
+class ClassItemStat(models.Model):
+    """How a class did on one question (item) in one session, anonymous."""
+
+    classroom = models.ForeignKey(Classroom, on_delete=models.CASCADE, related_name="item_stats")
+    session = models.ForeignKey("games.GameSession", on_delete=models.CASCADE, related_name="item_stats")
+    game = models.CharField(max_length=16)
+    category = models.CharField(max_length=40, blank=True)
+    level = models.PositiveSmallIntegerField(null=True, blank=True)
+    item_id = models.CharField(max_length=64)
+    answered = models.PositiveIntegerField(default=0)
+    correct = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        indexes = [models.Index(fields=["classroom", "game", "item_id"], name="reports_cis_class_item")]
+
+    def __str__(self) -> str:
+        return f"{self.item_id}: {self.correct}/{self.answered}"
+
+
+class ClassWrongAnswer(models.Model):
+    """A wrong answer given to one question in one session, and how many gave it (no names)."""
+
+    classroom = models.ForeignKey(Classroom, on_delete=models.CASCADE, related_name="wrong_answers")
+    session = models.ForeignKey("games.GameSession", on_delete=models.CASCADE, related_name="wrong_answers")
+    game = models.CharField(max_length=16)
+    category = models.CharField(max_length=40, blank=True)
+    item_id = models.CharField(max_length=64)
+    answer = models.CharField(max_length=120)
+    count = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        indexes = [models.Index(fields=["classroom", "game", "item_id"], name="reports_cwa_class_item")]
+
+    def __str__(self) -> str:
+        return f"{self.item_id}: {self.answer} ×{self.count}"
+
+
+class StudentReport(models.Model):
+    """A student's report in one class, ready to render. The columns are what lists filter and sort on;
+    ``data`` holds the rest (by game, category and level, times, trend, insights, plain-word notes)."""
+
+    student = models.ForeignKey(Student, on_delete=models.CASCADE, related_name="reports")
+    classroom = models.ForeignKey(Classroom, on_delete=models.CASCADE, related_name="student_reports")
+    answered = models.PositiveIntegerField(default=0)
+    correct = models.PositiveIntegerField(default=0)
+    accuracy = models.FloatField(null=True, blank=True)
+    sessions_played = models.PositiveIntegerField(default=0)
+    sessions_held = models.PositiveIntegerField(default=0)
+    last_played = models.DateField(null=True, blank=True)
+    recent_accuracy = models.FloatField(null=True, blank=True)
+    previous_accuracy = models.FloatField(null=True, blank=True)
+    needs_attention = models.BooleanField(default=False)
+    data = models.JSONField(default=dict)
+    built_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["student", "classroom"], name="one_report_per_student_class")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.student} in {self.classroom}"
+
+
+class SkillSummary(models.Model):
+    """A student's totals in one skill and the level recommended from their latest answers."""
+
+    student = models.ForeignKey(Student, on_delete=models.CASCADE, related_name="skill_summaries")
+    skill = models.CharField(max_length=32)
+    answered = models.PositiveIntegerField(default=0)
+    correct = models.PositiveIntegerField(default=0)
+    mean_time = models.FloatField(null=True, blank=True)
+    sessions = models.PositiveIntegerField(default=0)
+    current_level = models.PositiveSmallIntegerField(null=True, blank=True)
+    recommended_level = models.PositiveSmallIntegerField(null=True, blank=True)
+    confidence = models.FloatField(null=True, blank=True)
+    ability = models.FloatField(null=True, blank=True)
+    #: ``{"<level>": [right, answered]}`` over the answers the recommendation used.
+    evidence = models.JSONField(default=dict)
+    evidence_answers = models.PositiveIntegerField(default=0)
+    built_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["student", "skill"], name="one_summary_per_skill")]
+
+    def __str__(self) -> str:
+        return f"{self.student}: {self.skill} → {self.recommended_level}"
+
+
+class ClassReport(models.Model):
+    classroom = models.OneToOneField(Classroom, on_delete=models.CASCADE, related_name="report")
+    data = models.JSONField(default=dict)
+    built_at = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return f"Report of {self.classroom}"
+
+
+class DataErasure(models.Model):
+    """A school admin erased a student's learning data: what happened before ``erased_at`` is not
+    rebuilt into their reports (their session places stay in the games' records)."""
+
+    student = models.ForeignKey(Student, on_delete=models.CASCADE, related_name="data_erasures")
+    erased_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    erased_at = models.DateTimeField()
+    facts_removed = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["-erased_at"]
+
+    def __str__(self) -> str:
+        return f"{self.student_id} erased {self.erased_at:%Y-%m-%d}"

@@ -1,10 +1,32 @@
-"""Writes of learning facts (the rows every report is built from)."""
+"""Writes of learning facts (the rows every report is built from), report builds, applying a
+recommended level, and the privacy tools (export, erasure, retention)."""
 
 from __future__ import annotations
 
+import logging
+from datetime import timedelta
 from typing import Any
 
-from .models import LearningFact
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from classrooms.models import LevelChange, Student
+from classrooms.services import student_level_set
+
+from .models import (
+    ClassSessionStat,
+    DataErasure,
+    LearningFact,
+    ReportBuild,
+    SkillSummary,
+    StudentReport,
+    StudentSessionStat,
+)
+
+logger = logging.getLogger(__name__)
 
 FACT_FIELDS = ("category", "level", "correct", "score", "time_taken", "response", "detail", "teacher_marked")
 
@@ -56,3 +78,229 @@ def facts_record_refusal(*, table, fact: dict[str, Any]) -> None:
     row = _fact_row(table=table, key=key, fact=fact)
     if row is not None:
         row.save()
+
+
+# --- report builds -------------------------------------------------------------------------------------
+
+
+def build_request(
+    *,
+    scope: str,
+    school,
+    classroom=None,
+    student=None,
+    session=None,
+    by=None,
+    dedupe: bool = False,
+) -> ReportBuild:
+    """Record a build and queue its task once the current transaction commits.
+
+    ``dedupe``: if the same build is already waiting or running, return it instead of queueing another
+    (a double click, a nightly build while yesterday's is still going)."""
+    school_id = school if isinstance(school, int) else school.pk
+    target = {
+        "scope": scope,
+        "school_id": school_id,
+        "classroom_id": getattr(classroom, "pk", classroom),
+        "student_id": getattr(student, "pk", student),
+        "session_id": getattr(session, "pk", session),
+    }
+    if dedupe:
+        active = ReportBuild.objects.filter(
+            **target, status__in=(ReportBuild.Status.QUEUED, ReportBuild.Status.RUNNING)
+        ).first()
+        if active is not None:
+            return active
+    build = ReportBuild.objects.create(**target, requested_by=by if getattr(by, "pk", None) else None)
+    transaction.on_commit(lambda: _send(build.pk))
+    return build
+
+
+def _send(build_id) -> None:
+    from .tasks import build_reports
+
+    try:
+        build_reports.apply_async(args=[str(build_id)], task_id=str(build_id))
+    except Exception as error:  # the broker is down: say so on the page; the nightly build catches up
+        logger.exception("could not queue report build %s", build_id)
+        ReportBuild.objects.filter(pk=build_id).update(
+            status=ReportBuild.Status.FAILED, error=f"not queued: {error}"[:300], finished_at=timezone.now()
+        )
+
+
+# --- applying a recommended level ------------------------------------------------------------------------
+
+
+def recommendation_apply(*, student: Student, skill: str, level: int, by) -> SkillSummary:
+    """Set the student's level to the recommended one (logged in the level history, with the evidence)."""
+    summary = SkillSummary.objects.filter(student=student, skill=skill).first()
+    if summary is None or summary.recommended_level is None:
+        raise ValidationError(_("There is no recommended level for this skill yet."))
+    if summary.recommended_level != level:
+        raise ValidationError(_("The recommendation has changed since the page was shown. Look again."))
+    reason = _("Progress report: %(answers)d recent answers, confidence %(confidence)d%%") % {
+        "answers": summary.evidence_answers,
+        "confidence": round(100 * (summary.confidence or 0)),
+    }
+    student_level_set(
+        student=student, skill=skill, level=level, by=by, reason=reason, source=LevelChange.Source.REPORT
+    )
+    summary.current_level = level
+    summary.save(update_fields=["current_level"])
+    return summary
+
+
+# --- privacy: export, erasure, retention ------------------------------------------------------------------
+
+
+def student_data_export(*, student: Student) -> dict[str, Any]:
+    """Everything the reports hold about one student, as one JSON-ready document."""
+    facts = list(
+        LearningFact.objects.filter(student=student)
+        .order_by("created_at", "id")
+        .values(
+            "created_at",
+            "classroom_id",
+            "session_id",
+            "game",
+            "skill",
+            "category",
+            "level",
+            "correct",
+            "score",
+            "time_taken",
+            "item_id",
+            "response",
+            "detail",
+            "teacher_marked",
+        )
+    )
+    for fact in facts:
+        fact["created_at"] = fact["created_at"].isoformat()
+    return {
+        "student": {
+            "id": student.pk,
+            "given_name": student.given_name,
+            "family_name": student.family_name,
+            "display_name": student.display_name,
+            "roster_id": student.external_id,
+            "school": student.school.name,
+        },
+        "classes": list(student.enrolments.values_list("classroom__name", flat=True)),
+        "levels": dict(student.levels.values_list("skill", "level")),
+        "level_history": [
+            {
+                "when": change.created_at.isoformat(),
+                "skill": change.skill,
+                "from": change.old_level,
+                "to": change.new_level,
+                "source": change.source,
+                "reason": change.reason,
+            }
+            for change in student.level_changes.all()
+        ],
+        "skills": list(
+            SkillSummary.objects.filter(student=student).values(
+                "skill",
+                "answered",
+                "correct",
+                "mean_time",
+                "current_level",
+                "recommended_level",
+                "confidence",
+                "evidence",
+            )
+        ),
+        "reports": [
+            {"class": report.classroom.name, "built_at": report.built_at.isoformat(), "data": report.data}
+            for report in StudentReport.objects.filter(student=student).select_related("classroom")
+        ],
+        "sessions": [
+            {
+                "session": stat.session_id,
+                "day": stat.day.isoformat(),
+                "game": stat.game,
+                "answered": stat.answered,
+                "correct": stat.correct,
+            }
+            for stat in StudentSessionStat.objects.filter(student=student).order_by("day", "session_id")
+        ],
+        "answers": facts,
+        "exported_at": timezone.now().isoformat(),
+    }
+
+
+def _freeze_sessions(session_ids: set[int]) -> None:
+    """Class aggregates of these sessions keep what they hold (anonymous) before facts go."""
+    from games.models import GameSession
+
+    from .build import classrooms_build
+
+    built = set(
+        ClassSessionStat.objects.filter(session_id__in=session_ids).values_list("session_id", flat=True)
+    )
+    missing = session_ids - built
+    if missing:
+        by_class: dict[int, list[int]] = {}
+        for session_id, classroom_id in GameSession.objects.filter(pk__in=missing).values_list(
+            "pk", "classroom_id"
+        ):
+            by_class.setdefault(classroom_id, []).append(session_id)
+        for classroom_id, sessions in by_class.items():
+            classrooms_build([classroom_id], session_ids=sessions)
+    ClassSessionStat.objects.filter(session_id__in=session_ids).update(frozen=True)
+
+
+@transaction.atomic
+def student_data_erase(*, student: Student, by) -> DataErasure:
+    """Erase a student's learning data: their facts, reports, session statistics and recommendations.
+    The class aggregates they contributed to stay, anonymous and frozen. Their name stays on the roster
+    (remove them from their classes for that) and their level history stays with the levels."""
+    facts = LearningFact.objects.filter(student=student)
+    _freeze_sessions(set(facts.exclude(session_id=None).values_list("session_id", flat=True).distinct()))
+    removed, _by_model = facts.delete()
+    StudentSessionStat.objects.filter(student=student).delete()
+    StudentReport.objects.filter(student=student).delete()
+    SkillSummary.objects.filter(student=student).delete()
+    ReportBuild.objects.filter(student=student).delete()
+    erasure = DataErasure.objects.create(
+        student=student, erased_by=by, erased_at=timezone.now(), facts_removed=removed
+    )
+    for classroom in student.enrolments.select_related("classroom__school"):
+        build_request(
+            scope=ReportBuild.Scope.CLASSROOM,
+            school=classroom.classroom.school_id,
+            classroom=classroom.classroom_id,
+            by=by,
+            dedupe=True,
+        )
+    return erasure
+
+
+def facts_purge_expired(*, now=None, days: int | None = None, batch: int = 5000) -> int:
+    """Erase learning facts (and per-student session statistics) older than the retention period
+    (``REPORT_RETENTION_DAYS``; 0 keeps them for ever). Class aggregates stay, frozen. The classes
+    concerned are rebuilt so the students' reports no longer show what was erased."""
+    days = settings.REPORT_RETENTION_DAYS if days is None else days
+    if not days:
+        return 0
+    cutoff = (now or timezone.now()) - timedelta(days=days)
+    old = LearningFact.objects.filter(created_at__lt=cutoff)
+    session_ids = set(old.exclude(session_id=None).values_list("session_id", flat=True).distinct())
+    classrooms = set(old.exclude(classroom_id=None).values_list("classroom_id", flat=True).distinct())
+    with transaction.atomic():
+        _freeze_sessions(session_ids)
+    removed = 0
+    while True:
+        ids = list(old.order_by("pk").values_list("pk", flat=True)[:batch])
+        if not ids:
+            break
+        removed += LearningFact.objects.filter(pk__in=ids).delete()[0]
+    StudentSessionStat.objects.filter(day__lt=timezone.localdate(cutoff)).delete()
+    from classrooms.models import Classroom
+
+    for classroom in Classroom.objects.filter(pk__in=classrooms):
+        build_request(
+            scope=ReportBuild.Scope.CLASSROOM, school=classroom.school_id, classroom=classroom, dedupe=True
+        )
+    return removed

@@ -1,0 +1,174 @@
+"""Celery tasks that build the reports. They take ids, are queued after the commit that asks for them
+(``reports.services.build_request``), report progress, and are safe to run twice.
+
+* ``reports.build`` builds one :class:`~reports.models.ReportBuild` (a session, a student, a class or a
+  whole school). Late acknowledgement with rejection on a lost worker: a worker killed mid-build leaves the
+  message to be delivered again, and the build (delete and insert per key) is idempotent. Database
+  hiccups are retried with exponential backoff, a bounded number of times; time limits stop a runaway.
+* ``reports.nightly`` queues a school build for every school (Celery beat, see config/celery.py).
+* ``reports.purge`` erases learning facts older than ``REPORT_RETENTION_DAYS`` (beat, daily).
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+
+from celery import shared_task
+from celery.exceptions import SoftTimeLimitExceeded
+from django.db import InterfaceError, OperationalError
+from django.utils import timezone
+
+from .build import classrooms_build
+from .models import ReportBuild
+
+logger = logging.getLogger(__name__)
+
+RETRYABLE = (OperationalError, InterfaceError)
+MAX_RETRIES = 4
+#: Classes built together in a school build (bounded memory, a progress step per chunk).
+SCHOOL_CHUNK = 8
+#: The progress row is written at most this often (a school build has thousands of steps).
+PROGRESS_EVERY = 0.5
+
+
+class _Progress:
+    def __init__(self, task, build: ReportBuild):
+        self.task, self.build, self.last = task, build, 0.0
+
+    def __call__(self, done: int, total: int, step: str, *, force: bool = False) -> None:
+        now = time.monotonic()
+        if not force and now - self.last < PROGRESS_EVERY and done < total:
+            return
+        self.last = now
+        ReportBuild.objects.filter(pk=self.build.pk).update(done=done, total=total, step=step[:120])
+        if self.task is not None and self.task.request.id:
+            self.task.update_state(state="PROGRESS", meta={"done": done, "total": total, "step": step})
+
+
+def _mark(build_id, **fields) -> None:
+    try:
+        ReportBuild.objects.filter(pk=build_id).update(**fields)
+    except RETRYABLE:  # the database is what failed; the message will be redelivered or retried
+        logger.warning("could not record the state of report build %s", build_id)
+
+
+def run_build(build: ReportBuild, task=None) -> dict:
+    """Do the work of one build (the task's body; tests and ``manage.py build_reports --now`` call it)."""
+    progress = _Progress(task, build)
+    if build.scope == ReportBuild.Scope.SCHOOL:
+        from classrooms.models import Classroom
+
+        classroom_ids = list(
+            Classroom.objects.filter(school_id=build.school_id).order_by("pk").values_list("pk", flat=True)
+        )
+        chunks = [classroom_ids[i : i + SCHOOL_CHUNK] for i in range(0, len(classroom_ids), SCHOOL_CHUNK)]
+        total = 3 * len(chunks)
+        students = 0
+        for index, chunk in enumerate(chunks):
+            result = classrooms_build(
+                chunk,
+                progress=lambda done, _total, step, index=index: progress(
+                    3 * index + done, total, f"classes {index + 1}/{len(chunks)}: {step}"
+                ),
+            )
+            students += result.students
+        progress(total, total, "done", force=True)
+        return {"classrooms": len(classroom_ids), "students": students}
+    if build.scope == ReportBuild.Scope.SESSION:
+        result = classrooms_build([build.classroom_id], session_ids=[build.session_id], progress=progress)
+    elif build.scope == ReportBuild.Scope.STUDENT:
+        result = classrooms_build([build.classroom_id], student_ids=[build.student_id], progress=progress)
+    else:
+        result = classrooms_build([build.classroom_id], progress=progress)
+    progress(3, 3, "done", force=True)
+    return {"classrooms": result.classrooms, "students": result.students}
+
+
+@shared_task(
+    bind=True,
+    name="reports.build",
+    acks_late=True,
+    reject_on_worker_lost=True,
+    autoretry_for=RETRYABLE,
+    max_retries=MAX_RETRIES,
+    retry_backoff=5,
+    retry_backoff_max=300,
+    retry_jitter=True,
+    soft_time_limit=900,
+    time_limit=960,
+)
+def build_reports(self, build_id: str) -> dict:
+    build = ReportBuild.objects.filter(pk=build_id).first()
+    if build is None:
+        logger.info("report build %s no longer exists", build_id)
+        return {"status": "missing"}
+    if build.status == ReportBuild.Status.DONE:
+        return {"status": "done", "again": False}
+    attempts = build.attempts + 1
+    _mark(build_id, status=ReportBuild.Status.RUNNING, started_at=timezone.now(), attempts=attempts, error="")
+    try:
+        summary = run_build(build, task=self)
+    except SoftTimeLimitExceeded:
+        _mark(build_id, status=ReportBuild.Status.FAILED, error="took too long", finished_at=timezone.now())
+        raise
+    except RETRYABLE as error:
+        if self.request.retries >= MAX_RETRIES:
+            _mark(
+                build_id, status=ReportBuild.Status.FAILED, error=str(error)[:300], finished_at=timezone.now()
+            )
+        else:
+            _mark(build_id, status=ReportBuild.Status.QUEUED, step="retrying", error=str(error)[:300])
+        raise
+    except Exception as error:
+        _mark(build_id, status=ReportBuild.Status.FAILED, error=str(error)[:300], finished_at=timezone.now())
+        raise
+    _mark(build_id, status=ReportBuild.Status.DONE, finished_at=timezone.now(), step="done")
+    return {"status": "done", **summary}
+
+
+@shared_task(name="reports.nightly", acks_late=True, reject_on_worker_lost=True, time_limit=300)
+def nightly_builds() -> int:
+    """Queue a full build of every school with classes (each its own task)."""
+    from classrooms.models import School
+
+    from .services import build_request
+
+    count = 0
+    for school in School.objects.filter(classrooms__isnull=False).distinct():
+        build_request(scope=ReportBuild.Scope.SCHOOL, school=school, dedupe=True)
+        count += 1
+    return count
+
+
+@shared_task(
+    name="reports.purge",
+    acks_late=True,
+    reject_on_worker_lost=True,
+    autoretry_for=RETRYABLE,
+    max_retries=MAX_RETRIES,
+    retry_backoff=5,
+    time_limit=1800,
+    soft_time_limit=1700,
+)
+def purge_expired() -> int:
+    from .services import facts_purge_expired
+
+    return facts_purge_expired()
+
+
+def session_finished(session_id: int) -> None:
+    """Queue the report build of a session that just ended (games call this after the commit)."""
+    from games.models import GameSession
+
+    from .services import build_request
+
+    session = GameSession.objects.filter(pk=session_id).select_related("classroom").first()
+    if session is None:
+        return
+    build_request(
+        scope=ReportBuild.Scope.SESSION,
+        school=session.classroom.school_id,
+        classroom=session.classroom,
+        session=session,
+    )
