@@ -1,0 +1,1350 @@
+/* Mind the Lines: the game screen for one group (one table), per docs/frontend.md.
+ *
+ * Roles: "player" (the student's device: read the concept, draw on the dotted lines, exclude, reveal),
+ * "teacher" (console, compact: every drawing as it grows, hide/show a drawing), "projector" (large, public
+ * only) and "replay" (the teacher's view, no controls).
+ *
+ * Drawing. The board is a 12 x 12 lattice; a side's dotted lines are unit segments [x1, y1, x2, y2] (the
+ * smaller point first). The pen lives on "doubled" coordinates: a dot (x, y) is (2x, 2y) and the middle of
+ * a segment is (x1 + x2, y1 + y2), so a pen can stop half-way along a line. Every pen move covers one half
+ * of one dotted segment; a stroke is the set of halves it covered, sent as pieces the engine accepts
+ * (whole segments merged into straight runs, plus single halves), at most 64 pieces per action. So a
+ * stroke can never leave the lines, and its message stays well under the websocket's 16 KB limit
+ * (64 pieces of at most 5 small numbers: under 1.5 KB).
+ *
+ * Keyboard (documented in the how-to-play page): focus the board, then
+ *   arrow keys            move the pen one dot (pen up) or draw half a line (pen down);
+ *   Home / PageUp / End / PageDown (or Q / E / Z / C)  the same, diagonally (up-left, up-right, down-left,
+ *                         down-right);
+ *   Space or Enter        put the pen down on the dot / lift it (the stroke is sent);
+ *                         with the eraser: rub out the ink touching the pen's dot;
+ *   Escape                drop the stroke being drawn;  U or Ctrl+Z  undo;  P pen, X eraser.
+ * Directions are as the board is shown (turned), not as it is stored.
+ */
+(function () {
+  "use strict";
+
+  const GAME = "mindlines";
+  const SVG_NS = "http://www.w3.org/2000/svg";
+  const GRID = 12;
+  const MAX_PIECES = 64;
+  const MAX_STROKES = 40;
+  const MAX_HALVES = 600;
+  const START_RADIUS = 0.6; // how near (in dots) a pen must land to a dotted line to start a stroke
+  const ERASE_RADIUS = 0.32;
+  const KEYBOARD_ERASE_RADIUS = 0.4; // every half touching the pen's dot (a diagonal half's centre is 0.35 away)
+  const TAP_TRAVEL = 0.25;
+  const DIRECTIONS = [
+    [1, 0], [1, 1], [0, 1], [-1, 1], [-1, 0], [-1, -1], [0, -1], [1, -1],
+  ];
+  const KEY_DIRECTIONS = {
+    ArrowRight: [1, 0], ArrowLeft: [-1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1],
+    Home: [-1, -1], PageUp: [1, -1], End: [-1, 1], PageDown: [1, 1],
+    q: [-1, -1], e: [1, -1], z: [-1, 1], c: [1, 1],
+  };
+
+  // ------------------------------------------------------------------------------------------------
+  // Translation (the /jsi18n/ catalogue is global on live pages; fall back to English elsewhere)
+  // ------------------------------------------------------------------------------------------------
+
+  function gettext(text) {
+    return typeof window.gettext === "function" ? window.gettext(text) : text;
+  }
+  function ngettext(singular, plural, count) {
+    if (typeof window.ngettext === "function") return window.ngettext(singular, plural, count);
+    return count === 1 ? singular : plural;
+  }
+  function interpolate(text, values) {
+    if (typeof window.interpolate === "function") return window.interpolate(text, values, true);
+    return text.replace(/%\((\w+)\)s/g, (_m, key) => String(values[key]));
+  }
+
+  // ------------------------------------------------------------------------------------------------
+  // Small DOM helpers
+  // ------------------------------------------------------------------------------------------------
+
+  function h(tag, attrs, ...children) {
+    const node = document.createElement(tag);
+    setAttrs(node, attrs);
+    appendAll(node, children);
+    return node;
+  }
+  function s(tag, attrs, ...children) {
+    const node = document.createElementNS(SVG_NS, tag);
+    setAttrs(node, attrs);
+    appendAll(node, children);
+    return node;
+  }
+  function setAttrs(node, attrs) {
+    for (const [key, value] of Object.entries(attrs || {})) {
+      if (value === null || value === undefined || value === false) continue;
+      if (key === "text") node.textContent = value;
+      else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+      else node.setAttribute(key, value === true ? "" : String(value));
+    }
+  }
+  function appendAll(node, children) {
+    for (const child of children.flat()) {
+      if (child === null || child === undefined || child === false) continue;
+      node.append(typeof child === "string" ? document.createTextNode(child) : child);
+    }
+  }
+  function button(label, onclick, attrs) {
+    return h("button", { type: "button", onclick, ...(attrs || {}) }, label);
+  }
+
+  // ------------------------------------------------------------------------------------------------
+  // Geometry: segments, halves, pieces (the same rules as games/engine/mindlines/boards.py)
+  // ------------------------------------------------------------------------------------------------
+
+  function canonical(x1, y1, x2, y2) {
+    return x1 < x2 || (x1 === x2 && y1 <= y2) ? [x1, y1, x2, y2] : [x2, y2, x1, y1];
+  }
+  const keyOf = (list) => list.join(",");
+  const parseKey = (key) => key.split(",").map(Number);
+
+  function halvesOfStroke(stroke) {
+    const halves = [];
+    for (const piece of stroke) {
+      if (piece.length === 5) {
+        halves.push(piece.slice());
+        continue;
+      }
+      const [x1, y1, x2, y2] = piece;
+      const steps = Math.max(Math.abs(x2 - x1), Math.abs(y2 - y1));
+      const sx = Math.sign(x2 - x1);
+      const sy = Math.sign(y2 - y1);
+      for (let i = 0; i < steps; i += 1) {
+        const seg = canonical(x1 + i * sx, y1 + i * sy, x1 + (i + 1) * sx, y1 + (i + 1) * sy);
+        halves.push([...seg, 0], [...seg, 1]);
+      }
+    }
+    return halves;
+  }
+
+  /** Pieces for a set of half keys: whole segments joined into straight runs, single halves kept. */
+  function piecesOf(halfKeys) {
+    const sides = new Map();
+    for (const key of halfKeys) {
+      const [x1, y1, x2, y2, half] = parseKey(key);
+      const seg = keyOf([x1, y1, x2, y2]);
+      if (!sides.has(seg)) sides.set(seg, new Set());
+      sides.get(seg).add(half);
+    }
+    const whole = new Set();
+    const pieces = [];
+    for (const [seg, halves] of sides) {
+      if (halves.size === 2) whole.add(seg);
+      else for (const half of halves) pieces.push([...parseKey(seg), half]);
+    }
+    const used = new Set();
+    const sorted = [...whole].map(parseKey).sort((a, b) => a[0] - b[0] || a[1] - b[1] || a[2] - b[2] || a[3] - b[3]);
+    for (const [x1, y1, x2, y2] of sorted) {
+      if (used.has(keyOf([x1, y1, x2, y2]))) continue;
+      const dx = x2 - x1;
+      const dy = y2 - y1;
+      // the first segment of a run: its predecessor in the same direction is not drawn
+      if (whole.has(keyOf([x1 - dx, y1 - dy, x1, y1])) && !used.has(keyOf([x1 - dx, y1 - dy, x1, y1]))) continue;
+      let ex = x2;
+      let ey = y2;
+      used.add(keyOf([x1, y1, x2, y2]));
+      while (whole.has(keyOf([ex, ey, ex + dx, ey + dy]))) {
+        used.add(keyOf([ex, ey, ex + dx, ey + dy]));
+        ex += dx;
+        ey += dy;
+      }
+      pieces.push([x1, y1, ex, ey]);
+    }
+    for (const seg of whole) {
+      if (!used.has(seg)) pieces.push(parseKey(seg)); // cannot happen, but never lose ink
+    }
+    return pieces;
+  }
+
+  function chunks(list, size) {
+    const out = [];
+    for (let i = 0; i < list.length; i += size) out.push(list.slice(i, i + size));
+    return out;
+  }
+
+  /** The two end points (in dots) of a half, the first at the segment's end it touches. */
+  function halfEnds(half) {
+    const [x1, y1, x2, y2, which] = half;
+    const mx = (x1 + x2) / 2;
+    const my = (y1 + y2) / 2;
+    return which === 0 ? [x1, y1, mx, my] : [x2, y2, mx, my];
+  }
+  function halfCentre(half) {
+    const [ax, ay, bx, by] = halfEnds(half);
+    return [(ax + bx) / 2, (ay + by) / 2];
+  }
+
+  function pathOfHalves(halves) {
+    return halves.map((half) => {
+      const [ax, ay, bx, by] = halfEnds(half);
+      return `M${ax} ${ay}L${bx} ${by}`;
+    }).join("");
+  }
+  function pathOfStroke(stroke) {
+    return stroke.map((piece) => {
+      if (piece.length === 5) {
+        const [ax, ay, bx, by] = halfEnds(piece);
+        return `M${ax} ${ay}L${bx} ${by}`;
+      }
+      return `M${piece[0]} ${piece[1]}L${piece[2]} ${piece[3]}`;
+    }).join("");
+  }
+  function pathOfLines(lines) {
+    return lines.map((seg) => `M${seg[0]} ${seg[1]}L${seg[2]} ${seg[3]}`).join("");
+  }
+
+  /** Turn a direction as seen on screen into the board's own direction (the board is shown turned). */
+  function unrotate([dx, dy], rotation) {
+    let x = dx;
+    let y = dy;
+    for (let turn = 0; turn < ((rotation / 90) % 4 + 4) % 4; turn += 1) [x, y] = [y, -x];
+    return [x, y];
+  }
+
+  // ------------------------------------------------------------------------------------------------
+  // The pen: a position on doubled coordinates, moving half a segment at a time along dotted lines
+  // ------------------------------------------------------------------------------------------------
+
+  class Pen {
+    constructor(lines) {
+      this.lines = new Set(lines.map(keyOf));
+      this.points = new Set();
+      for (const [x1, y1, x2, y2] of lines) {
+        this.points.add(keyOf([x1, y1]));
+        this.points.add(keyOf([x2, y2]));
+      }
+      this.lineList = lines;
+    }
+
+    /** Moves from a position {X, Y, seg}: each goes to a neighbouring doubled point and covers one half. */
+    moves(pos) {
+      const out = [];
+      if (pos.seg === null) {
+        const x = pos.X / 2;
+        const y = pos.Y / 2;
+        for (const [dx, dy] of DIRECTIONS) {
+          const seg = canonical(x, y, x + dx, y + dy);
+          if (!this.lines.has(keyOf(seg))) continue;
+          const half = seg[0] === x && seg[1] === y ? 0 : 1;
+          out.push({ dir: [dx, dy], next: { X: pos.X + dx, Y: pos.Y + dy, seg }, half: [...seg, half] });
+        }
+      } else {
+        const [x1, y1, x2, y2] = pos.seg;
+        out.push({
+          dir: [Math.sign(x1 - x2), Math.sign(y1 - y2)],
+          next: { X: 2 * x1, Y: 2 * y1, seg: null },
+          half: [...pos.seg, 0],
+        });
+        out.push({
+          dir: [Math.sign(x2 - x1), Math.sign(y2 - y1)],
+          next: { X: 2 * x2, Y: 2 * y2, seg: null },
+          half: [...pos.seg, 1],
+        });
+      }
+      return out;
+    }
+
+    /** The nearest dot or half-way point on a dotted line to (x, y), within START_RADIUS. */
+    nearest(x, y) {
+      let best = null;
+      let bestDistance = START_RADIUS;
+      const consider = (X, Y, seg) => {
+        const distance = Math.hypot(X / 2 - x, Y / 2 - y);
+        if (distance < bestDistance) {
+          bestDistance = distance;
+          best = { X, Y, seg };
+        }
+      };
+      for (const seg of this.lineList) {
+        consider(2 * seg[0], 2 * seg[1], null);
+        consider(2 * seg[2], 2 * seg[3], null);
+        consider(seg[0] + seg[2], seg[1] + seg[3], seg);
+      }
+      return best;
+    }
+
+    /** Walk greedily towards (x, y) while a move brings the pen nearer; returns the halves covered. */
+    follow(pos, x, y) {
+      const covered = [];
+      let current = pos;
+      for (let step = 0; step < 48; step += 1) {
+        const here = Math.hypot(current.X / 2 - x, current.Y / 2 - y);
+        let best = null;
+        let bestDistance = here - 0.05;
+        for (const move of this.moves(current)) {
+          const distance = Math.hypot(move.next.X / 2 - x, move.next.Y / 2 - y);
+          if (distance < bestDistance) {
+            bestDistance = distance;
+            best = move;
+          }
+        }
+        if (!best) break;
+        current = best.next;
+        covered.push(best.half);
+      }
+      return { pos: current, covered };
+    }
+  }
+
+  // ------------------------------------------------------------------------------------------------
+  // Board pictures (the same picture on every screen, from the snapped strokes)
+  // ------------------------------------------------------------------------------------------------
+
+  function boardSvg({ lines, strokes, rotation, label, className, hidden }) {
+    const svg = s("svg", {
+      viewBox: "-0.7 -0.7 12.4 12.4",
+      class: `ml-board-svg ${className || ""}`,
+      role: "img",
+      "aria-label": label,
+      focusable: "false",
+    });
+    const group = s("g", { transform: `rotate(${rotation || 0} 5.5 5.5)`, class: "ml-turn" });
+    group.append(s("rect", { x: -0.5, y: -0.5, width: 12, height: 12, rx: 0.3, class: "ml-paper" }));
+    const dots = s("g", { class: "ml-dots", "aria-hidden": "true" });
+    for (let y = 0; y < GRID; y += 1) {
+      for (let x = 0; x < GRID; x += 1) dots.append(s("circle", { cx: x, cy: y, r: 0.06 }));
+    }
+    group.append(dots);
+    if (lines) group.append(s("path", { d: pathOfLines(lines), class: "ml-lines" }));
+    const ink = s("g", { class: "ml-ink" });
+    if (hidden) {
+      ink.append(s("path", { d: "M1 1L10 10M10 1L1 10", class: "ml-hidden-cross" }));
+    }
+    for (const stroke of strokes || []) ink.append(s("path", { d: pathOfStroke(stroke), class: "ml-stroke" }));
+    group.append(ink);
+    svg.append(group);
+    // the bottom edge: the board is shown turned as its drawer chose, so the bottom is always down here
+    svg.append(s("path", { d: "M-0.45 11.62H11.45", class: "ml-bottom", "aria-hidden": "true" }));
+    return svg;
+  }
+
+  function sideName(side) {
+    return side === 0 ? gettext("side A") : gettext("side B");
+  }
+
+  // ------------------------------------------------------------------------------------------------
+  // Per-table memory across re-renders
+  // ------------------------------------------------------------------------------------------------
+
+  const memory = new Map();
+
+  function memoryFor(table) {
+    if (!memory.has(table.table)) {
+      memory.set(table.table, {
+        tool: "pen",
+        pending: [], // strokes sent and not yet in the view: [{halves, seq}]
+        selectedCard: null,
+        confirmDone: false,
+        confirmClear: false,
+        cursor: { X: 10, Y: 10, seg: null },
+        penDown: null, // keyboard stroke in progress: {pos, halves: Set}
+        drag: null, // pointer stroke in progress
+        deferred: null,
+        announced: "",
+        logSeen: null,
+        lastSeq: 0,
+        message: "",
+        hideConcept: false,
+        roundKey: "",
+      });
+    }
+    return memory.get(table.table);
+  }
+
+  // ------------------------------------------------------------------------------------------------
+  // Names and text
+  // ------------------------------------------------------------------------------------------------
+
+  function nameOf(view, id, me) {
+    if (id && me && id === me) return gettext("you");
+    const player = (view.players || []).find((p) => p.id === id);
+    return player ? player.name : id || "";
+  }
+
+  function phaseTitle(view) {
+    return {
+      looking: gettext("Read your concept"),
+      scribbling: gettext("Scribbling"),
+      prophesying: gettext("Prophesying"),
+      reveal: gettext("The reveal"),
+      over: gettext("Game over"),
+    }[view.phase] || view.phase;
+  }
+
+  function errorsText(view) {
+    return interpolate(gettext("Error points: %(errors)s (the group may have %(limit)s)"), {
+      errors: view.errors,
+      limit: view.error_limit,
+    });
+  }
+
+  function conceptTexts(view) {
+    const reveal = view.history && view.history.length ? view.history[view.history.length - 1] : null;
+    const byId = new Map();
+    if (reveal) for (const card of reveal.cards) byId.set(card.id, card.text);
+    return { reveal, byId };
+  }
+
+  // ------------------------------------------------------------------------------------------------
+  // Shared parts
+  // ------------------------------------------------------------------------------------------------
+
+  function header(view, table, ctx, large) {
+    const timer = h("span", { class: "ml-timer", role: "timer", "aria-label": gettext("Time left") });
+    if (ctx.countdown) ctx.countdown(timer, view.clock && view.clock.deadline ? view.clock.deadline : null);
+    const roundText = interpolate(gettext("Round %(round)s of %(rounds)s"), {
+      round: Math.min(view.round, view.rounds),
+      rounds: view.rounds,
+    });
+    return h(
+      "div",
+      { class: `ml-header${large ? " ml-large" : ""}` },
+      h("span", { class: "ml-phase" }, phaseTitle(view)),
+      h("span", { class: "ml-round" }, roundText),
+      h("span", { class: "ml-errors" }, errorsText(view)),
+      timer,
+    );
+  }
+
+  function drawingLabel(view, entry, me, conceptText) {
+    const who = nameOf(view, entry.player, me);
+    if (entry.hidden && entry.strokes === null) {
+      return interpolate(gettext("Drawing by %(name)s, hidden by the teacher"), { name: who });
+    }
+    if (!entry.shown) return interpolate(gettext("%(name)s is still drawing"), { name: who });
+    const count = (entry.strokes || []).length;
+    let text = interpolate(
+      ngettext("Drawing by %(name)s: %(count)s stroke", "Drawing by %(name)s: %(count)s strokes", count),
+      { name: who, count },
+    );
+    if (conceptText) text += ` (${conceptText})`;
+    return text;
+  }
+
+  function gallery(view, ctx, { me, teacherDrawings, labels, large, controls }) {
+    const items = view.players.map((player) => {
+      const shown = view.gallery.find((entry) => entry.player === player.id) || { player: player.id };
+      let entry = teacherDrawings ? teacherDrawings[player.id] || shown : shown;
+      if (me && player.id === me && view.me && entry.shown && entry.strokes === null) {
+        entry = { ...entry, strokes: view.me.drawing.strokes }; // its author still sees a hidden drawing
+      }
+      const concept = labels ? labels.get(player.id) : null;
+      const figure = h("figure", {
+        class: `ml-drawing${entry.shown ? "" : " ml-unfinished"}${entry.hidden ? " ml-is-hidden" : ""}`,
+        "data-player": player.id,
+      });
+      const label = drawingLabel(view, entry, me, concept);
+      if (entry.lines && (entry.shown || teacherDrawings)) {
+        figure.append(
+          boardSvg({
+            lines: entry.lines,
+            strokes: entry.strokes || [],
+            rotation: entry.rotation,
+            label,
+            hidden: entry.hidden && !entry.strokes,
+          }),
+        );
+      } else {
+        figure.append(
+          h("div", { class: "ml-placeholder", role: "img", "aria-label": label },
+            h("span", { "aria-hidden": "true" }, entry.hidden ? "⊘" : "✎")),
+        );
+      }
+      const caption = h("figcaption", {},
+        h("strong", {}, nameOf(view, player.id, me)),
+        player.bot ? h("span", { class: "badge" }, gettext("computer")) : null,
+        entry.hidden ? h("span", { class: "badge bad" }, gettext("hidden")) : null,
+        !entry.shown ? h("span", { class: "badge" }, gettext("drawing…")) : null,
+        concept ? h("span", { class: "ml-concept-tag" }, concept) : null,
+      );
+      figure.append(caption);
+      if (controls && controls.hide && ["scribbling", "prophesying"].includes(view.phase)) {
+        const hidden = entry.hidden;
+        figure.append(
+          button(
+            hidden ? gettext("Show again") : gettext("Hide drawing"),
+            () => controls.hide(player.id, hidden),
+            {
+              class: `secondary ml-small${hidden ? "" : " danger"}`,
+              "data-focus": `hide-${player.id}`,
+              "aria-label": interpolate(
+                hidden ? gettext("Show the drawing by %(name)s again") : gettext("Hide the drawing by %(name)s"),
+                { name: player.name },
+              ),
+            },
+          ),
+        );
+      }
+      return figure;
+    });
+    return h("div", { class: `ml-gallery${large ? " ml-large" : ""}` }, items);
+  }
+
+  function revealCards(view, reveal, me, large) {
+    return h(
+      "ul",
+      { class: `ml-cards ml-revealed${large ? " ml-large" : ""}` },
+      reveal.cards.map((card) => {
+        const left = card.excluded_by === null;
+        const error = card.decoy && left;
+        const classes = ["ml-card", card.decoy ? "ml-decoy" : "ml-drawn", left ? "ml-left" : "ml-out"];
+        if (error) classes.push("ml-error");
+        const lines = [];
+        lines.push(
+          card.decoy
+            ? gettext("decoy: nobody drew it")
+            : interpolate(gettext("drawn by %(name)s"), { name: nameOf(view, card.drawn_by, me) }),
+        );
+        if (!left) lines.push(interpolate(gettext("excluded by %(name)s"), { name: nameOf(view, card.excluded_by, me) }));
+        let verdict;
+        if (error) verdict = gettext("✗ error point");
+        else if (!card.decoy && left) verdict = gettext("✓ recognised");
+        else if (card.decoy) verdict = gettext("✓ decoy excluded");
+        else verdict = gettext("✗ drawn, but excluded");
+        return h(
+          "li",
+          { class: classes.join(" ") },
+          h("span", { class: "ml-card-text" }, card.text),
+          h("span", { class: "ml-card-note" }, lines.join(" · ")),
+          h("strong", { class: "ml-verdict" }, verdict),
+        );
+      }),
+    );
+  }
+
+  function roundSummary(view, reveal) {
+    return h(
+      "p",
+      { class: "ml-round-result" },
+      interpolate(
+        ngettext(
+          "Round %(round)s: %(count)s error point.",
+          "Round %(round)s: %(count)s error points.",
+          reveal.errors,
+        ),
+        { round: reveal.round, count: reveal.errors },
+      ),
+      " ",
+      interpolate(gettext("So far: %(errors)s (the group may have %(limit)s)."), {
+        errors: view.errors,
+        limit: view.error_limit,
+      }),
+    );
+  }
+
+  function drawnLabels(view, reveal) {
+    const labels = new Map();
+    if (!reveal) return labels;
+    const text = new Map(reveal.cards.map((card) => [card.id, card.text]));
+    for (const [player, ids] of Object.entries(reveal.hands || {})) {
+      labels.set(player, ids.map((id) => text.get(id)).join(" + "));
+    }
+    return labels;
+  }
+
+  function resultPanel(view, me, large) {
+    const result = view.result;
+    if (!result) return null;
+    const headline = result.won
+      ? gettext("The group wins!")
+      : result.ended_early
+        ? gettext("Too many error points: the game is lost.")
+        : gettext("The game is lost.");
+    const rows = (view.history || []).map((round) =>
+      h("tr", {}, h("td", {}, String(round.round)), h("td", {}, String(round.errors)), h("td", {}, String(round.total_errors))),
+    );
+    const scores = view.players.map((player) =>
+      h("li", {}, interpolate(
+        ngettext(
+          "%(name)s: %(count)s concept recognised",
+          "%(name)s: %(count)s concepts recognised",
+          result.scores[player.id] || 0,
+        ),
+        { name: nameOf(view, player.id, me), count: result.scores[player.id] || 0 },
+      )),
+    );
+    return h(
+      "section",
+      { class: `ml-result ${result.won ? "ml-won" : "ml-lost"}${large ? " ml-large" : ""}` },
+      h("h3", {}, h("span", { "aria-hidden": "true" }, result.won ? "★ " : "✗ "), headline),
+      h("p", {}, interpolate(
+        gettext("%(errors)s error points; the group could have %(limit)s. Rounds played: %(rounds)s."),
+        { errors: result.errors, limit: result.error_limit, rounds: result.rounds_played },
+      )),
+      h("table", { class: "ml-rounds" },
+        h("caption", { class: "visually-hidden" }, gettext("Error points per round")),
+        h("thead", {}, h("tr", {},
+          h("th", { scope: "col" }, gettext("Round")),
+          h("th", { scope: "col" }, gettext("Error points")),
+          h("th", { scope: "col" }, gettext("Total")),
+        )),
+        h("tbody", {}, rows),
+      ),
+      h("ul", { class: "ml-scores" }, scores),
+    );
+  }
+
+  function playerStatus(view, me) {
+    const waiting = new Set(view.waiting_for || []);
+    return h(
+      "ul",
+      { class: "ml-players", "aria-label": gettext("Players") },
+      view.players.map((player) => {
+        let status = "";
+        if (view.phase === "looking") status = waiting.has(player.id) ? gettext("reading") : gettext("ready");
+        else if (view.phase === "scribbling") status = waiting.has(player.id) ? gettext("drawing") : gettext("done");
+        else if (view.phase === "prophesying") status = view.turn === player.id ? gettext("excluding now") : "";
+        else if (view.phase === "reveal") status = waiting.has(player.id) ? gettext("looking") : gettext("ready");
+        const busy = waiting.has(player.id) && view.phase !== "over";
+        return h(
+          "li",
+          { class: busy ? "ml-busy" : "ml-idle", "data-player": player.id },
+          h("span", { "aria-hidden": "true" }, busy ? "… " : "✓ "),
+          nameOf(view, player.id, me),
+          player.bot ? ` (${gettext("computer")})` : "",
+          status ? h("span", { class: "ml-status" }, ` · ${status}`) : null,
+        );
+      }),
+    );
+  }
+
+  function prophecyCards(view, me, { onPick, selected, mine, large }) {
+    const prophecy = view.prophecy;
+    const openCount = prophecy.cards.filter((card) => card.excluded_by === null).length;
+    return h(
+      "ul",
+      { class: `ml-cards${large ? " ml-large" : ""}`, "aria-label": interpolate(
+        gettext("Concepts on the table: %(open)s of %(total)s still in"),
+        { open: openCount, total: prophecy.cards.length },
+      ) },
+      prophecy.cards.map((card) => {
+        const out = card.excluded_by !== null;
+        const own = mine && mine.includes(card.card);
+        const classes = ["ml-card"];
+        if (out) classes.push("ml-out");
+        if (own) classes.push("ml-own");
+        if (selected === card.card) classes.push("ml-selected");
+        const note = out
+          ? interpolate(gettext("excluded by %(name)s"), { name: nameOf(view, card.excluded_by, me) })
+          : own
+            ? gettext("your concept")
+            : "";
+        const inner = [
+          h("span", { class: "ml-card-text" }, card.text),
+          note ? h("span", { class: "ml-card-note" }, note) : null,
+        ];
+        if (onPick && !out && !own) {
+          return h("li", { class: classes.join(" ") }, button(inner, () => onPick(card.card), {
+            class: "ml-card-button",
+            "aria-pressed": selected === card.card ? "true" : "false",
+            "data-focus": `card-${card.card}`,
+            "data-card": card.card,
+          }));
+        }
+        return h("li", { class: classes.join(" "), "data-card": card.card }, inner);
+      }),
+    );
+  }
+
+  // ------------------------------------------------------------------------------------------------
+  // The student's device
+  // ------------------------------------------------------------------------------------------------
+
+  function send(ui, ctx, action, { onDone } = {}) {
+    return ctx.act(action).then(
+      (ack) => {
+        if (onDone) onDone(ack);
+        return ack;
+      },
+      (error) => {
+        const message = (error && error.message) || gettext("That did not work. Try again.");
+        ui.message = message;
+        ctx.announce(message);
+        if (ui.rerender) ui.rerender();
+        throw error;
+      },
+    );
+  }
+
+  function sendStroke(ui, ctx, halfKeys) {
+    const pieces = piecesOf(halfKeys);
+    if (!pieces.length) return;
+    ui.message = "";
+    for (const part of chunks(pieces, MAX_PIECES)) {
+      const pending = { halves: part.flatMap((piece) => halvesOfStroke([piece])), seq: null };
+      ui.pending.push(pending);
+      ctx.act({ type: "stroke", segments: part }).then(
+        (ack) => {
+          pending.seq = ack.seq;
+          if (ui.lastSeq >= ack.seq) dropPending(ui, pending);
+        },
+        (error) => {
+          dropPending(ui, pending);
+          ui.message = (error && error.message) || gettext("That line could not be drawn.");
+          ctx.announce(ui.message);
+          if (ui.rerender) ui.rerender();
+        },
+      );
+    }
+    if (ui.rerender) ui.rerender();
+  }
+
+  function dropPending(ui, pending) {
+    const index = ui.pending.indexOf(pending);
+    if (index >= 0) {
+      ui.pending.splice(index, 1);
+      if (ui.refreshInk) ui.refreshInk();
+    }
+  }
+
+  function sendErase(ui, ctx, halfKeys) {
+    const pieces = piecesOf(halfKeys);
+    if (!pieces.length) return;
+    for (const part of chunks(pieces, MAX_PIECES)) send(ui, ctx, { type: "erase", segments: part }).catch(() => {});
+  }
+
+  /** The drawing board with pointer and keyboard input; lives across re-renders of the same table. */
+  function drawingBoard(view, ui, ctx, drawing, editable) {
+    const lines = drawing.sides[drawing.side];
+    const pen = new Pen(lines);
+    const rotation = drawing.rotation;
+    const count = drawing.strokes.length;
+    const label = editable
+      ? interpolate(
+        gettext("Your scribble board, %(side)s, %(count)s strokes. Draw with a finger, pen or mouse on the dotted lines, or use the arrow keys."),
+        { side: sideName(drawing.side), count },
+      )
+      : interpolate(gettext("Your scribble board, %(side)s, %(count)s strokes."), { side: sideName(drawing.side), count });
+    const svg = boardSvg({ lines, strokes: drawing.strokes, rotation, label, className: "ml-main-board" });
+    const group = svg.querySelector(".ml-turn");
+    const ink = svg.querySelector(".ml-ink");
+    const pendingPath = s("path", { class: "ml-stroke ml-pending" });
+    const livePath = s("path", { class: "ml-stroke ml-live" });
+    const rubPath = s("path", { class: "ml-rub" });
+    const cursor = s("circle", { r: 0.28, class: "ml-cursor" });
+    ink.append(pendingPath, livePath, rubPath);
+    group.append(cursor);
+
+    const drawnHalves = () => drawing.strokes.map((stroke) => halvesOfStroke(stroke));
+    ui.refreshInk = () => {
+      pendingPath.setAttribute("d", pathOfHalves(ui.pending.flatMap((p) => p.halves)));
+    };
+    ui.refreshInk();
+    const showCursor = () => {
+      const pos = ui.penDown ? ui.penDown.pos : ui.cursor;
+      cursor.setAttribute("cx", pos.X / 2);
+      cursor.setAttribute("cy", pos.Y / 2);
+      cursor.classList.toggle("ml-cursor-down", Boolean(ui.penDown));
+      livePath.setAttribute("d", ui.penDown ? pathOfHalves([...ui.penDown.halves].map(parseKey)) : "");
+    };
+    showCursor();
+    if (!editable) {
+      cursor.remove();
+      return svg;
+    }
+    svg.classList.add(ui.tool === "eraser" ? "ml-erasing" : "ml-drawing-pen");
+    svg.setAttribute("tabindex", "0");
+    svg.setAttribute("role", "application");
+    svg.setAttribute("aria-roledescription", gettext("drawing board"));
+    svg.setAttribute("data-focus", "board");
+    svg.setAttribute(
+      "aria-keyshortcuts",
+      "ArrowUp ArrowDown ArrowLeft ArrowRight Home End PageUp PageDown Space Enter Escape U P X",
+    );
+
+    const toBoard = (event) => {
+      const matrix = group.getScreenCTM();
+      if (!matrix) return null;
+      const point = svg.createSVGPoint();
+      point.x = event.clientX;
+      point.y = event.clientY;
+      const local = point.matrixTransform(matrix.inverse());
+      return [local.x, local.y];
+    };
+
+    // ---- pointer (mouse, touch, pen) ----
+    svg.addEventListener("pointerdown", (event) => {
+      if (event.button !== undefined && event.button > 0) return;
+      const at = toBoard(event);
+      if (!at) return;
+      event.preventDefault();
+      svg.focus({ preventScroll: true });
+      ui.message = "";
+      if (ui.tool === "eraser") {
+        ui.drag = { kind: "rub", from: at, start: at, travel: 0, rubbed: new Set(), strokes: drawnHalves() };
+        rubAt(ui.drag, at);
+      } else {
+        const start = pen.nearest(at[0], at[1]);
+        if (!start) {
+          ui.message = gettext("Start on a dotted line: you can only draw on the lines.");
+          if (ui.showMessage) ui.showMessage();
+          return;
+        }
+        ui.drag = { kind: "draw", pos: start, halves: new Set() };
+        livePath.setAttribute("d", "");
+      }
+      try {
+        svg.setPointerCapture(event.pointerId);
+      } catch (_error) {
+        /* a synthetic pointer has nothing to capture */
+      }
+    });
+    const moveTo = (event) => {
+      const drag = ui.drag;
+      if (!drag) return;
+      const events = typeof event.getCoalescedEvents === "function" ? event.getCoalescedEvents() : [];
+      for (const each of events.length ? events : [event]) {
+        const at = toBoard(each);
+        if (!at) continue;
+        if (drag.kind === "draw") {
+          const walked = pen.follow(drag.pos, at[0], at[1]);
+          drag.pos = walked.pos;
+          for (const half of walked.covered) drag.halves.add(keyOf(half));
+        } else {
+          rubAlong(drag, at);
+        }
+      }
+      if (drag.kind === "draw") livePath.setAttribute("d", pathOfHalves([...drag.halves].map(parseKey)));
+      else rubPath.setAttribute("d", pathOfHalves([...drag.rubbed].map(parseKey)));
+    };
+    svg.addEventListener("pointermove", (event) => {
+      if (ui.drag) event.preventDefault();
+      moveTo(event);
+    });
+    const finish = (event, cancelled) => {
+      const drag = ui.drag;
+      if (!drag) return;
+      if (!cancelled) moveTo(event);
+      ui.drag = null;
+      livePath.setAttribute("d", "");
+      rubPath.setAttribute("d", "");
+      if (!cancelled) {
+        if (drag.kind === "draw") {
+          if (drag.halves.size) sendStroke(ui, ctx, drag.halves);
+        } else if (drag.travel < TAP_TRAVEL) {
+          const index = strokeNear(drag.strokes, drag.start);
+          if (index !== null) send(ui, ctx, { type: "erase", stroke: index }).catch(() => {});
+        } else if (drag.rubbed.size) {
+          sendErase(ui, ctx, drag.rubbed);
+        }
+      }
+      flushDeferred(ui);
+    };
+    svg.addEventListener("pointerup", (event) => finish(event, false));
+    svg.addEventListener("pointercancel", (event) => finish(event, true));
+
+    // ---- keyboard ----
+    svg.addEventListener("keydown", (event) => {
+      const key = event.key.length === 1 ? event.key.toLowerCase() : event.key;
+      if ((key === "z" && (event.ctrlKey || event.metaKey)) || key === "u") {
+        event.preventDefault();
+        if (drawing.can_undo) send(ui, ctx, { type: "undo" }).catch(() => {});
+        return;
+      }
+      if (key === "p" || key === "x") {
+        event.preventDefault();
+        ui.tool = key === "p" ? "pen" : "eraser";
+        ui.penDown = null;
+        ctx.announce(ui.tool === "pen" ? gettext("Pen") : gettext("Eraser"));
+        if (ui.rerender) ui.rerender();
+        return;
+      }
+      if (KEY_DIRECTIONS[key] && !(key.length === 1 && (event.ctrlKey || event.metaKey || event.altKey))) {
+        event.preventDefault();
+        const [dx, dy] = unrotate(KEY_DIRECTIONS[key], rotation);
+        if (ui.penDown) {
+          const move = pen.moves(ui.penDown.pos).find((m) => m.dir[0] === dx && m.dir[1] === dy);
+          if (!move) {
+            ctx.announce(gettext("No dotted line that way."));
+            return;
+          }
+          ui.penDown.pos = move.next;
+          ui.penDown.halves.add(keyOf(move.half));
+        } else {
+          const base = ui.cursor.seg === null ? ui.cursor : { X: 2 * Math.round(ui.cursor.X / 2), Y: 2 * Math.round(ui.cursor.Y / 2) };
+          const X = Math.min(2 * (GRID - 1), Math.max(0, base.X + 2 * dx));
+          const Y = Math.min(2 * (GRID - 1), Math.max(0, base.Y + 2 * dy));
+          ui.cursor = { X, Y, seg: null };
+          const touching = pen.points.has(keyOf([X / 2, Y / 2]));
+          ctx.announce(touching ? gettext("On a dotted line") : gettext("Not on a line"));
+        }
+        showCursor();
+        return;
+      }
+      if (key === " " || key === "Enter") {
+        event.preventDefault();
+        if (ui.tool === "eraser") {
+          const rub = { rubbed: new Set(), strokes: drawnHalves(), travel: 0, from: null };
+          rubAt(rub, [ui.cursor.X / 2, ui.cursor.Y / 2], KEYBOARD_ERASE_RADIUS);
+          if (rub.rubbed.size) sendErase(ui, ctx, rub.rubbed);
+          else ctx.announce(gettext("There is nothing to erase there."));
+          return;
+        }
+        if (ui.penDown) {
+          const halves = ui.penDown.halves;
+          ui.cursor = ui.penDown.pos;
+          ui.penDown = null;
+          showCursor();
+          if (halves.size) sendStroke(ui, ctx, halves);
+          ctx.announce(gettext("Pen up"));
+        } else if (pen.points.has(keyOf([ui.cursor.X / 2, ui.cursor.Y / 2])) && ui.cursor.seg === null) {
+          ui.penDown = { pos: { ...ui.cursor }, halves: new Set() };
+          showCursor();
+          ctx.announce(gettext("Pen down: use the arrow keys to draw along the lines."));
+        } else {
+          ctx.announce(gettext("Move to a dot on a dotted line first."));
+        }
+        return;
+      }
+      if (key === "Escape" && ui.penDown) {
+        event.preventDefault();
+        ui.penDown = null;
+        showCursor();
+        ctx.announce(gettext("Stroke dropped"));
+      }
+    });
+    return svg;
+  }
+
+  function strokeNear(strokes, [x, y]) {
+    let best = null;
+    let bestDistance = 0.45;
+    strokes.forEach((halves, index) => {
+      for (const half of halves) {
+        const [cx, cy] = halfCentre(half);
+        const distance = Math.hypot(cx - x, cy - y);
+        if (distance < bestDistance) {
+          bestDistance = distance;
+          best = index;
+        }
+      }
+    });
+    return best;
+  }
+
+  function rubAt(drag, [x, y], radius = ERASE_RADIUS) {
+    for (const halves of drag.strokes) {
+      for (const half of halves) {
+        const [cx, cy] = halfCentre(half);
+        if (Math.hypot(cx - x, cy - y) <= radius) drag.rubbed.add(keyOf(half));
+      }
+    }
+  }
+
+  function rubAlong(drag, to) {
+    const from = drag.from || to;
+    const length = Math.hypot(to[0] - from[0], to[1] - from[1]);
+    const steps = Math.max(1, Math.ceil(length / 0.1));
+    for (let i = 1; i <= steps; i += 1) {
+      rubAt(drag, [from[0] + ((to[0] - from[0]) * i) / steps, from[1] + ((to[1] - from[1]) * i) / steps]);
+    }
+    drag.travel += length;
+    drag.from = to;
+  }
+
+  function flushDeferred(ui) {
+    if (ui.deferred) {
+      const args = ui.deferred;
+      ui.deferred = null;
+      render(...args);
+    }
+  }
+
+  function conceptCard(view, me, ui, ctx, compact) {
+    const concepts = me.concepts || [];
+    const title = concepts.length > 1 ? gettext("Your two secret concepts") : gettext("Your secret concept");
+    const hidden = ui.hideConcept && view.phase === "scribbling";
+    return h(
+      "section",
+      { class: `ml-secret${compact ? " ml-compact-secret" : ""}`, "aria-label": title },
+      h("h3", {}, title),
+      hidden
+        ? h("p", { class: "ml-secret-hidden" }, gettext("Hidden from people walking past."))
+        : h("ul", { class: "ml-secret-list" }, concepts.map((concept) =>
+          h("li", {},
+            h("span", { class: "ml-secret-text" }, concept.text),
+            concept.theme ? h("span", { class: "ml-theme" }, concept.theme) : null),
+        )),
+      concepts.length > 1 && !hidden
+        ? h("p", { class: "ml-hint" }, gettext("Draw both on the same board. Don't show which lines are which!"))
+        : null,
+      view.phase === "scribbling"
+        ? button(hidden ? gettext("Show my concept") : gettext("Hide my concept"), () => {
+          ui.hideConcept = !ui.hideConcept;
+          ui.rerender();
+        }, { class: "secondary ml-small", "data-focus": "toggle-concept" })
+        : null,
+    );
+  }
+
+  function boardControls(view, me, ui, ctx, drawing) {
+    const empty = drawing.strokes.length === 0 && !ui.pending.length;
+    const rotateBy = (turn) => {
+      const rotation = (((drawing.rotation + turn) % 360) + 360) % 360;
+      send(ui, ctx, { type: "rotate", rotation }).then(() => ctx.announce(interpolate(
+        gettext("Board turned: %(degrees)s degrees"), { degrees: rotation },
+      ))).catch(() => {});
+    };
+    return h(
+      "div",
+      { class: "ml-board-controls", role: "group", "aria-label": gettext("Board side and bottom edge") },
+      button(
+        drawing.side === 0 ? gettext("Use side B") : gettext("Use side A"),
+        () => send(ui, ctx, { type: "side", side: 1 - drawing.side }).catch(() => {}),
+        {
+          class: "secondary",
+          disabled: !empty,
+          "data-focus": "side",
+          title: empty ? null : gettext("Clear the board to change side"),
+        },
+      ),
+      button(h("span", {}, h("span", { "aria-hidden": "true" }, "↺ "), gettext("Turn left")), () => rotateBy(-90), {
+        class: "secondary",
+        "data-focus": "turn-left",
+      }),
+      button(h("span", {}, h("span", { "aria-hidden": "true" }, "↻ "), gettext("Turn right")), () => rotateBy(90), {
+        class: "secondary",
+        "data-focus": "turn-right",
+      }),
+      h("span", { class: "ml-hint" }, interpolate(gettext("Now on %(side)s. The thick edge is the bottom."), {
+        side: sideName(drawing.side),
+      })),
+      empty ? null : h("span", { class: "ml-hint" }, gettext("To change side, clear the board first.")),
+    );
+  }
+
+  function drawingTools(view, table, me, ui, ctx, drawing) {
+    const halves = drawing.strokes.reduce((sum, stroke) => sum + halvesOfStroke(stroke).length, 0);
+    const tool = (name, label, icon) =>
+      button(h("span", {}, h("span", { "aria-hidden": "true" }, `${icon} `), label), () => {
+        ui.tool = name;
+        if (ctx.saveDraft) ctx.saveDraft(`mindlines:tool:${table.table}:${view.round}`, name);
+        ui.rerender();
+      }, { class: ui.tool === name ? "ml-tool ml-on" : "ml-tool secondary", "aria-pressed": ui.tool === name ? "true" : "false", "data-focus": `tool-${name}` });
+    const done = ui.confirmDone
+      ? h("div", { class: "ml-confirm", role: "group", "aria-label": gettext("Show your drawing?") },
+        h("p", {}, gettext("Show your drawing now? You can't change it after this.")),
+        button(gettext("Yes, show it"), () => {
+          ui.confirmDone = false;
+          send(ui, ctx, { type: "done" }).then(() => ctx.announce(gettext("Your drawing is shown."))).catch(() => {});
+        }, { class: "big", "data-focus": "done-yes" }),
+        button(gettext("Keep drawing"), () => {
+          ui.confirmDone = false;
+          ui.rerender();
+        }, { class: "secondary", "data-focus": "done-no" }))
+      : button(gettext("Done: show my drawing"), () => {
+        ui.confirmDone = true;
+        ui.rerender();
+      }, { class: "big ml-done", "data-focus": "done" });
+    const clear = ui.confirmClear
+      ? h("span", { class: "ml-confirm-inline" },
+        button(gettext("Yes, clear it all"), () => {
+          ui.confirmClear = false;
+          send(ui, ctx, { type: "clear" }).catch(() => {});
+        }, { class: "danger", "data-focus": "clear-yes" }),
+        button(gettext("No"), () => {
+          ui.confirmClear = false;
+          ui.rerender();
+        }, { class: "secondary", "data-focus": "clear-no" }))
+      : button(gettext("Clear board"), () => {
+        ui.confirmClear = true;
+        ui.rerender();
+      }, { class: "secondary", disabled: drawing.strokes.length === 0, "data-focus": "clear" });
+    return h(
+      "div",
+      { class: "ml-tools" },
+      h("div", { class: "ml-toolrow", role: "group", "aria-label": gettext("Tools") },
+        tool("pen", gettext("Pen"), "✎"),
+        tool("eraser", gettext("Eraser"), "⌫"),
+        button(h("span", {}, h("span", { "aria-hidden": "true" }, "↶ "), gettext("Undo")),
+          () => send(ui, ctx, { type: "undo" }).catch(() => {}),
+          { class: "secondary", disabled: !drawing.can_undo, "data-focus": "undo" }),
+        clear),
+      h("p", { class: "ml-hint" }, ui.tool === "eraser"
+        ? gettext("Eraser: rub over lines to erase them, or tap a line to erase its whole stroke.")
+        : gettext("Pen: draw along the dotted lines. You can stop half-way along a line.")),
+      h("p", { class: "ml-ink-meter" }, interpolate(
+        gettext("Strokes: %(strokes)s of %(max_strokes)s · ink: %(ink)s of %(max_ink)s"),
+        { strokes: drawing.strokes.length, max_strokes: MAX_STROKES, ink: halves, max_ink: MAX_HALVES },
+      )),
+      done,
+    );
+  }
+
+  function messageLine(ui) {
+    const line = h("p", { class: "ml-message", role: "status" }, ui.message || "");
+    ui.showMessage = () => {
+      line.textContent = ui.message || "";
+    };
+    return line;
+  }
+
+  function playerScreen(view, table, ui, ctx) {
+    const me = view.me;
+    const parts = [header(view, table, ctx, false)];
+    const drawing = me.drawing;
+    if (view.phase === "looking") {
+      parts.push(h("div", { class: "ml-split" },
+        h("div", { class: "ml-board-wrap" }, drawingBoard(view, ui, ctx, drawing, false), boardControls(view, me, ui, ctx, drawing)),
+        h("div", { class: "ml-side-panel" },
+          conceptCard(view, me, ui, ctx, false),
+          h("p", {}, gettext("Only you can see it. Read it, then get ready to draw it using only the dotted lines. No letters or numbers!")),
+          h("p", {}, interpolate(gettext("You will have %(seconds)s seconds to draw."), {
+            seconds: view.timers ? view.timers.draw_seconds : 120,
+          })),
+          me.ready
+            ? h("p", { class: "ml-waiting" }, gettext("Waiting for the others to read theirs…"))
+            : button(gettext("I know my concept"), () => send(ui, ctx, { type: "ready" }).catch(() => {}), { class: "big", "data-focus": "ready" }),
+          messageLine(ui),
+          playerStatus(view, me.player))));
+    } else if (view.phase === "scribbling" && !drawing.shown) {
+      parts.push(h("div", { class: "ml-split" },
+        h("div", { class: "ml-board-wrap" }, drawingBoard(view, ui, ctx, drawing, true), boardControls(view, me, ui, ctx, drawing)),
+        h("div", { class: "ml-side-panel" },
+          conceptCard(view, me, ui, ctx, true),
+          drawingTools(view, table, me, ui, ctx, drawing),
+          messageLine(ui),
+          playerStatus(view, me.player))));
+    } else if (view.phase === "scribbling") {
+      parts.push(h("p", { class: "ml-waiting" }, gettext("Your drawing is shown. Waiting for the others to finish…")));
+      parts.push(gallery(view, ctx, { me: me.player }));
+      parts.push(playerStatus(view, me.player));
+    } else if (view.phase === "prophesying") {
+      parts.push(prophesyingPanel(view, ui, ctx, me));
+      parts.push(h("h3", {}, gettext("The group's drawings")));
+      parts.push(gallery(view, ctx, { me: me.player }));
+    } else if (view.phase === "reveal") {
+      const { reveal } = conceptTexts(view);
+      parts.push(roundSummary(view, reveal));
+      parts.push(me.continued
+        ? h("p", { class: "ml-waiting" }, gettext("Waiting for the others…"))
+        : button(view.round >= view.rounds ? gettext("Continue") : gettext("Next round"),
+          () => send(ui, ctx, { type: "continue" }).catch(() => {}), { class: "big", "data-focus": "continue" }));
+      parts.push(messageLine(ui));
+      parts.push(revealCards(view, reveal, me.player, false));
+      parts.push(gallery(view, ctx, { me: me.player, labels: drawnLabels(view, reveal) }));
+    } else if (view.phase === "over") {
+      const { reveal } = conceptTexts(view);
+      parts.push(resultPanel(view, me.player, false));
+      if (reveal) {
+        parts.push(h("h3", {}, interpolate(gettext("Round %(round)s"), { round: reveal.round })));
+        parts.push(revealCards(view, reveal, me.player, false));
+        parts.push(gallery(view, ctx, { me: me.player, labels: drawnLabels(view, reveal) }));
+      }
+    }
+    return parts;
+  }
+
+  function prophesyingPanel(view, ui, ctx, me) {
+    const prophecy = view.prophecy;
+    const myTurn = me && me.my_turn;
+    const total = prophecy.turn_order.length;
+    const turnText = interpolate(gettext("Exclusion %(number)s of %(total)s"), {
+      number: Math.min(prophecy.turns_taken + 1, total),
+      total,
+    });
+    const selected = myTurn ? ui.selectedCard : null;
+    const pick = myTurn
+      ? (card) => {
+        ui.selectedCard = ui.selectedCard === card ? null : card;
+        ui.rerender();
+      }
+      : null;
+    const selectedCard = selected === null ? null : prophecy.cards.find((card) => card.card === selected);
+    const confirm = myTurn && selectedCard && selectedCard.excluded_by === null
+      ? h("div", { class: "ml-confirm", role: "group", "aria-label": gettext("Exclude this concept?") },
+        button(interpolate(gettext("Exclude “%(text)s”"), { text: selectedCard.text }), () => {
+          const card = ui.selectedCard;
+          ui.selectedCard = null;
+          send(ui, ctx, { type: "exclude", card }).catch(() => {});
+        }, { class: "big", "data-focus": "exclude" }),
+        button(gettext("Choose another"), () => {
+          ui.selectedCard = null;
+          ui.rerender();
+        }, { class: "secondary", "data-focus": "exclude-cancel" }))
+      : null;
+    return h(
+      "section",
+      { class: "ml-prophecy" },
+      h("p", { class: `ml-turn${myTurn ? " ml-my-turn" : ""}` },
+        myTurn
+          ? gettext("Your turn: exclude one concept you think nobody drew.")
+          : interpolate(gettext("%(name)s is excluding a concept. No talking, no hints!"), {
+            name: nameOf(view, view.turn, me ? me.player : null),
+          })),
+      h("p", { class: "ml-hint" }, turnText, " · ", errorsText(view)),
+      myTurn ? h("p", { class: "ml-hint" }, gettext("Tap a card, then confirm. You can't exclude your own concept.")) : null,
+      prophecyCards(view, me ? me.player : null, { onPick: pick, selected, mine: me ? me.cards : null, large: false }),
+      confirm,
+      me ? messageLine(ui) : null,
+    );
+  }
+
+  // ------------------------------------------------------------------------------------------------
+  // Teacher console, projector, replay
+  // ------------------------------------------------------------------------------------------------
+
+  function teacherScreen(view, table, ui, ctx) {
+    const controls = ctx.role === "teacher" && table.status === "playing"
+      ? {
+        hide: (player, hidden) => send(ui, ctx, { type: hidden ? "unhide" : "hide", player })
+          .then(() => ctx.announce(hidden ? gettext("Drawing shown again") : gettext("Drawing hidden")))
+          .catch(() => {}),
+      }
+      : null;
+    const teacherDrawings = view.teacher ? view.teacher.drawings : null;
+    const { reveal } = conceptTexts(view);
+    const revealed = ["reveal", "over"].includes(view.phase) && reveal;
+    const parts = [header(view, table, ctx, false), playerStatus(view, null)];
+    if (view.phase === "prophesying") {
+      parts.push(prophesyingPanel(view, ui, ctx, null));
+    }
+    if (revealed) {
+      parts.push(view.phase === "over" ? resultPanel(view, null, false) : roundSummary(view, reveal));
+      if (!ctx.compact) parts.push(revealCards(view, reveal, null, false));
+    }
+    if (view.phase === "looking") {
+      parts.push(h("p", { class: "ml-hint" }, gettext("Everyone is reading their secret concept.")));
+    } else {
+      parts.push(gallery(view, ctx, {
+        teacherDrawings,
+        controls,
+        labels: revealed ? drawnLabels(view, reveal) : null,
+      }));
+    }
+    if (controls) parts.push(messageLine(ui));
+    if (ctx.compact) {
+      parts.push(h("p", { class: "ml-hint" }, gettext("Hide a drawing that has letters or numbers. You never see the concepts before the reveal.")));
+    }
+    return parts;
+  }
+
+  function projectorScreen(view, table, ui, ctx) {
+    const parts = [header(view, table, ctx, true)];
+    const { reveal } = conceptTexts(view);
+    if (view.phase === "looking") {
+      parts.push(h("p", { class: "ml-big-note" }, gettext("Read your secret concept on your device. Don't say it!")));
+      parts.push(playerStatus(view, null));
+    } else if (view.phase === "scribbling") {
+      parts.push(h("p", { class: "ml-big-note" }, gettext("Draw only on the dotted lines. No letters, no numbers!")));
+      parts.push(gallery(view, ctx, { large: true }));
+    } else if (view.phase === "prophesying") {
+      parts.push(h("p", { class: "ml-big-note" }, interpolate(gettext("%(name)s is excluding a concept. No talking!"), {
+        name: nameOf(view, view.turn, null),
+      })));
+      parts.push(prophecyCards(view, null, { large: true }));
+      parts.push(gallery(view, ctx, { large: true }));
+    } else if (reveal) {
+      parts.push(view.phase === "over" ? resultPanel(view, null, true) : roundSummary(view, reveal));
+      parts.push(revealCards(view, reveal, null, true));
+      parts.push(gallery(view, ctx, { large: true, labels: drawnLabels(view, reveal) }));
+    }
+    return parts;
+  }
+
+  // ------------------------------------------------------------------------------------------------
+  // Announcements: phase changes, turns, exclusions
+  // ------------------------------------------------------------------------------------------------
+
+  function announceChanges(view, ui, ctx) {
+    const me = view.me ? view.me.player : null;
+    const key = `${view.round}:${view.phase}:${view.turn || ""}`;
+    if (ui.announced && ui.announced !== key) {
+      let text = "";
+      if (view.phase === "looking") text = interpolate(gettext("Round %(round)s: read your secret concept."), { round: view.round });
+      else if (view.phase === "scribbling") text = gettext("Start drawing! Only on the dotted lines.");
+      else if (view.phase === "prophesying") {
+        text = view.turn === me
+          ? gettext("Your turn: exclude one concept you think nobody drew.")
+          : interpolate(gettext("%(name)s is excluding a concept."), { name: nameOf(view, view.turn, me) });
+      } else if (view.phase === "reveal") {
+        const reveal = view.history[view.history.length - 1];
+        text = interpolate(
+          ngettext("The reveal: %(count)s error point this round.", "The reveal: %(count)s error points this round.", reveal.errors),
+          { count: reveal.errors },
+        );
+      } else if (view.phase === "over" && view.result) {
+        text = view.result.won ? gettext("The group wins!") : gettext("The game is lost.");
+      }
+      const last = (view.log || []).filter((event) => event.type === "excluded").pop();
+      if (last && ui.logSeen !== null && last.at !== ui.logSeen) {
+        text = `${interpolate(gettext("%(name)s excluded “%(text)s”."), { name: nameOf(view, last.player, me), text: last.text })} ${text}`;
+      }
+      if (text) ctx.announce(text.trim());
+    }
+    ui.announced = key;
+    const last = (view.log || []).filter((event) => event.type === "excluded").pop();
+    ui.logSeen = last ? last.at : 0;
+  }
+
+  // ------------------------------------------------------------------------------------------------
+  // render
+  // ------------------------------------------------------------------------------------------------
+
+  function render(container, table, ctx) {
+    const ui = memoryFor(table);
+    const view = table.view || {};
+    if (ui.drag) {
+      // never pull the board out from under a finger: draw the change when the stroke ends
+      ui.deferred = [container, table, ctx];
+      return;
+    }
+    ui.lastSeq = Math.max(ui.lastSeq, table.seq || 0);
+    ui.pending = ui.pending.filter((pending) => pending.seq === null || pending.seq > ui.lastSeq);
+    const roundKey = `${view.round}:${view.phase}`;
+    if (ui.roundKey !== roundKey) {
+      if (ui.roundKey.split(":")[0] !== String(view.round)) {
+        ui.hideConcept = false;
+        const tool = ctx.draft ? ctx.draft(`mindlines:tool:${table.table}:${view.round}`) : null;
+        ui.tool = tool === "eraser" ? "eraser" : "pen";
+      }
+      ui.selectedCard = null;
+      ui.confirmDone = false;
+      ui.confirmClear = false;
+      ui.penDown = null;
+      ui.message = "";
+      ui.roundKey = roundKey;
+    }
+    if (view.phase !== "prophesying" || !(view.me && view.me.my_turn)) ui.selectedCard = null;
+    ui.rerender = () => render(container, table, ctx);
+
+    const focused = container.contains(document.activeElement) ? document.activeElement.getAttribute("data-focus") : null;
+    const role = ctx.role === "player" && view.me ? "player" : ctx.role;
+    let parts;
+    if (role === "player") parts = playerScreen(view, table, ui, ctx);
+    else if (role === "projector") parts = projectorScreen(view, table, ui, ctx);
+    else parts = teacherScreen(view, table, ui, ctx);
+
+    const root = h("div", {
+      class: `ml-root ml-role-${role}${ctx.compact ? " ml-compact" : ""} ml-phase-${view.phase}`,
+      "data-game": GAME,
+      "data-phase": view.phase,
+      "data-round": view.round,
+    }, parts);
+    if (table.status === "ended") {
+      root.prepend(h("p", { class: "ml-ended" }, gettext("The teacher ended this game.")));
+    }
+    container.replaceChildren(root);
+    if (focused) {
+      const again = container.querySelector(`[data-focus="${CSS.escape(focused)}"]`);
+      if (again && !again.disabled) again.focus({ preventScroll: true });
+    }
+    announceChanges(view, ui, ctx);
+  }
+
+  const api = { render };
+  // exposed for tests and for the replay page's step-through
+  api._geometry = { piecesOf, halvesOfStroke, canonical, Pen, unrotate };
+
+  if (window.Classplay && typeof window.Classplay.registerGame === "function") {
+    window.Classplay.registerGame(GAME, api);
+  } else {
+    window.ClassplayPendingGames = window.ClassplayPendingGames || [];
+    window.ClassplayPendingGames.push([GAME, api]);
+  }
+})();
