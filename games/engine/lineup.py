@@ -1170,6 +1170,8 @@ def _public_view(state: State, players_now: list[str]) -> dict[str, Any]:
         "teams": {team: _public_team(state, team) for team in TEAMS},
         "turn": {"teams": _acting_teams(state), "players": list(players_now)},
         "question": _public_question(_question(state)) if q else None,
+        # Counts the questions asked so far: a stable key for a client's work in progress on this one.
+        "question_serial": q["serial"] if q else None,
         "stars_pending": [dict(entry) for entry in state["stars_pending"]],
         "winner": state["winner"],
         "over": phase == OVER,

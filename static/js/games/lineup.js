@@ -1,0 +1,1382 @@
+/* Line Up! game screen (docs/frontend.md): one table's view drawn for one viewer.
+ *
+ * Roles: "player" (a student's device: the team's rack, prediction and bid pickers, the star-space flow,
+ * the 5-space rearrangement), "teacher" (compact on the console: both teams' progress and proposals),
+ * "projector" (large, public information only) and "replay" (the teacher's view, full size).
+ *
+ * Stable hooks (used by browser tests; keep them):
+ *   [data-rack] [data-card="1".."5"]   the team's rack: one <button> per card, in place order
+ *   [data-slot="1".."5"]                the rack's places
+ *   [data-picker] [data-value="1|2|3|5"]  prediction / bid choices
+ *   [data-action="confirm"]             the captain's lock-in (answer, prediction, bid, star step)
+ *   [data-star-hand] [data-card]        star turn: the cards not laid yet
+ *   [data-star-places] [data-place]     star turn: the five places
+ *   [data-action="stop"]                star turn: propose to stop
+ *   [data-phase], [data-mini]           on the root element: the engine's phase and mini-game
+ *
+ * Rack keys: arrow keys move the focused card one place; Home/End to the first/last place; 1-5 move it to
+ * that place; Enter or Space picks a card up, then Enter or Space on another card swaps the two; Escape
+ * puts it back. With a mouse, pen or finger: drag a card to a place, or tap two cards to swap them.
+ */
+(function () {
+  "use strict";
+
+  const TEAMS = ["blue", "yellow"];
+  const DIE = [1, 2, 3, 5];
+  const CARDS = [1, 2, 3, 4, 5];
+  const DRAG_THRESHOLD = 8;
+
+  // Django's JavaScript catalog (set from ctx on every render; plain fallbacks keep the module usable).
+  let gettext = (s) => s;
+  let ngettext = (s, p, n) => (n === 1 ? s : p);
+  let interpolate = (text, values) => text.replace(/%\((\w+)\)s/g, (_m, key) => String(values[key]));
+
+  function useCatalog(ctx) {
+    gettext = ctx.gettext || window.gettext || gettext;
+    interpolate = ctx.interpolate || window.interpolate || interpolate;
+    ngettext = ctx.ngettext || window.ngettext || ngettext;
+  }
+
+  function fmt(text, values) {
+    return interpolate(text, values, true);
+  }
+
+  // ----------------------------------------------------------------------------------------------
+  // DOM helpers
+  // ----------------------------------------------------------------------------------------------
+
+  function h(tag, props, ...kids) {
+    const el = document.createElement(tag);
+    for (const [key, value] of Object.entries(props || {})) {
+      if (value === null || value === undefined || value === false) continue;
+      if (key === "class") el.className = value;
+      else if (key === "text") el.textContent = value;
+      else if (key.startsWith("on") && typeof value === "function") el.addEventListener(key.slice(2), value);
+      else el.setAttribute(key, value === true ? "" : String(value));
+    }
+    for (const kid of kids.flat(Infinity)) {
+      if (kid === null || kid === undefined || kid === false) continue;
+      el.append(kid instanceof Node ? kid : document.createTextNode(String(kid)));
+    }
+    return el;
+  }
+
+  const memories = new WeakMap();
+
+  function memoryOf(container) {
+    let memory = memories.get(container);
+    if (!memory) {
+      memory = {
+        lastLog: null, // the log number last announced
+        questionKey: null,
+        selected: null, // rack: the card picked up (tap or Enter) for a swap
+        starCard: null, // star turn: the card chosen before its place
+        pending: null, // rack: our order not yet acknowledged {key, order}
+        inflight: false,
+        queued: null,
+        error: null,
+        drag: null,
+        deferred: null,
+        last: null, // [table, ctx] of the last render
+        rackBy: null,
+        rackSeen: null,
+        afterRack: [], // actions waiting until our rack moves are acknowledged (a lock-in)
+      };
+      memories.set(container, memory);
+    }
+    return memory;
+  }
+
+  // ----------------------------------------------------------------------------------------------
+  // Words
+  // ----------------------------------------------------------------------------------------------
+
+  function teamName(team) {
+    return team === "blue" ? gettext("Blue") : gettext("Yellow");
+  }
+
+  function teamLabel(team) {
+    return fmt(gettext("%(team)s team"), { team: teamName(team) });
+  }
+
+  function spaces(n) {
+    return fmt(ngettext("%(n)s space", "%(n)s spaces", n), { n: n });
+  }
+
+  function miniName(mini) {
+    return (
+      {
+        purple: gettext("Purple"),
+        orange: gettext("Orange"),
+        pink: gettext("Pink"),
+        star: gettext("Star space"),
+        final: gettext("The 5-space"),
+        tiebreak: gettext("Tie-break"),
+      }[mini] || ""
+    );
+  }
+
+  function miniLine(view) {
+    const star = view.star ? teamLabel(view.star.team) : "";
+    const final = view.final ? teamLabel(view.final.team) : "";
+    switch (view.mini) {
+      case "purple":
+        return gettext("Purple: both teams answer. Move one space for every card in the right place.");
+      case "orange":
+        return gettext(
+          "Orange: predict 1, 2, 3 or 5 right, then answer. Make your prediction and move that many; miss it and stay."
+        );
+      case "pink":
+        return gettext(
+          "Pink: secret bids. The higher bid answers face up: make it and move the bid, miss and the other team moves it."
+        );
+      case "star":
+        return fmt(
+          gettext("Star space: %(team)s lays cards one at a time. Stop while right, or go on: a mistake moves the other team."),
+          { team: star }
+        );
+      case "final":
+        return fmt(
+          gettext("The 5-space: %(team)s wins with all five right (one rearrangement allowed). A miss moves the other team 5."),
+          { team: final }
+        );
+      case "tiebreak":
+        return gettext("Tie-break: both teams are on the 5-space. The higher bid answers: make it and win, miss it and lose.");
+      default:
+        return "";
+    }
+  }
+
+  function zoneName(zone) {
+    return (
+      { purple: gettext("purple"), orange: gettext("orange"), pink: gettext("pink"), final: gettext("the 5-space") }[zone] ||
+      zone
+    );
+  }
+
+  function whyMoved(why) {
+    return (
+      {
+        purple: gettext("cards right"),
+        orange: gettext("prediction made"),
+        pink_made: gettext("bid made"),
+        pink_missed: gettext("the other team missed its bid"),
+        star: gettext("star cards"),
+        star_mistake: gettext("the other team's star mistake"),
+        final_missed: gettext("the other team missed the 5-space"),
+        sudden_death: gettext("time is up: straight to the 5-space"),
+      }[why] || ""
+    );
+  }
+
+  function nameOf(view, player) {
+    for (const team of TEAMS) {
+      for (const member of view.teams[team].members) if (member.id === player) return member.name;
+    }
+    return player || "";
+  }
+
+  function cardText(view, card) {
+    const q = view.question;
+    const found = q && q.cards.find((c) => c.card === card);
+    return found ? found.text : "";
+  }
+
+  /** One sentence for a public log entry, or "" for entries not worth saying aloud. */
+  function describe(entry, view) {
+    const team = entry.team ? teamLabel(entry.team) : "";
+    switch (entry.type) {
+      case "round_started":
+        return fmt(gettext("Round %(round)s: %(mini)s."), { round: entry.round, mini: miniName(entry.mini) });
+      case "locked":
+        if (entry.what === "predict") return fmt(gettext("%(team)s locked in its prediction."), { team });
+        if (entry.what === "bid") return fmt(gettext("%(team)s locked in its bid."), { team });
+        return fmt(gettext("%(team)s locked in its answer."), { team });
+      case "predictions_revealed":
+        return fmt(gettext("Predictions: Blue %(blue)s, Yellow %(yellow)s."), entry.predictions);
+      case "bids_revealed":
+        if (!entry.bidder) return fmt(gettext("Bids: Blue %(blue)s, Yellow %(yellow)s. Equal bids!"), entry.bids);
+        return fmt(gettext("Bids: Blue %(blue)s, Yellow %(yellow)s. %(team)s answers."), {
+          blue: entry.bids.blue,
+          yellow: entry.bids.yellow,
+          team: teamLabel(entry.bidder),
+        });
+      case "die_roll":
+        return fmt(gettext("Dice: Blue rolled %(blue)s, Yellow rolled %(yellow)s. %(team)s goes first."), {
+          blue: entry.rolls.blue,
+          yellow: entry.rolls.yellow,
+          team: teamLabel(entry.first),
+        });
+      case "moved":
+        return fmt(gettext("%(team)s moves %(spaces)s to space %(to)s (%(why)s)."), {
+          team,
+          spaces: spaces(entry.to - entry.from),
+          to: entry.to === view.board.final ? gettext("the 5-space") : entry.to,
+          why: whyMoved(entry.why),
+        });
+      case "star_turn_lost":
+        return fmt(gettext("%(team)s was moved off its star space and loses its star turn."), { team });
+      case "star_turn_started":
+        return fmt(gettext("%(team)s is on a star space: an extra question just for them."), { team });
+      case "star_card":
+        return entry.right
+          ? fmt(gettext("%(team)s laid card %(card)s in place %(position)s: right!"), {
+              team,
+              card: entry.card,
+              position: entry.position,
+            })
+          : fmt(gettext("%(team)s laid card %(card)s in place %(position)s: wrong."), {
+              team,
+              card: entry.card,
+              position: entry.position,
+            });
+      case "star_stopped":
+        return fmt(gettext("%(team)s stops."), { team });
+      case "star_forfeit":
+        return fmt(gettext("%(team)s laid no card in time: the star turn is lost."), { team });
+      case "final_started":
+        return fmt(gettext("%(team)s is on the 5-space: all five right wins!"), { team });
+      case "final_checked":
+        return fmt(ngettext("%(team)s has %(n)s card wrong.", "%(team)s has %(n)s cards wrong.", entry.wrong), {
+          team,
+          n: entry.wrong,
+        });
+      case "revealed":
+        return gettext("The answer is shown.");
+      case "won":
+        return fmt(gettext("%(team)s wins!"), { team });
+      case "tiebreak_started":
+        return gettext("Both teams are on the 5-space: tie-break!");
+      case "sudden_death":
+        return gettext("Time is up: the team in front goes straight to the 5-space.");
+      case "time_up":
+        return gettext("The game's time is up: this is the last question before the 5-space.");
+      case "questions_restarted":
+        return "";
+      default:
+        return "";
+    }
+  }
+
+  // ----------------------------------------------------------------------------------------------
+  // Shared pieces
+  // ----------------------------------------------------------------------------------------------
+
+  function teamChip(team, extra) {
+    return h(
+      "span",
+      { class: `lu-chip lu-chip-${team}` },
+      h("span", { class: "lu-pawn-icon", "aria-hidden": "true" }, team === "blue" ? "B" : "Y"),
+      teamLabel(team),
+      extra ? h("span", { class: "lu-chip-extra" }, extra) : null
+    );
+  }
+
+  function miniChip(mini) {
+    if (!mini) return null;
+    return h("span", { class: `lu-mini lu-mini-${mini}` }, miniName(mini));
+  }
+
+  function clock(view, table, ctx) {
+    const el = h("span", { class: "lu-clock", "data-countdown": true, "aria-label": gettext("Time left") });
+    const live = table.status === "playing" && !view.over;
+    const c = view.clock || {};
+    if (live && c.paused && c.remaining != null) {
+      if (typeof ctx.countdown === "function") ctx.countdown(el, null);
+      const s = Math.max(0, Math.round(c.remaining));
+      el.textContent = fmt(gettext("%(time)s (paused)"), { time: `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}` });
+    } else if (typeof ctx.countdown === "function") {
+      ctx.countdown(el, live ? c.deadline : null);
+    }
+    return el;
+  }
+
+  function board(view, size) {
+    const b = view.board;
+    const stars = new Set(b.stars);
+    const pos = { blue: view.teams.blue.position, yellow: view.teams.yellow.position };
+    const zoneOf = (n) => {
+      if (n >= b.final) return "final";
+      for (const z of b.zones) if (n >= z.first && n <= z.last) return z.colour;
+      return "start";
+    };
+    const summary = fmt(
+      gettext("Track: Blue on %(blue)s, Yellow on %(yellow)s. The 5-space is space %(final)s."),
+      {
+        blue: pos.blue === b.final ? gettext("the 5-space") : fmt(gettext("space %(n)s (%(zone)s)"), { n: pos.blue, zone: zoneName(zoneOf(pos.blue)) }),
+        yellow:
+          pos.yellow === b.final ? gettext("the 5-space") : fmt(gettext("space %(n)s (%(zone)s)"), { n: pos.yellow, zone: zoneName(zoneOf(pos.yellow)) }),
+        final: b.final,
+      }
+    );
+    const cells = [];
+    for (let n = 0; n <= b.final; n++) {
+      const here = TEAMS.filter((t) => pos[t] === n);
+      cells.push(
+        h(
+          "li",
+          {
+            class: `lu-space lu-zone-${zoneOf(n)}${stars.has(n) ? " lu-star" : ""}${n === b.final ? " lu-final" : ""}`,
+            "data-space": n,
+          },
+          h("span", { class: "lu-space-n", "aria-hidden": "true" }, n === 0 ? "▶" : n === b.final ? "5" : stars.has(n) ? "★" : n),
+          here.length
+            ? h(
+                "span",
+                { class: "lu-pawns", "aria-hidden": "true" },
+                here.map((t) => h("span", { class: `lu-pawn lu-pawn-${t}`, title: teamLabel(t) }, t === "blue" ? "B" : "Y"))
+              )
+            : null
+        )
+      );
+    }
+    const toGo = TEAMS.map((t) =>
+      h(
+        "span",
+        { class: `lu-togo lu-togo-${t}` },
+        teamChip(t),
+        " ",
+        pos[t] >= b.final ? gettext("on the 5-space") : fmt(gettext("%(n)s to go"), { n: b.final - pos[t] })
+      )
+    );
+    return h(
+      "figure",
+      { class: `lu-board lu-board-${size}`, "data-board": b.name },
+      h("ol", { class: "lu-track", role: "img", "aria-label": summary }, cells),
+      h("figcaption", { class: "lu-board-caption" }, toGo)
+    );
+  }
+
+  function questionHead(view, big) {
+    const q = view.question;
+    if (!q) return null;
+    return h(
+      "header",
+      { class: "lu-question" },
+      h(big ? "h2" : "h3", { class: "lu-heading" }, q.heading),
+      h(
+        "p",
+        { class: "lu-order-label" },
+        h("span", { class: "lu-arrow", "aria-hidden": "true" }, "→ "),
+        q.order_label,
+        h("span", { class: "lu-q-meta" }, " · ", fmt(gettext("level %(n)s"), { n: q.level }), q.subject ? ` · ${q.subject}` : "")
+      )
+    );
+  }
+
+  /** The five cards as a plain list (predicting, bidding, watching). */
+  function cardList(view) {
+    const q = view.question;
+    if (!q) return null;
+    return h(
+      "ol",
+      { class: "lu-cardlist", "aria-label": gettext("The five cards") },
+      q.cards.map((c) => h("li", { class: "lu-card lu-card-static" }, h("span", { class: "lu-card-n" }, c.card), h("span", { class: "lu-card-text" }, c.text)))
+    );
+  }
+
+  /** A rack nobody here may change: the team's locked rack, a face-up pink rack, a previous attempt. */
+  function rackReadonly(view, order, label, answer) {
+    return h(
+      "ol",
+      { class: "lu-rack lu-rack-readonly", "data-rack-readonly": true, "aria-label": label },
+      order.map((card, i) => {
+        const mark = answer ? (answer[i] === card ? "right" : "wrong") : null;
+        return h(
+          "li",
+          { class: `lu-slot${mark ? ` lu-${mark}` : ""}`, "data-slot": i + 1 },
+          h("span", { class: "lu-place", "aria-hidden": "true" }, i + 1),
+          h(
+            "span",
+            { class: "lu-card lu-card-static", "data-card": card },
+            h("span", { class: "lu-card-n" }, card),
+            h("span", { class: "lu-card-text" }, cardText(view, card)),
+            mark ? h("span", { class: "lu-mark" }, mark === "right" ? gettext("✓ right") : gettext("✗ wrong")) : null
+          )
+        );
+      })
+    );
+  }
+
+  function errorBox(memory) {
+    return h("p", { class: "lu-error", role: "alert" }, memory.error || "");
+  }
+
+  function send(memory, ctx, action, onDone) {
+    memory.error = null;
+    const promise = Promise.resolve(ctx.act(action));
+    promise.then(
+      () => onDone && onDone(true),
+      (err) => {
+        memory.error = (err && err.message) || gettext("That did not work. Try again.");
+        if (ctx.announce) ctx.announce(memory.error);
+        if (onDone) onDone(false);
+        rerender(memory);
+      }
+    );
+    return promise;
+  }
+
+  function rerender(memory) {
+    if (memory.last && !memory.drag) {
+      const [container, table, ctx] = memory.last;
+      render(container, table, ctx);
+    }
+  }
+
+  // ----------------------------------------------------------------------------------------------
+  // The rack (player, answering)
+  // ----------------------------------------------------------------------------------------------
+
+  function moveCard(order, card, toIndex) {
+    const next = order.filter((c) => c !== card);
+    next.splice(Math.max(0, Math.min(4, toIndex)), 0, card);
+    return next;
+  }
+
+  function swapCards(order, a, b) {
+    const next = order.slice();
+    const i = next.indexOf(a);
+    const j = next.indexOf(b);
+    next[i] = b;
+    next[j] = a;
+    return next;
+  }
+
+  function sendRack(memory, ctx, order) {
+    memory.pending = { key: memory.questionKey, order };
+    if (memory.inflight) {
+      memory.queued = order;
+      return;
+    }
+    memory.inflight = true;
+    const done = () => {
+      memory.inflight = false;
+      if (memory.queued) {
+        const next = memory.queued;
+        memory.queued = null;
+        sendRack(memory, ctx, next);
+        return;
+      }
+      memory.pending = null;
+      const waiting = memory.afterRack.splice(0);
+      waiting.forEach((fn) => fn());
+      rerender(memory);
+    };
+    send(memory, ctx, { type: "rack", order }, done);
+  }
+
+  function setRack(memory, ctx, order, said) {
+    sendRack(memory, ctx, order);
+    memory.selected = null;
+    if (said && ctx.announce) ctx.announce(said);
+    rerender(memory);
+  }
+
+  function rackInteractive(view, ctx, memory, order) {
+    const help = h(
+      "p",
+      { class: "lu-help", id: `lu-rack-help-${memory.uid}` },
+      gettext("Drag a card to a new place, or tap two cards to swap them. Keys: arrows move the card, 1-5 sends it to that place, Enter picks it up and swaps.")
+    );
+    const slots = order.map((card, i) => {
+      const selected = memory.selected === card;
+      const button = h(
+        "button",
+        {
+          type: "button",
+          class: `lu-card lu-card-move${selected ? " lu-selected" : ""}`,
+          "data-card": card,
+          "data-focus": `rack:${card}`,
+          "aria-pressed": String(selected),
+          "aria-label": fmt(gettext("Card %(card)s: %(text)s, place %(place)s of 5"), {
+            card,
+            text: cardText(view, card),
+            place: i + 1,
+          }),
+          "aria-describedby": help.id,
+        },
+        h("span", { class: "lu-card-n", "aria-hidden": "true" }, card),
+        h("span", { class: "lu-card-text", "aria-hidden": "true" }, cardText(view, card))
+      );
+      button.addEventListener("click", (event) => {
+        if (memory.suppressClick) {
+          memory.suppressClick = false;
+          event.preventDefault();
+          return;
+        }
+        pickOrSwap(view, ctx, memory, order, card);
+      });
+      button.addEventListener("keydown", (event) => rackKey(event, view, ctx, memory, order, card));
+      button.addEventListener("pointerdown", (event) => dragStart(event, ctx, memory, order, card));
+      return h("li", { class: "lu-slot", "data-slot": i + 1 }, h("span", { class: "lu-place", "aria-hidden": "true" }, i + 1), button);
+    });
+    return [h("ol", { class: "lu-rack", "data-rack": true, "aria-label": gettext("Your team's rack") }, slots), help];
+  }
+
+  function pickOrSwap(view, ctx, memory, order, card) {
+    if (memory.selected === null || !order.includes(memory.selected)) {
+      memory.selected = card;
+      if (ctx.announce) ctx.announce(fmt(gettext("Card %(card)s picked up. Choose the card to swap it with."), { card }));
+      rerender(memory);
+    } else if (memory.selected === card) {
+      memory.selected = null;
+      if (ctx.announce) ctx.announce(fmt(gettext("Card %(card)s put back."), { card }));
+      rerender(memory);
+    } else {
+      const other = memory.selected;
+      setRack(memory, ctx, swapCards(order, other, card), fmt(gettext("Cards %(a)s and %(b)s swapped."), { a: other, b: card }));
+    }
+  }
+
+  function rackKey(event, view, ctx, memory, order, card) {
+    const index = order.indexOf(card);
+    let to = null;
+    if (event.key === "ArrowLeft" || event.key === "ArrowUp") to = index - 1;
+    else if (event.key === "ArrowRight" || event.key === "ArrowDown") to = index + 1;
+    else if (event.key === "Home") to = 0;
+    else if (event.key === "End") to = 4;
+    else if (/^[1-5]$/.test(event.key)) to = Number(event.key) - 1;
+    else if (event.key === "Escape" && memory.selected !== null) {
+      event.preventDefault();
+      memory.selected = null;
+      rerender(memory);
+      return;
+    } else return;
+    event.preventDefault();
+    if (to < 0 || to > 4 || to === index) return;
+    setRack(memory, ctx, moveCard(order, card, to), fmt(gettext("Card %(card)s moved to place %(place)s."), { card, place: to + 1 }));
+  }
+
+  // Pointer dragging (mouse, pen and touch alike). A render arriving mid-drag waits until the drop.
+  function dragStart(event, ctx, memory, order, card) {
+    if (event.button !== 0 || memory.drag) return;
+    const el = event.currentTarget;
+    const rack = el.closest("[data-rack]");
+    memory.drag = { card, el, rack, order, x: event.clientX, y: event.clientY, id: event.pointerId, moving: false, target: null };
+    try {
+      el.setPointerCapture(event.pointerId);
+    } catch (_e) {
+      /* the pointer may be gone already */
+    }
+    const move = (e) => dragMove(e, memory);
+    const up = (e) => {
+      el.removeEventListener("pointermove", move);
+      el.removeEventListener("pointerup", up);
+      el.removeEventListener("pointercancel", up);
+      dragEnd(e, ctx, memory);
+    };
+    el.addEventListener("pointermove", move);
+    el.addEventListener("pointerup", up);
+    el.addEventListener("pointercancel", up);
+  }
+
+  function dragMove(event, memory) {
+    const d = memory.drag;
+    if (!d || event.pointerId !== d.id) return;
+    const dx = event.clientX - d.x;
+    const dy = event.clientY - d.y;
+    if (!d.moving) {
+      if (Math.hypot(dx, dy) < DRAG_THRESHOLD) return;
+      d.moving = true;
+      d.el.classList.add("lu-dragging");
+    }
+    event.preventDefault();
+    d.el.style.transform = `translate(${dx}px, ${dy}px)`;
+    let best = null;
+    let bestDistance = Infinity;
+    for (const slot of d.rack.querySelectorAll("[data-slot]")) {
+      const r = slot.getBoundingClientRect();
+      const distance = Math.hypot(event.clientX - (r.left + r.width / 2), event.clientY - (r.top + r.height / 2));
+      if (distance < bestDistance) {
+        bestDistance = distance;
+        best = slot;
+      }
+      slot.classList.remove("lu-drop-target");
+    }
+    if (best) best.classList.add("lu-drop-target");
+    d.target = best ? Number(best.dataset.slot) - 1 : null;
+  }
+
+  function dragEnd(event, ctx, memory) {
+    const d = memory.drag;
+    memory.drag = null;
+    if (!d || !d.moving) return; // a tap: the click handler picks the card up
+    memory.suppressClick = true;
+    setTimeout(() => {
+      memory.suppressClick = false;
+    }, 0);
+    if (memory.deferred) {
+      memory.last = memory.deferred; // a newer view arrived during the drag
+      memory.deferred = null;
+    }
+    const from = d.order.indexOf(d.card);
+    if (event.type !== "pointercancel" && d.target !== null && d.target !== from) {
+      const place = d.target + 1;
+      setRack(memory, ctx, moveCard(d.order, d.card, d.target), fmt(gettext("Card %(card)s moved to place %(place)s."), { card: d.card, place }));
+    } else {
+      rerender(memory);
+    }
+  }
+
+  // ----------------------------------------------------------------------------------------------
+  // The player's device
+  // ----------------------------------------------------------------------------------------------
+
+  function confirmButton(label, enabled, onClick) {
+    return h(
+      "button",
+      { type: "button", class: "lu-confirm big", "data-action": "confirm", "data-focus": "confirm", disabled: !enabled, onclick: onClick },
+      label
+    );
+  }
+
+  function captainNote(view, team) {
+    const captain = view.teams[team].captain;
+    return h("p", { class: "lu-captain-note" }, fmt(gettext("Only your captain, %(name)s, can lock it in. Talk it over!"), { name: nameOf(view, captain) }));
+  }
+
+  function proposalsList(view, proposals, render) {
+    const entries = Object.entries(proposals || {});
+    if (!entries.length) return null;
+    return h(
+      "ul",
+      { class: "lu-proposals", "aria-label": gettext("Your team's suggestions") },
+      entries.map(([player, value]) => h("li", null, h("strong", null, nameOf(view, player)), ": ", render(value)))
+    );
+  }
+
+  function choicePanel(view, ctx, memory) {
+    const you = view.you;
+    const mine = view.my_team;
+    const phase = view.phase;
+    const can = new Set(you.can);
+    const locked = mine.locked_value;
+    const bidding = phase === "bid";
+    const out = [];
+    const rounds = (view.bids && view.bids.rounds) || [];
+    if (bidding && rounds.length) {
+      const last = rounds[rounds.length - 1];
+      out.push(h("p", { class: "lu-note lu-equal" }, fmt(gettext("Both teams bid %(n)s: bid again!"), { n: last.blue })));
+    }
+    if (locked !== null && locked !== undefined) {
+      out.push(
+        h(
+          "p",
+          { class: "lu-status lu-locked" },
+          bidding ? fmt(gettext("Your bid is locked in: %(n)s."), { n: locked }) : fmt(gettext("Your prediction is locked in: %(n)s."), { n: locked }),
+          " ",
+          gettext("Waiting for the other team…")
+        )
+      );
+      out.push(cardList(view));
+      return out;
+    }
+    const mini = view.mini;
+    out.push(
+      h(
+        "p",
+        { class: "lu-prompt" },
+        !bidding
+          ? gettext("How many cards will your team get right? Get at least that many and you move that many.")
+          : mini === "tiebreak"
+            ? gettext("Tie-break bid: how many can your team get right? The higher bid answers, and wins if it makes it.")
+            : gettext("Secret bid: how many can your team get right? The higher bid answers alone, face up.")
+      )
+    );
+    const proposal = mine.proposal;
+    out.push(
+      h(
+        "div",
+        { class: "lu-picker", role: "group", "data-picker": phase, "aria-label": bidding ? gettext("Your bid") : gettext("Your prediction") },
+        DIE.map((v) =>
+          h(
+            "button",
+            {
+              type: "button",
+              class: `lu-die${proposal && proposal.value === v ? " lu-chosen" : ""}`,
+              "data-value": v,
+              "data-focus": `value:${v}`,
+              "aria-pressed": String(Boolean(proposal && proposal.value === v)),
+              disabled: !can.has(phase),
+              onclick: () => send(memory, ctx, { type: phase, value: v }),
+            },
+            String(v)
+          )
+        )
+      )
+    );
+    out.push(h("p", { class: "lu-help" }, gettext("4 right is impossible: if four cards are in place, so is the fifth.")));
+    if (proposal) {
+      out.push(
+        h(
+          "p",
+          { class: "lu-team-choice" },
+          fmt(gettext("Team choice: %(n)s (suggested by %(name)s)."), { n: proposal.value, name: nameOf(view, proposal.by) })
+        )
+      );
+    }
+    out.push(proposalsList(view, mine.proposals, (v) => String(v)));
+    if (you.captain) {
+      out.push(
+        confirmButton(
+          proposal
+            ? bidding
+              ? fmt(gettext("Lock in our bid: %(n)s"), { n: proposal.value })
+              : fmt(gettext("Lock in our prediction: %(n)s"), { n: proposal.value })
+            : gettext("Choose a number first"),
+          can.has("confirm"),
+          () => send(memory, ctx, { type: "confirm" })
+        )
+      );
+    } else {
+      out.push(captainNote(view, you.team));
+    }
+    out.push(cardList(view));
+    return out;
+  }
+
+  function predictionsLine(view) {
+    const parts = [];
+    for (const team of TEAMS) {
+      const t = view.teams[team];
+      if (t.prediction != null) parts.push(fmt(gettext("%(team)s predicted %(n)s"), { team: teamLabel(team), n: t.prediction }));
+      if (t.bid != null) parts.push(fmt(gettext("%(team)s bid %(n)s"), { team: teamLabel(team), n: t.bid }));
+    }
+    return parts.length ? h("p", { class: "lu-note lu-claims" }, parts.join(" · ")) : null;
+  }
+
+  function rackPanel(view, ctx, memory) {
+    const you = view.you;
+    const mine = view.my_team;
+    const can = new Set(you.can);
+    const out = [predictionsLine(view)];
+    const final = view.phase === "final";
+    if (!mine.rack) {
+      // Someone else answers: a face-up pink or tie-break rack, or the other team's 5-space.
+      if (final) {
+        out.push(h("p", { class: "lu-prompt" }, fmt(gettext("%(team)s is on the 5-space. If they miss, your team moves 5!"), { team: teamLabel(view.final.team) })));
+        if (view.final.wrong != null)
+          out.push(h("p", { class: "lu-note" }, fmt(ngettext("First try: %(n)s card wrong.", "First try: %(n)s cards wrong.", view.final.wrong), { n: view.final.wrong })));
+        out.push(cardList(view));
+        return out;
+      }
+      const bidder = view.bids && view.bids.bidder;
+      if (bidder && view.teams[bidder].rack) {
+        out.push(h("p", { class: "lu-prompt" }, fmt(gettext("%(team)s bid %(n)s and answers face up. Watch their rack!"), { team: teamLabel(bidder), n: view.bids.bid })));
+        out.push(rackReadonly(view, view.teams[bidder].rack, fmt(gettext("%(team)s's rack"), { team: teamLabel(bidder) })));
+      } else {
+        out.push(cardList(view));
+      }
+      return out;
+    }
+    const pending = memory.pending && memory.pending.key === memory.questionKey ? memory.pending.order : null;
+    const order = pending || mine.rack;
+    if (!can.has("rack")) {
+      out.push(h("p", { class: "lu-status lu-locked" }, gettext("Your answer is locked in. Waiting for the answer…")));
+      out.push(rackReadonly(view, mine.locked_answer || order, gettext("Your team's locked answer")));
+      return out;
+    }
+    if (final) {
+      const attempts = mine.attempts || [];
+      if (attempts.length) {
+        const wrong = attempts[0].wrong;
+        out.push(
+          h(
+            "p",
+            { class: "lu-prompt lu-final-hint" },
+            fmt(ngettext("%(n)s card is wrong. Move cards once more, then lock in.", "%(n)s cards are wrong. Move cards once more, then lock in.", wrong), { n: wrong })
+          )
+        );
+        out.push(h("details", { class: "lu-previous" }, h("summary", null, gettext("Your first try")), rackReadonly(view, attempts[0].order, gettext("Your first try"))));
+      } else {
+        out.push(h("p", { class: "lu-prompt" }, gettext("The 5-space! Put all five cards in order. You will hear how many are wrong and may move cards once more.")));
+      }
+    } else if (view.mini === "pink" || view.mini === "tiebreak") {
+      out.push(h("p", { class: "lu-prompt" }, fmt(gettext("Your team answers with a bid of %(n)s, face up: everyone sees your rack."), { n: view.bids.bid })));
+    } else {
+      out.push(h("p", { class: "lu-prompt" }, gettext("Put the cards in order on your team's rack.")));
+    }
+    out.push(rackInteractive(view, ctx, memory, order));
+    if (mine.rack_by) {
+      out.push(h("p", { class: "lu-note lu-rack-by" }, fmt(gettext("Last moved by %(name)s."), { name: nameOf(view, mine.rack_by) })));
+    }
+    if (you.captain) {
+      const label = final ? ((mine.attempts || []).length ? gettext("Lock in our final answer") : gettext("Check our answer")) : gettext("Lock in our answer");
+      const lockIn = () => send(memory, ctx, { type: "confirm" });
+      // A lock-in waits for this device's own rack moves, so the order the captain sees is the one locked.
+      out.push(confirmButton(label, can.has("confirm"), () => (memory.inflight ? memory.afterRack.push(lockIn) : lockIn())));
+    } else {
+      out.push(captainNote(view, you.team));
+    }
+    return out;
+  }
+
+  function starPlaces(view, laid, proposal, interactive, onPlace) {
+    const at = {};
+    for (const c of laid) at[c.position] = c;
+    return h(
+      "ol",
+      { class: "lu-star-places", "data-star-places": true, "aria-label": gettext("The five places") },
+      CARDS.map((place) => {
+        const card = at[place];
+        const proposed = proposal && proposal.kind === "lay" && proposal.position === place ? proposal : null;
+        const inner = card
+          ? [
+              h("span", { class: "lu-place", "aria-hidden": "true" }, place),
+              h("span", { class: "lu-card-n" }, card.card),
+              h("span", { class: "lu-card-text" }, cardText(view, card.card)),
+              h("span", { class: "lu-mark" }, card.right ? gettext("✓ right") : gettext("✗ wrong")),
+            ]
+          : [
+              h("span", { class: "lu-place", "aria-hidden": "true" }, place),
+              proposed ? h("span", { class: "lu-proposed" }, fmt(gettext("card %(card)s?"), { card: proposed.card })) : h("span", { class: "lu-empty" }, gettext("empty")),
+            ];
+        const cls = `lu-star-place${card ? (card.right ? " lu-right" : " lu-wrong") : ""}${proposed ? " lu-has-proposal" : ""}`;
+        if (interactive && !card) {
+          return h(
+            "li",
+            { class: cls },
+            h(
+              "button",
+              {
+                type: "button",
+                class: "lu-place-button",
+                "data-place": place,
+                "data-focus": `place:${place}`,
+                "aria-label": fmt(gettext("Place %(place)s"), { place }),
+                onclick: () => onPlace(place),
+              },
+              inner
+            )
+          );
+        }
+        return h("li", { class: cls, "data-place-laid": card ? place : null }, inner);
+      })
+    );
+  }
+
+  function starPanel(view, ctx, memory) {
+    const you = view.you;
+    const star = view.star;
+    const out = [];
+    if (star.team !== you.team) {
+      out.push(h("p", { class: "lu-prompt" }, fmt(gettext("%(team)s is on a star space. If they lay a wrong card, your team moves!"), { team: teamLabel(star.team) })));
+      out.push(starPlaces(view, star.laid, null, false));
+      out.push(cardList(view));
+      return out;
+    }
+    const mine = view.my_team;
+    const can = new Set(you.can);
+    const proposal = mine.star_proposal;
+    const laidCards = new Set(star.laid.map((c) => c.card));
+    const rightSoFar = star.laid.length;
+    out.push(
+      h(
+        "p",
+        { class: "lu-prompt" },
+        rightSoFar
+          ? fmt(
+              ngettext(
+                "%(n)s card right so far. Stop now and move %(n)s, or lay another card (a mistake moves the other team %(m)s).",
+                "%(n)s cards right so far. Stop now and move %(n)s, or lay another card (a mistake moves the other team %(m)s).",
+                rightSoFar
+              ),
+              { n: rightSoFar, m: rightSoFar + 1 }
+            )
+          : gettext("Star space! Choose a card, then the place where it belongs. Lay the card you are surest of.")
+      )
+    );
+    if (memory.starCard !== null && laidCards.has(memory.starCard)) memory.starCard = null;
+    const choosePlace = (place) => {
+      if (memory.starCard === null) {
+        memory.error = gettext("Choose a card first, then its place.");
+        rerender(memory);
+        return;
+      }
+      const card = memory.starCard;
+      memory.starCard = null;
+      send(memory, ctx, { type: "lay", card, position: place });
+      if (ctx.announce) ctx.announce(fmt(gettext("Suggested: card %(card)s in place %(place)s."), { card, place }));
+    };
+    out.push(starPlaces(view, star.laid, proposal, can.has("lay"), choosePlace));
+    out.push(
+      h(
+        "div",
+        { class: "lu-star-hand", "data-star-hand": true, role: "group", "aria-label": gettext("Cards not laid yet") },
+        CARDS.filter((c) => !laidCards.has(c)).map((c) =>
+          h(
+            "button",
+            {
+              type: "button",
+              class: `lu-card lu-card-pick${memory.starCard === c ? " lu-selected" : ""}`,
+              "data-card": c,
+              "data-focus": `star:${c}`,
+              "aria-pressed": String(memory.starCard === c),
+              disabled: !can.has("lay"),
+              onclick: () => {
+                memory.starCard = memory.starCard === c ? null : c;
+                rerender(memory);
+              },
+            },
+            h("span", { class: "lu-card-n" }, c),
+            h("span", { class: "lu-card-text" }, cardText(view, c))
+          )
+        )
+      )
+    );
+    out.push(
+      h(
+        "button",
+        {
+          type: "button",
+          class: `lu-stop secondary${proposal && proposal.kind === "stop" ? " lu-chosen" : ""}`,
+          "data-action": "stop",
+          "data-focus": "stop",
+          disabled: !can.has("stop"),
+          onclick: () => send(memory, ctx, { type: "stop" }),
+        },
+        rightSoFar ? fmt(gettext("Suggest: stop and move %(n)s"), { n: rightSoFar }) : gettext("Stop (lay a card first)")
+      )
+    );
+    if (proposal) {
+      out.push(
+        h(
+          "p",
+          { class: "lu-team-choice" },
+          proposal.kind === "stop"
+            ? fmt(gettext("Team choice: stop (suggested by %(name)s)."), { name: nameOf(view, proposal.by) })
+            : fmt(gettext("Team choice: card %(card)s in place %(place)s (suggested by %(name)s)."), {
+                card: proposal.card,
+                place: proposal.position,
+                name: nameOf(view, proposal.by),
+              })
+        )
+      );
+    }
+    if (you.captain) {
+      const label = !proposal
+        ? gettext("Choose a card and place, or stop")
+        : proposal.kind === "stop"
+          ? fmt(gettext("Stop and move %(n)s"), { n: rightSoFar })
+          : fmt(gettext("Lay card %(card)s in place %(place)s"), { card: proposal.card, place: proposal.position });
+      out.push(confirmButton(label, can.has("confirm"), () => send(memory, ctx, { type: "confirm" })));
+    } else {
+      out.push(captainNote(view, you.team));
+    }
+    return out;
+  }
+
+  // ----------------------------------------------------------------------------------------------
+  // The reveal and the winner (every role)
+  // ----------------------------------------------------------------------------------------------
+
+  function revealPanel(view, viewerTeam, big) {
+    const r = view.reveal;
+    if (!r) return null;
+    const cards = {};
+    for (const c of r.question.cards) cards[c.card] = c;
+    const answerList = h(
+      "ol",
+      { class: "lu-answer", "aria-label": gettext("The right order") },
+      r.answer.map((card) =>
+        h(
+          "li",
+          { class: "lu-card lu-card-static lu-answer-card" },
+          h("span", { class: "lu-card-n" }, card),
+          h("span", { class: "lu-card-text" }, cards[card].text),
+          h("span", { class: "lu-datum" }, cards[card].display)
+        )
+      )
+    );
+    const results = Object.entries(r.results || {}).map(([team, res]) => {
+      const lines = [];
+      if (res.laid) {
+        lines.push(
+          res.ended === "forfeit"
+            ? gettext("No card laid in time.")
+            : fmt(ngettext("%(n)s star card right.", "%(n)s star cards right.", res.right), { n: res.right })
+        );
+      } else if (res.attempts) {
+        res.attempts.forEach((a, i) =>
+          lines.push(fmt(gettext("Try %(i)s: %(right)s right, %(wrong)s wrong."), { i: i + 1, right: a.right, wrong: a.wrong }))
+        );
+      } else {
+        lines.push(fmt(ngettext("%(n)s card in the right place.", "%(n)s cards in the right place.", res.right), { n: res.right }));
+        if (res.prediction != null) lines.push(fmt(gettext("Predicted %(n)s: %(made)s"), { n: res.prediction, made: res.made ? gettext("made it") : gettext("missed") }));
+        if (res.bid != null) lines.push(fmt(gettext("Bid %(n)s: %(made)s"), { n: res.bid, made: res.made ? gettext("made it") : gettext("missed") }));
+      }
+      return h(
+        "div",
+        { class: `lu-result lu-result-${team}${team === viewerTeam ? " lu-result-mine" : ""}` },
+        h("h4", null, teamChip(team)),
+        res.order ? rackReadonly({ question: r.question }, res.order, fmt(gettext("%(team)s's answer"), { team: teamLabel(team) }), r.answer) : null,
+        res.laid && res.laid.length
+          ? h(
+              "ul",
+              { class: "lu-laid" },
+              res.laid.map((c) =>
+                h("li", { class: c.right ? "lu-right" : "lu-wrong" }, fmt(gettext("Card %(card)s in place %(place)s"), { card: c.card, place: c.position }), " ", c.right ? gettext("✓ right") : gettext("✗ wrong"))
+              )
+            )
+          : null,
+        lines.map((line) => h("p", { class: "lu-result-line" }, line))
+      );
+    });
+    const moves = (r.moves || []).map((m) =>
+      h("li", null, fmt(gettext("%(team)s moves %(spaces)s (%(why)s)."), { team: teamLabel(m.team), spaces: spaces(m.to - m.from), why: whyMoved(m.why) }))
+    );
+    return h(
+      "section",
+      { class: `lu-reveal${big ? " lu-reveal-big" : ""}`, "aria-label": gettext("The answer") },
+      h(big ? "h2" : "h3", null, gettext("The answer")),
+      h("p", { class: "lu-order-label" }, r.question.heading, " ", h("span", { class: "lu-q-meta" }, "→ ", r.question.order_label)),
+      answerList,
+      r.explanation ? h("p", { class: "lu-explanation" }, r.explanation) : null,
+      r.source ? h("p", { class: "lu-source" }, fmt(gettext("Source: %(source)s"), { source: r.source })) : null,
+      h("div", { class: "lu-results" }, results),
+      moves.length ? h("ul", { class: "lu-moves" }, moves) : h("p", { class: "lu-moves lu-note" }, gettext("Nobody moves."))
+    );
+  }
+
+  function winnerPanel(view, viewerTeam, big) {
+    if (!view.winner) return null;
+    const w = view.winner;
+    const names = view.teams[w].members.map((m) => m.name).join(", ");
+    return h(
+      "section",
+      { class: `lu-winner lu-winner-${w}${big ? " lu-winner-big" : ""}`, role: "status" },
+      h("p", { class: "lu-trophy", "aria-hidden": "true" }, "★"),
+      h(big ? "h2" : "h3", null, fmt(gettext("%(team)s wins!"), { team: teamLabel(w) })),
+      viewerTeam ? h("p", { class: "lu-winner-you" }, viewerTeam === w ? gettext("Well done, your team got all five right on the 5-space!") : gettext("Good game! Your team will get them next time.")) : null,
+      h("p", { class: "lu-winner-names" }, names)
+    );
+  }
+
+  function endedPanel(table) {
+    if (table.status !== "ended") return null;
+    return h("p", { class: "lu-status lu-ended" }, gettext("The teacher ended this game."));
+  }
+
+  function pendingStars(view) {
+    if (!view.stars_pending || !view.stars_pending.length) return null;
+    return h(
+      "p",
+      { class: "lu-note lu-next" },
+      view.stars_pending.map((s) => fmt(gettext("Next: %(team)s's star turn (space %(n)s)."), { team: teamLabel(s.team), n: s.pos })).join(" ")
+    );
+  }
+
+  function logList(view) {
+    const items = view.log
+      .slice()
+      .reverse()
+      .map((entry) => describe(entry, view))
+      .filter(Boolean)
+      .map((text) => h("li", null, text));
+    return h("details", { class: "lu-log" }, h("summary", null, gettext("What happened")), h("ol", null, items));
+  }
+
+  function phaseTitle(view) {
+    switch (view.phase) {
+      case "predict":
+        return gettext("Predict");
+      case "bid":
+        return gettext("Bid");
+      case "answer":
+        return gettext("Answer");
+      case "star":
+        return gettext("Star turn");
+      case "final":
+        return view.final && view.final.attempt === 2 ? gettext("5-space: last try") : gettext("5-space");
+      case "reveal":
+        return gettext("The answer");
+      case "over":
+        return gettext("Game over");
+      default:
+        return "";
+    }
+  }
+
+  function topBar(view, table, ctx, extra) {
+    return h(
+      "div",
+      { class: "lu-top" },
+      extra,
+      miniChip(view.mini),
+      h("span", { class: "lu-phase" }, phaseTitle(view)),
+      h("span", { class: "lu-round" }, fmt(gettext("Round %(n)s"), { n: view.round })),
+      clock(view, table, ctx)
+    );
+  }
+
+  // ----------------------------------------------------------------------------------------------
+  // Layouts per role
+  // ----------------------------------------------------------------------------------------------
+
+  function playerScreen(table, ctx, memory) {
+    const view = table.view;
+    const you = view.you;
+    if (!you) return h("p", { class: "lu-note" }, gettext("You are watching this game."));
+    const badge = [teamChip(you.team), you.captain && !view.over ? h("span", { class: "lu-captain" }, h("span", { "aria-hidden": "true" }, "★ "), gettext("You are the captain")) : null];
+    const body = [];
+    if (view.over || table.status !== "playing") {
+      body.push(winnerPanel(view, you.team, false), endedPanel(table), revealPanel(view, you.team, false));
+    } else if (view.phase === "reveal") {
+      body.push(revealPanel(view, you.team, false), pendingStars(view));
+    } else if (view.phase === "predict" || view.phase === "bid") {
+      if (view.my_team.captain) body.push(choicePanel(view, ctx, memory));
+      else body.push(h("p", { class: "lu-prompt" }, gettext("The other team is choosing.")), cardList(view));
+    } else if (view.phase === "answer" || view.phase === "final") {
+      body.push(rackPanel(view, ctx, memory));
+    } else if (view.phase === "star") {
+      body.push(starPanel(view, ctx, memory));
+    }
+    return h(
+      "div",
+      { class: `lu lu-device lu-team-${you.team}` },
+      topBar(view, table, ctx, badge),
+      h("p", { class: "lu-mini-line" }, miniLine(view)),
+      board(view, "small"),
+      view.phase !== "reveal" && !view.over ? questionHead(view, true) : null,
+      h("div", { class: "lu-action" }, body),
+      errorBox(memory),
+      logList(view)
+    );
+  }
+
+  function teamStatus(view, team) {
+    const t = view.teams[team];
+    const bits = [];
+    if (t.playing === false) bits.push(gettext("watching"));
+    else if (t.locked) bits.push(gettext("✓ locked in"));
+    else if (view.turn.teams.includes(team)) bits.push(gettext("thinking…"));
+    if (t.prediction != null) bits.push(fmt(gettext("predicted %(n)s"), { n: t.prediction }));
+    if (t.bid != null) bits.push(fmt(gettext("bid %(n)s"), { n: t.bid }));
+    return bits.join(" · ");
+  }
+
+  function publicPhase(view, big) {
+    const out = [];
+    if (view.phase === "predict" || view.phase === "bid") {
+      const rounds = (view.bids && view.bids.rounds) || [];
+      if (view.phase === "bid" && rounds.length) {
+        const last = rounds[rounds.length - 1];
+        out.push(h("p", { class: "lu-note lu-equal" }, fmt(gettext("Both teams bid %(n)s: bid again!"), { n: last.blue })));
+      }
+      out.push(h("p", { class: "lu-prompt" }, view.phase === "bid" ? gettext("The teams are bidding in secret.") : gettext("The teams are predicting in secret.")));
+      out.push(cardList(view));
+    } else if (view.phase === "answer") {
+      out.push(predictionsLine(view));
+      const bidder = view.bids && view.bids.bidder;
+      if (bidder && view.teams[bidder].rack) {
+        out.push(h("p", { class: "lu-prompt" }, fmt(gettext("%(team)s answers face up with a bid of %(n)s."), { team: teamLabel(bidder), n: view.bids.bid })));
+        out.push(rackReadonly(view, view.teams[bidder].rack, fmt(gettext("%(team)s's rack"), { team: teamLabel(bidder) })));
+      } else {
+        out.push(cardList(view));
+      }
+    } else if (view.phase === "star") {
+      out.push(h("p", { class: "lu-prompt" }, fmt(gettext("%(team)s's star turn: one card at a time."), { team: teamLabel(view.star.team) })));
+      out.push(starPlaces(view, view.star.laid, null, false));
+      out.push(cardList(view));
+    } else if (view.phase === "final") {
+      out.push(h("p", { class: "lu-prompt" }, fmt(gettext("%(team)s is on the 5-space: all five right wins!"), { team: teamLabel(view.final.team) })));
+      if (view.final.wrong != null)
+        out.push(h("p", { class: "lu-note lu-final-wrong" }, fmt(ngettext("First try: %(n)s card wrong. One more try!", "First try: %(n)s cards wrong. One more try!", view.final.wrong), { n: view.final.wrong })));
+      out.push(cardList(view));
+    } else if (view.phase === "reveal") {
+      out.push(revealPanel(view, null, big), pendingStars(view));
+    }
+    return out;
+  }
+
+  function teamsBar(view) {
+    return h(
+      "div",
+      { class: "lu-teams" },
+      TEAMS.map((team) =>
+        h(
+          "div",
+          { class: `lu-team-box lu-team-box-${team}`, "data-team": team },
+          teamChip(team),
+          h("span", { class: "lu-team-pos" }, view.teams[team].position >= view.board.final ? gettext("5-space") : fmt(gettext("space %(n)s"), { n: view.teams[team].position })),
+          view.teams[team].captain ? h("span", { class: "lu-team-captain" }, fmt(gettext("captain %(name)s"), { name: nameOf(view, view.teams[team].captain) })) : null,
+          h("span", { class: "lu-team-status" }, teamStatus(view, team))
+        )
+      )
+    );
+  }
+
+  function projectorScreen(table, ctx) {
+    const view = table.view;
+    const over = view.over || table.status !== "playing";
+    return h(
+      "div",
+      { class: "lu lu-projector" },
+      topBar(view, table, ctx, h("strong", { class: "lu-title" }, view.title)),
+      h("p", { class: "lu-mini-line" }, miniLine(view)),
+      board(view, "large"),
+      teamsBar(view),
+      over ? [winnerPanel(view, null, true), endedPanel(table), revealPanel(view, null, true)] : [view.phase !== "reveal" ? questionHead(view, true) : null, publicPhase(view, true)]
+    );
+  }
+
+  /** Both teams' racks and who proposed what (the teacher's eyes only). */
+  function teacherDetails(view, compact) {
+    const details = view.team_details || {};
+    return h(
+      "div",
+      { class: "lu-details" },
+      TEAMS.map((team) => {
+        const d = details[team] || {};
+        const rows = [];
+        if (d.rack) rows.push(h("div", { class: "lu-detail-rack" }, h("span", { class: "lu-detail-label" }, gettext("Rack")), " ", miniRack(view, d.rack), d.rack_by ? h("span", { class: "lu-note" }, " ", fmt(gettext("by %(name)s"), { name: nameOf(view, d.rack_by) })) : null));
+        if (d.locked_answer) rows.push(h("div", null, h("span", { class: "lu-detail-label" }, gettext("Locked")), " ", miniRack(view, d.locked_answer)));
+        if (d.proposal) rows.push(h("div", null, h("span", { class: "lu-detail-label" }, gettext("Choice")), " ", fmt(gettext("%(n)s by %(name)s"), { n: d.proposal.value, name: nameOf(view, d.proposal.by) })));
+        if (d.locked_value != null) rows.push(h("div", null, h("span", { class: "lu-detail-label" }, gettext("Locked")), " ", String(d.locked_value)));
+        if (d.proposals && Object.keys(d.proposals).length)
+          rows.push(h("div", { class: "lu-note" }, Object.entries(d.proposals).map(([p, v]) => `${nameOf(view, p)} ${v}`).join(", ")));
+        if (d.star_proposal)
+          rows.push(
+            h(
+              "div",
+              null,
+              h("span", { class: "lu-detail-label" }, gettext("Suggested")),
+              " ",
+              d.star_proposal.kind === "stop"
+                ? fmt(gettext("stop (%(name)s)"), { name: nameOf(view, d.star_proposal.by) })
+                : fmt(gettext("card %(card)s in place %(place)s (%(name)s)"), { card: d.star_proposal.card, place: d.star_proposal.position, name: nameOf(view, d.star_proposal.by) })
+            )
+          );
+        if (!compact && d.orders && Object.keys(d.orders).length)
+          rows.push(
+            h(
+              "ul",
+              { class: "lu-orders" },
+              Object.entries(d.orders).map(([p, order]) => h("li", null, nameOf(view, p), ": ", miniRack(view, order)))
+            )
+          );
+        if (d.attempts && d.attempts.length)
+          rows.push(h("div", { class: "lu-note" }, d.attempts.map((a, i) => fmt(gettext("try %(i)s: %(wrong)s wrong"), { i: i + 1, wrong: a.wrong })).join(" · ")));
+        return h(
+          "div",
+          { class: `lu-detail lu-detail-${team}`, "data-team-detail": team },
+          h("div", { class: "lu-detail-head" }, teamChip(team), " ", h("span", { class: "lu-team-pos" }, view.teams[team].position >= view.board.final ? gettext("5-space") : fmt(gettext("space %(n)s"), { n: view.teams[team].position })), " ", h("span", { class: "lu-team-status" }, teamStatus(view, team))),
+          view.teams[team].captain ? h("div", { class: "lu-note" }, fmt(gettext("captain %(name)s"), { name: nameOf(view, view.teams[team].captain) })) : null,
+          rows
+        );
+      })
+    );
+  }
+
+  function miniRack(view, order) {
+    return h(
+      "span",
+      { class: "lu-minirack", title: order.map((c) => `${c}. ${cardText(view, c)}`).join("\n") },
+      order.map((c) => h("span", { class: "lu-mini-card" }, c))
+    );
+  }
+
+  function teacherScreen(table, ctx) {
+    const view = table.view;
+    const over = view.over || table.status !== "playing";
+    if (ctx.compact) {
+      return h(
+        "div",
+        { class: "lu lu-console" },
+        topBar(view, table, ctx, null),
+        board(view, "tiny"),
+        view.question && !over ? h("p", { class: "lu-console-q" }, h("strong", null, view.question.heading), " · ", view.question.order_label) : null,
+        over ? h("p", { class: "lu-status" }, view.winner ? fmt(gettext("%(team)s wins!"), { team: teamLabel(view.winner) }) : gettext("The teacher ended this game.")) : null,
+        teacherDetails(view, true),
+        pendingStars(view)
+      );
+    }
+    return h(
+      "div",
+      { class: "lu lu-teacher-full" },
+      topBar(view, table, ctx, h("strong", { class: "lu-title" }, view.title)),
+      h("p", { class: "lu-mini-line" }, miniLine(view)),
+      board(view, "large"),
+      over ? [winnerPanel(view, null, false), endedPanel(table)] : null,
+      view.phase !== "reveal" && !view.over ? questionHead(view, true) : null,
+      publicPhase(view, false),
+      over ? revealPanel(view, null, false) : null,
+      teacherDetails(view, false),
+      logList(view)
+    );
+  }
+
+  // ----------------------------------------------------------------------------------------------
+  // Focus, announcements, the entry point
+  // ----------------------------------------------------------------------------------------------
+
+  function announceNews(view, ctx, memory, role) {
+    const words = [];
+    // A teammate's rack move is not in the public log: say it on the team's devices.
+    if (role === "player" && view.my_team && view.my_team.rack && view.you) {
+      const by = view.my_team.rack_by;
+      const rack = view.my_team.rack.join(",");
+      if (by && by !== view.you.id && memory.rackSeen !== null && rack !== memory.rackSeen) {
+        words.push(fmt(gettext("%(name)s moved the cards: %(order)s."), { name: nameOf(view, by), order: view.my_team.rack.join(", ") }));
+      }
+      memory.rackSeen = rack;
+    } else {
+      memory.rackSeen = null;
+    }
+    const log = view.log || [];
+    const newest = log.length ? log[log.length - 1].n : 0;
+    if (memory.lastLog === null) {
+      // The first picture: say where we are, not the whole history.
+      memory.lastLog = newest;
+      if (role === "player" && view.phase && !view.over) words.push(`${miniName(view.mini)}. ${phaseTitle(view)}.`);
+    } else {
+      const fresh = log.filter((entry) => entry.n > memory.lastLog);
+      memory.lastLog = Math.max(memory.lastLog, newest);
+      for (const entry of fresh) words.push(describe(entry, view));
+    }
+    const text = words.filter(Boolean).join(" ");
+    if (text && ctx.announce) ctx.announce(text);
+  }
+
+  let uid = 0;
+
+  function render(container, table, ctx) {
+    useCatalog(ctx);
+    const memory = memoryOf(container);
+    if (!memory.uid) memory.uid = ++uid;
+    if (memory.drag && memory.drag.moving) {
+      memory.deferred = [container, table, ctx];
+      return;
+    }
+    memory.drag = null; // a press that had not become a drag yet: its card is about to be replaced
+    memory.last = [container, table, ctx];
+    const view = table.view || {};
+    const key = `${table.table}:${view.question_serial}:${view.phase}:${view.final ? view.final.attempt : ""}`;
+    if (key !== memory.questionKey) {
+      memory.questionKey = key;
+      memory.selected = null;
+      memory.starCard = null;
+      memory.error = null;
+    }
+    const active = document.activeElement;
+    const focusKey = active && container.contains(active) ? active.getAttribute("data-focus") : null;
+    let screen;
+    const role = ctx.role;
+    if (role === "player") screen = playerScreen(table, ctx, memory);
+    else if (role === "projector") screen = projectorScreen(table, ctx);
+    else screen = teacherScreen(table, role === "replay" ? Object.assign({}, ctx, { compact: false }) : ctx);
+    screen.setAttribute("data-phase", view.phase || "");
+    screen.setAttribute("data-mini", view.mini || "");
+    screen.setAttribute("data-role", role);
+    screen.setAttribute("data-seq", table.seq);
+    container.replaceChildren(screen);
+    if (focusKey) {
+      const again = container.querySelector(`[data-focus="${focusKey}"]`);
+      if (again && !again.disabled) again.focus({ preventScroll: true });
+    }
+    announceNews(view, ctx, memory, role);
+  }
+
+  window.Classplay.registerGame("lineup", { render });
+})();

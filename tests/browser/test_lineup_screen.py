@@ -1,0 +1,564 @@
+"""Line Up!'s game screen (static/js/games/lineup.js) in a real browser.
+
+The first tests drive the module directly: each "device" is a page holding only the module, its CSS and a
+stand-in for the page controller (the ``ctx`` of docs/frontend.md), while the rules run in this process
+through the real engine. So every phase, role and control is exercised deterministically, with no server:
+students drag, tap and use the keyboard; the captain locks in; the projector and the teacher watch.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import pathlib
+import re
+import sys
+
+import pytest
+
+from games.engine.core import IllegalAction
+
+pytestmark = [pytest.mark.browser]
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+MODULE = ROOT / "static" / "js" / "games" / "lineup.js"
+CSS = [ROOT / "static" / "css" / "classplay.css", ROOT / "static" / "css" / "games" / "lineup.css"]
+
+
+def _helpers():
+    name = "lineup_test_helpers"
+    if name not in sys.modules:
+        path = ROOT / "tests" / "engine" / "test_lineup_helpers.py"
+        spec = importlib.util.spec_from_file_location(name, path)
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
+    return sys.modules[name]
+
+
+h = _helpers()
+GAME = h.GAME
+
+# A stand-in for session.js/live.js: registerGame, a ctx per page, an outbox the test empties.
+BOOT = """
+window.announced = [];
+window.outbox = [];
+window.errors = [];
+window.addEventListener("error", (e) => window.errors.push(String(e.message)));
+const waiting = new Map();
+let nextId = 0;
+function interpolate(fmt, obj, named) {
+  return named ? fmt.replace(/%\\(\\s*([^)]+?)\\s*\\)s/g, (m, k) => String(obj[k])) : fmt;
+}
+window.Classplay = { registerGame(name, module) { window.gameModule = module; } };
+window.setupCtx = function (role, player, compact) {
+  window.ctx = {
+    role, player, compact,
+    gettext: (s) => s, ngettext: (s, p, n) => (n === 1 ? s : p), interpolate,
+    act(action) {
+      const id = ++nextId;
+      window.outbox.push({ id, action });
+      return new Promise((resolve, reject) => waiting.set(id, { resolve, reject }));
+    },
+    countdown(el, deadline) { el.textContent = deadline == null ? "" : "0:30"; },
+    serverNow: () => 0,
+    announce: (text) => window.announced.push(text),
+    draft: () => null, saveDraft: () => {},
+    session: { id: 1, game: "lineup", title: "Test", status: "running", participants: [] },
+  };
+};
+window.takeOutbox = () => window.outbox.splice(0);
+window.settle = (id, ok, message, seq) => {
+  const w = waiting.get(id); waiting.delete(id);
+  if (ok) w.resolve({ seq, duplicate: false }); else w.reject({ code: "illegal", message });
+};
+window.draw = (table) => window.gameModule.render(document.getElementById("root"), table, window.ctx);
+"""
+
+
+class Bench:
+    """One table of Line Up! played through the engine, shown on several pages (devices)."""
+
+    def __init__(self, new_page, state, now=100.0):
+        self.new_page = new_page
+        self.state = state
+        self.now = now
+        self.seq = 1
+        self.status = "playing"
+        self.pages: dict[str, tuple] = {}
+
+    def device(self, name, role, player=None, compact=False, width=1366, height=768):
+        page = self.new_page(width=width, height=height)
+        page.set_content('<!doctype html><html lang="en"><body><main id="root"></main></body></html>')
+        for css in CSS:
+            page.add_style_tag(path=str(css))
+        page.add_script_tag(content=BOOT)
+        page.evaluate("([r, p, c]) => window.setupCtx(r, p, c)", [role, player, compact])
+        page.add_script_tag(path=str(MODULE))
+        viewer = {"role": "player", "player": player} if role == "player" else {"role": "teacher"}
+        if role == "projector":
+            viewer = {"role": "projector"}
+        self.pages[name] = (page, viewer, player)
+        self.draw(name)
+        return page
+
+    def message(self, viewer):
+        return {
+            "table": 7,
+            "number": 1,
+            "seq": self.seq,
+            "status": self.status,
+            "view": json.loads(json.dumps(GAME.view(self.state, viewer))),
+        }
+
+    def draw(self, name):
+        page, viewer, _player = self.pages[name]
+        page.evaluate("t => window.draw(t)", self.message(viewer))
+
+    def draw_all(self):
+        for name in self.pages:
+            self.draw(name)
+
+    def pump(self):
+        """Apply every action the devices sent, in order, until none is left; redraw after each change."""
+        for _round in range(20):
+            sent = False
+            for page, _viewer, player in self.pages.values():
+                for item in page.evaluate("window.takeOutbox()"):
+                    sent = True
+                    self.now += 0.5
+                    try:
+                        self.state, _events = GAME.apply(self.state, player, item["action"], self.now)
+                    except IllegalAction as illegal:
+                        message = illegal.message % illegal.params if illegal.params else illegal.message
+                        page.evaluate("a => window.settle(...a)", [item["id"], False, message, self.seq])
+                        continue
+                    self.seq += 1
+                    self.status = "finished" if GAME.is_over(self.state) else "playing"
+                    self.draw_all()
+                    page.evaluate("a => window.settle(...a)", [item["id"], True, "", self.seq])
+            if not sent:
+                return
+        raise AssertionError("the devices never stopped sending")
+
+    def deadline(self):
+        self.now += 1
+        self.state, _events = GAME.on_deadline(self.state, self.state["clock"]["deadline"] or self.now)
+        self.seq += 1
+        self.status = "finished" if GAME.is_over(self.state) else "playing"
+        self.draw_all()
+
+    def rack(self, team):
+        return self.state["q"]["rack"][team]
+
+    def answer(self):
+        return h.answer_of(self.state)
+
+
+def rack_order(page):
+    return page.locator("[data-rack] [data-card]").evaluate_all("els => els.map(e => +e.dataset.card)")
+
+
+def secrets_of(state) -> list[str]:
+    """Texts that must not be on any screen before the question's reveal."""
+    question = h.current_question(state)
+    out = [question["explanation"], question["source"]]
+    out += [item["display"] for item in question["items"]]
+    return out
+
+
+def assert_no_errors(*pages):
+    for page in pages:
+        assert page.evaluate("window.errors") == []
+
+
+# ==================================================================================================
+# Purple: two teams of two, every way of moving a card, the captain locks in, the reveal
+# ==================================================================================================
+
+
+def test_purple_round_two_teams_of_two_drag_tap_keys_lock_and_reveal(new_page):
+    bench = Bench(new_page, h.new_game())
+    ava = bench.device("ava", "player", "ava")
+    ben = bench.device("ben", "player", "ben", width=1024, height=768)
+    cai = bench.device("cai", "player", "cai", width=800, height=1280)
+    dee = bench.device("dee", "player", "dee", width=390, height=844)
+    projector = bench.device("projector", "projector")
+    teacher = bench.device("teacher", "teacher", compact=True)
+    answer = bench.answer()  # the rulebook's example: 2, 5, 3, 1, 4
+    assert answer == h.RULEBOOK_ANSWER
+
+    root = ava.locator("[data-phase]")
+    assert root.get_attribute("data-phase") == "answer" and root.get_attribute("data-mini") == "purple"
+    assert rack_order(ava) == [1, 2, 3, 4, 5]
+    assert ava.get_by_text("You are the captain").is_visible()
+    assert ben.get_by_text("Only your captain, Ava, can lock it in.").is_visible()
+    assert ben.locator("[data-action=confirm]").count() == 0
+
+    # Ben taps card 2 then card 1: they swap (on every blue device).
+    ben.locator("[data-rack] [data-card='2']").click()
+    assert ben.locator("[data-rack] [data-card='2']").get_attribute("aria-pressed") == "true"
+    ben.locator("[data-rack] [data-card='1']").click()
+    bench.pump()
+    assert bench.rack("blue") == [2, 1, 3, 4, 5]
+    assert rack_order(ava) == [2, 1, 3, 4, 5]
+    assert "Ben moved the cards: 2, 1, 3, 4, 5." in ava.evaluate("window.announced")
+
+    # Ava drags card 5 onto place 2 (a pointer drag: card 5 is inserted there).
+    source = ava.locator("[data-rack] [data-card='5']").bounding_box()
+    target = ava.locator("[data-slot='2']").bounding_box()
+    ava.mouse.move(source["x"] + source["width"] / 2, source["y"] + source["height"] / 2)
+    ava.mouse.down()
+    ava.mouse.move(source["x"] - 40, source["y"] + 20, steps=4)
+    ava.mouse.move(target["x"] + target["width"] / 2, target["y"] + target["height"] / 2, steps=6)
+    ava.mouse.up()
+    bench.pump()
+    assert bench.rack("blue") == [2, 5, 1, 3, 4]
+
+    # Ben uses the keyboard: focus card 3, ArrowLeft moves it one place left; focus stays on card 3.
+    ben.locator("[data-rack] [data-card='3']").focus()
+    ben.keyboard.press("ArrowLeft")
+    bench.pump()
+    assert bench.rack("blue") == [2, 5, 3, 1, 4]
+    assert ben.evaluate("document.activeElement.dataset.card") == "3"
+    # ... and the digit keys send a card straight to a place; Home/End to the ends.
+    ben.keyboard.press("5")
+    bench.pump()
+    assert bench.rack("blue") == [2, 5, 1, 4, 3]
+    ben.keyboard.press("Home")
+    bench.pump()
+    assert bench.rack("blue") == [3, 2, 5, 1, 4]
+    ben.keyboard.press("3")
+    bench.pump()
+    assert bench.rack("blue") == [2, 5, 3, 1, 4]
+    # Enter picks a card up, Enter on another swaps them; the swap is undone the same way.
+    ben.keyboard.press("Enter")
+    ben.locator("[data-rack] [data-card='1']").focus()
+    ben.keyboard.press("Enter")
+    bench.pump()
+    assert bench.rack("blue") == [2, 5, 1, 3, 4]
+
+    # Yellow's devices never show blue's rack, and the projector shows no rack and no secret.
+    assert rack_order(cai) == [1, 2, 3, 4, 5]
+    assert projector.locator("[data-rack], [data-rack-readonly]").count() == 0
+    for secret in secrets_of(bench.state):
+        for page in (ava, ben, cai, dee, projector, teacher):
+            assert secret not in page.locator("body").inner_text()
+    # The teacher's console shows both racks and who moved them.
+    blue_detail = teacher.locator("[data-team-detail=blue]")
+    assert "by Ben" in blue_detail.inner_text() or "by Ava" in blue_detail.inner_text()
+
+    # Only the captain can lock in; blue locks in 2, 5, 1, 3, 4 (the rulebook's example: 3 right).
+    ava.locator("[data-action=confirm]").click()
+    bench.pump()
+    assert ava.get_by_text("Your answer is locked in.").is_visible()
+    assert "✓ locked in" in projector.locator("[data-team=blue]").inner_text()
+
+    # Yellow: Dee (phone width, stacked rack) swaps 1 and 2; Cai is captain and locks in.
+    first, second = (dee.locator(f"[data-slot='{n}']").bounding_box() for n in (1, 2))
+    assert first["y"] < second["y"]
+    dee.locator("[data-rack] [data-card='1']").click()
+    dee.locator("[data-rack] [data-card='2']").click()
+    bench.pump()
+    cai.locator("[data-action=confirm]").click()
+    bench.pump()
+
+    # The reveal: everyone sees the right order, the data, the explanation and the source.
+    assert bench.state["phase"] == "reveal"
+    question = h.current_question(bench.state)
+    for page in (ava, cai, projector):
+        text = page.locator("body").inner_text()
+        assert question["explanation"] in text
+        assert question["items"][1]["display"] in text
+    assert ava.get_by_text("3 cards in the right place.").first.is_visible()
+    assert "Blue team moves 3 spaces" in projector.locator(".lu-moves").inner_text()
+    assert bench.state["teams"]["blue"]["pos"] == 3
+    assert_no_errors(ava, ben, cai, dee, projector, teacher)
+
+
+# ==================================================================================================
+# Orange and pink: pickers, proposals, the captain's lock-in, equal bids, the face-up rack
+# ==================================================================================================
+
+
+def test_orange_predictions_are_proposed_locked_and_shown_together(new_page):
+    bench = Bench(new_page, h.fresh(blue=9, yellow=2))
+    assert bench.state["phase"] == "predict"
+    ava = bench.device("ava", "player", "ava")
+    ben = bench.device("ben", "player", "ben")
+    cai = bench.device("cai", "player", "cai")
+    projector = bench.device("projector", "projector")
+    blue_captain = h.captain(bench.state, "blue")
+    captain_page, other_page = (ava, ben) if blue_captain == "ava" else (ben, ava)
+    yellow_captain_page = cai if h.captain(bench.state, "yellow") == "cai" else None
+
+    other_page.locator("[data-picker] [data-value='3']").click()
+    bench.pump()
+    assert captain_page.get_by_text(re.compile(r"Team choice: 3 \(suggested by")).is_visible()
+    assert captain_page.locator("[data-picker] [data-value='3']").get_attribute("aria-pressed") == "true"
+    # Yellow and the projector do not see blue's proposal.
+    assert "Team choice" not in cai.locator("body").inner_text()
+    assert "suggested" not in projector.locator("body").inner_text()
+    captain_page.locator("[data-picker] [data-value='2']").click()
+    bench.pump()
+    captain_page.locator("[data-action=confirm]").click()
+    bench.pump()
+    assert captain_page.get_by_text("Your prediction is locked in: 2.").is_visible()
+    assert "predicted" not in cai.locator("body").inner_text()  # yellow's screen: nothing of blue's yet
+
+    if yellow_captain_page is None:
+        bench.device("dee", "player", "dee")
+        yellow_captain_page = bench.pages["dee"][0]
+    yellow_captain_page.locator("[data-picker] [data-value='5']").click()
+    bench.pump()
+    yellow_captain_page.locator("[data-action=confirm]").click()
+    bench.pump()
+    assert bench.state["phase"] == "answer"
+    text = projector.locator("body").inner_text()
+    assert "Blue team predicted 2" in text and "Yellow team predicted 5" in text
+    assert "Yellow team predicted 5" in ava.locator("body").inner_text()
+    assert_no_errors(ava, ben, cai, projector)
+
+
+def test_pink_equal_bids_bid_again_then_the_bidder_answers_face_up(new_page):
+    bench = Bench(new_page, h.fresh(blue=17, yellow=12))
+    assert bench.state["phase"] == "bid" and bench.state["q"]["mini"] == "pink"
+    pages = {p: bench.device(p, "player", p) for p in ("ava", "ben", "cai", "dee")}
+    projector = bench.device("projector", "projector")
+    cap = {team: pages[h.captain(bench.state, team)] for team in ("blue", "yellow")}
+
+    for team in ("blue", "yellow"):
+        cap[team].locator("[data-picker] [data-value='2']").click()
+        bench.pump()
+        cap[team].locator("[data-action=confirm]").click()
+        bench.pump()
+    assert bench.state["phase"] == "bid"
+    cap = {team: pages[h.captain(bench.state, team)] for team in ("blue", "yellow")}
+    assert cap["blue"].get_by_text("Both teams bid 2: bid again!").is_visible()
+    assert projector.get_by_text("Both teams bid 2: bid again!").is_visible()
+
+    cap["blue"].locator("[data-picker] [data-value='3']").click()
+    bench.pump()
+    cap["blue"].locator("[data-action=confirm]").click()
+    cap["yellow"].locator("[data-picker] [data-value='1']").click()
+    bench.pump()
+    cap["yellow"].locator("[data-action=confirm]").click()
+    bench.pump()
+    assert bench.state["phase"] == "answer" and bench.state["q"]["bidder"] == "blue"
+
+    # Blue moves a card; yellow's devices and the projector watch blue's rack face up.
+    cap["blue"].locator("[data-rack] [data-card='4']").focus()
+    cap["blue"].keyboard.press("Home")
+    bench.pump()
+    assert bench.rack("blue") == [4, 1, 2, 3, 5]
+    for page in (pages["cai"], pages["dee"], projector):
+        shown = page.locator("[data-rack-readonly] [data-card]")
+        watched = shown.evaluate_all("e => e.map(x => +x.dataset.card)")
+        assert watched == [4, 1, 2, 3, 5]
+        assert page.locator("[data-rack]").count() == 0
+    assert "Blue team bid 3 and answers face up" in pages["cai"].locator("body").inner_text()
+
+    # Blue gets it all right: it moves its bid.
+    answer = bench.answer()
+    for position, card in enumerate(answer):
+        cap["blue"].locator(f"[data-rack] [data-card='{card}']").focus()
+        cap["blue"].keyboard.press(str(position + 1))
+        bench.pump()
+    assert bench.rack("blue") == answer
+    cap["blue"].locator("[data-action=confirm]").click()
+    bench.pump()
+    assert bench.state["teams"]["blue"]["pos"] == 20
+    assert "Bid 3: made it" in projector.locator("body").inner_text()
+    assert_no_errors(*pages.values(), projector)
+
+
+# ==================================================================================================
+# Star turns: lay a card, go on, stop; a mistake moves the other team
+# ==================================================================================================
+
+
+def _star_bench(new_page):
+    state = h.fresh(blue=3, yellow=0)
+    answer = h.answer_of(state)
+    state = h.lock(state, "blue", h.order_with(answer, 1))  # one right: blue lands on the star at 4
+    state = h.lock(state, "yellow", h.order_with(answer, 0))
+    state = h.end_reveal(state)
+    assert state["phase"] == "star" and state["q"]["star"]["team"] == "blue"
+    return Bench(new_page, state)
+
+
+def test_star_turn_lay_right_then_stop(new_page):
+    bench = _star_bench(new_page)
+    pages = {p: bench.device(p, "player", p) for p in ("ava", "ben", "cai")}
+    projector = bench.device("projector", "projector")
+    captain = pages[h.captain(bench.state, "blue")]
+    mate = pages["ben" if h.captain(bench.state, "blue") == "ava" else "ava"]
+    answer = bench.answer()
+
+    assert captain.locator("[data-action=stop]").is_disabled()  # lay a card first
+    # A teammate proposes the card for place 1; the captain lays it.
+    mate.locator(f"[data-star-hand] [data-card='{answer[0]}']").click()
+    mate.locator("[data-star-places] [data-place='1']").click()
+    bench.pump()
+    assert captain.get_by_text(re.compile(rf"Team choice: card {answer[0]} in place 1")).is_visible()
+    assert "Team choice" not in pages["cai"].locator("body").inner_text()
+    captain.locator("[data-action=confirm]").click()
+    bench.pump()
+    assert [c["right"] for c in bench.state["q"]["star"]["laid"]] == [True]
+    assert "✓ right" in projector.locator("[data-star-places]").inner_text()
+    assert captain.locator(f"[data-star-hand] [data-card='{answer[0]}']").count() == 0
+
+    # Stop: blue moves one space for its one card.
+    captain.locator("[data-action=stop]").click()
+    bench.pump()
+    assert "Stop and move 1" in captain.locator("[data-action=confirm]").inner_text()
+    captain.locator("[data-action=confirm]").click()
+    bench.pump()
+    assert bench.state["teams"]["blue"]["pos"] == 5
+    assert bench.state["phase"] == "reveal"
+    assert "1 star card right." in projector.locator("body").inner_text()
+    assert_no_errors(*pages.values(), projector)
+
+
+def test_star_turn_mistake_moves_the_other_team(new_page):
+    bench = _star_bench(new_page)
+    captain_id = h.captain(bench.state, "blue")
+    captain = bench.device(captain_id, "player", captain_id)
+    cai = bench.device("cai", "player", "cai")
+    answer = bench.answer()
+    wrong = next(c for c in (1, 2, 3, 4, 5) if c != answer[2])
+    # Choosing a place before a card says what to do.
+    captain.locator("[data-star-places] [data-place='3']").click()
+    assert "Choose a card first" in captain.locator(".lu-error").inner_text()
+    captain.locator(f"[data-star-hand] [data-card='{wrong}']").click()
+    captain.locator("[data-star-places] [data-place='3']").click()
+    bench.pump()
+    captain.locator("[data-action=confirm]").click()
+    bench.pump()
+    assert bench.state["teams"]["yellow"]["pos"] == 1
+    assert "✗ wrong" in cai.locator("body").inner_text()
+    assert_no_errors(captain, cai)
+
+
+# ==================================================================================================
+# The 5-space: how many are wrong, one rearrangement, the winner screen
+# ==================================================================================================
+
+
+def test_final_space_rearrange_once_and_win(new_page):
+    state = h.fresh(blue=25, yellow=5)
+    assert state["phase"] == "final" and state["q"]["answering"] == ["blue"]
+    bench = Bench(new_page, state)
+    captain_id = h.captain(bench.state, "blue")
+    captain = bench.device(captain_id, "player", captain_id)
+    cai = bench.device("cai", "player", "cai")
+    projector = bench.device("projector", "projector")
+    answer = bench.answer()
+    assert "If they miss, your team moves 5!" in cai.locator("body").inner_text()
+
+    first = h.order_with(answer, 2)
+    for position, card in enumerate(first):
+        captain.locator(f"[data-rack] [data-card='{card}']").focus()
+        captain.keyboard.press(str(position + 1))
+        bench.pump()
+    assert captain.locator("[data-action=confirm]").inner_text().strip().endswith("Check our answer")
+    captain.locator("[data-action=confirm]").click()
+    bench.pump()
+    assert captain.get_by_text("3 cards are wrong. Move cards once more, then lock in.").is_visible()
+    assert "First try: 3 cards wrong." in projector.locator("body").inner_text()
+
+    for position, card in enumerate(answer):
+        captain.locator(f"[data-rack] [data-card='{card}']").focus()
+        captain.keyboard.press(str(position + 1))
+        bench.pump()
+    captain.locator("[data-action=confirm]").click()
+    bench.pump()
+    assert bench.state["winner"] == "blue" and bench.status == "finished"
+    assert projector.get_by_role("heading", name="Blue team wins!").is_visible()
+    assert captain.get_by_text("Well done, your team got all five right on the 5-space!").is_visible()
+    assert cai.get_by_text("Good game!", exact=False).is_visible()
+    assert h.current_question(bench.state)["explanation"] in projector.locator("body").inner_text()
+    assert_no_errors(captain, cai, projector)
+
+
+# ==================================================================================================
+# Refusals are shown; renders keep what the student was doing
+# ==================================================================================================
+
+
+def test_a_refused_action_is_shown_and_the_screen_recovers(new_page):
+    bench = Bench(new_page, h.new_game())
+    ava = bench.device("ava", "player", "ava")
+    ava.locator("[data-rack] [data-card='1']").click()
+    ava.locator("[data-rack] [data-card='2']").click()
+    # The rules refuse this one (the deadline fired meanwhile: the answer is already locked).
+    bench.deadline()
+    bench.pump()
+    assert ava.locator(".lu-error").inner_text().strip() != ""
+    assert bench.state["phase"] == "reveal"
+    assert_no_errors(ava)
+
+
+def test_a_picked_up_card_survives_a_teammates_move(new_page):
+    bench = Bench(new_page, h.new_game())
+    ava = bench.device("ava", "player", "ava")
+    ben = bench.device("ben", "player", "ben")
+    ava.locator("[data-rack] [data-card='5']").click()  # picked up, nothing sent yet
+    ben.locator("[data-rack] [data-card='3']").focus()
+    ben.keyboard.press("End")
+    bench.pump()
+    assert rack_order(ava) == [1, 2, 4, 5, 3]
+    assert ava.locator("[data-rack] [data-card='5']").get_attribute("aria-pressed") == "true"
+    ava.locator("[data-rack] [data-card='1']").click()
+    bench.pump()
+    assert bench.rack("blue") == [5, 2, 4, 1, 3]
+
+
+# ==================================================================================================
+# Every role renders every phase of whole bot games without an error and without a secret
+# ==================================================================================================
+
+
+def test_every_role_renders_whole_bot_games_without_errors_or_secrets(new_page):
+    from games.engine.core import Rng
+
+    players = [{**p, "bot": "medium"} for p in h.TWO_V_TWO]
+    bench = Bench(new_page, h.new_game(players=players, board="short"))
+    pages = {
+        "ava": bench.device("ava", "player", "ava", width=1024, height=768),
+        "cai": bench.device("cai", "player", "cai", width=390, height=844),
+        "projector": bench.device("projector", "projector"),
+        "console": bench.device("console", "teacher", compact=True, width=420, height=700),
+        "replay": bench.device("replay", "replay"),
+    }
+    rng = Rng("screen-bots")
+    phases = set()
+    for _step in range(400):
+        state = bench.state
+        if GAME.is_over(state):
+            break
+        acting = GAME.current_players(state)
+        if acting:
+            player = acting[rng.randint(0, len(acting) - 1)]
+            action = GAME.bot_action(state, player, rng)
+            bench.now += 1
+            bench.state, _events = GAME.apply(state, player, action, bench.now)
+            bench.seq += 1
+        else:
+            bench.now += 1
+            bench.state, _events = GAME.on_deadline(state, bench.now + 100)
+            bench.seq += 1
+        bench.status = "finished" if GAME.is_over(bench.state) else "playing"
+        phases.add(bench.state["phase"])
+        bench.draw_all()
+        if bench.state["phase"] not in ("reveal", "over"):
+            secrets = secrets_of(bench.state)
+            for name, page in pages.items():
+                text = page.locator("#root").inner_text()
+                for secret in secrets:
+                    assert secret not in text, (name, bench.state["phase"], secret)
+    assert GAME.is_over(bench.state)
+    assert {"answer", "reveal", "over"} <= phases
+    for page in pages.values():
+        assert page.evaluate("window.errors") == []
+    assert pages["projector"].get_by_role("heading", name=re.compile("wins!")).is_visible()
