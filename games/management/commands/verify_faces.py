@@ -12,11 +12,9 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from games.engine import core
 from games.engine.faces import Faces, verify
 from games.engine.faces.features import FEATURE_BY_KEY
+from games.engine.faces.verify import RECORD_FIELDS, RECORD_FORMAT, record_problems
 
 from .simulate import build, play
-
-RECORD_FORMAT = "classplay/faces-match/1"  # named in HELP below
-RECORD_FIELDS = {"config": dict, "seed": str, "salt": str, "commitment": str, "log": list}
 
 HELP = """Check a finished Line-Up (faces) match: that the commitment shown at the start is SHA-256 of
 "salt:seed", that every move in the log is one the rules allow, and that every answer, naming, round result
@@ -63,6 +61,8 @@ def load_record(path: str) -> dict[str, Any]:
             record[field] = str(record[field])
         if not isinstance(record[field], kind):
             raise CommandError(f"{path}: {field!r} must be a JSON {_json_kind(kind)}.")
+    for problem in record_problems(record):  # the limits the verify page applies too
+        raise CommandError(f"{path}: {problem['message'] % problem['params']}")
     return record
 
 

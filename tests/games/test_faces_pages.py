@@ -1,0 +1,195 @@
+"""Line-Up's verify pages: anyone can check a pasted match record; a match played here can be checked (and
+its record downloaded) by its two players and the class's staff, once it is over."""
+
+import json
+from datetime import timedelta
+
+import pytest
+from django.test import Client
+from django.utils import timezone
+
+from games import services
+from games.engine.core import Rng
+from games.engine.faces import Faces, verify
+from games.management.commands.verify_faces import example_record
+from games.models import GameTable
+
+pytestmark = pytest.mark.django_db
+T0 = 2_000_000.0
+URL = "/games/faces/verify/"
+BASE = {"config": {}, "seed": "s", "salt": "x", "commitment": "c"}
+
+
+@pytest.fixture(scope="module")
+def honest():
+    return example_record(11, "hard")
+
+
+def post_record(record, **extra):
+    text = record if isinstance(record, str) else json.dumps(record)
+    return Client().post(URL, {"record": text, **extra})
+
+
+def test_the_verify_page_is_public_and_explains_the_check():
+    response = Client().get(URL)
+    assert response.status_code == 200
+    text = response.content.decode()
+    assert "Check a Line-Up match" in text and "commitment" in text
+    assert 'name="record"' in text and 'type="file"' in text
+
+
+def test_an_honest_record_is_verified_with_its_faces_and_answers(honest):
+    response = post_record(honest)
+    text = response.content.decode()
+    assert response.status_code == 200
+    assert "Verified: this match was fair." in text
+    assert "Every answer, naming and round result recorded during the match agrees" in text
+    assert text.count("<svg") >= 2 and 'role="img"' in text  # each round's two faces, with descriptions
+    assert "Does your person" in text  # the recomputed answers, as questions
+    assert honest["commitment"] in text
+
+
+def test_a_record_uploaded_as_a_file_is_checked_too(honest):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    upload = SimpleUploadedFile("match.json", json.dumps(honest).encode(), content_type="application/json")
+    response = Client().post(URL, {"record": "", "file": upload})
+    assert "Verified: this match was fair." in response.content.decode()
+
+
+def test_a_tampered_answer_is_reported_with_its_log_entry(honest):
+    record = json.loads(json.dumps(honest))
+    number, event = next(
+        (number, event)
+        for number, entry in enumerate(record["log"])
+        for event in entry.get("events", [])
+        if event["type"] == "asked"
+    )
+    event["answer"] = not event["answer"]
+    text = post_record(record).content.decode()
+    assert "Not verified." in text
+    assert f"Log entry {number}: the log says asked answer" in text
+    assert "Verified: this match was fair." not in text
+
+
+def test_a_changed_seed_breaks_the_commitment(honest):
+    record = {**honest, "seed": honest["seed"] + "x"}
+    text = post_record(record).content.decode()
+    assert "Not verified." in text and "is not SHA-256(salt:seed)" in text
+    assert "different" in text
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ("", "Paste a match record or choose its file."),
+        ("not json", "That is not JSON"),
+        ("[1, 2]", "This is not a match record"),
+        (json.dumps({"game": "wordup"}), "not of a Line-Up match"),
+        (json.dumps(BASE), "has no &#x27;log&#x27;"),
+        (json.dumps({**BASE, "log": {}}), "must be a JSON list"),
+        (json.dumps({**BASE, "log": [{}] * 5001}), "more than"),
+    ],
+)
+def test_what_is_not_a_record_is_refused_with_a_reason(content, message):
+    response = post_record(content)
+    assert response.status_code == 200
+    text = response.content.decode()
+    assert message in text and "Verified" not in text
+
+
+def test_a_record_with_bad_settings_is_not_verified_and_does_not_crash(honest):
+    record = {**honest, "config": {**honest["config"], "players": [{"id": "solo"}]}}
+    text = post_record(record).content.decode()
+    assert "Not verified." in text and "settings are not valid" in text
+
+
+# --------------------------------------------------------------------------------------------------
+# A match played here
+# --------------------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def table(class_7b, ms_rivera, ava, ben):
+    session = services.session_schedule(
+        classroom=class_7b, by=ms_rivera, game="faces", scheduled_for=timezone.now() + timedelta(minutes=1)
+    )
+    services.session_open_lobby(session=session, by=ms_rivera)
+    services.session_join(session=session, student=ava)
+    services.session_join(session=session, student=ben)
+    services.session_start(session=session, by=ms_rivera, now=T0)
+    return GameTable.objects.get(session=session)
+
+
+def play_to_the_end(table):
+    engine, rng = Faces(), Rng("pages-test")
+    for step in range(500):
+        table.refresh_from_db()
+        if table.status != GameTable.Status.PLAYING:
+            return table
+        player = engine.current_players(table.state)[0]
+        action = engine.bot_action(table.state, player, rng)
+        services.action_submit(table_id=table.pk, player=player, action=action, key=f"k{step}", now=T0 + step)
+    raise AssertionError("the match did not end")
+
+
+def signed_in(student):
+    from classrooms.middleware import STUDENT_SESSION_KEY
+
+    client = Client()
+    session = client.session
+    session[STUDENT_SESSION_KEY] = student.pk
+    session.save()
+    return client
+
+
+def test_a_finished_match_is_verified_for_its_players_and_teacher(table, ava, ms_rivera):
+    play_to_the_end(table)
+    teacher = Client()
+    teacher.force_login(ms_rivera)
+    for client in (signed_in(ava), teacher):
+        response = client.get(f"{URL}{table.pk}/")
+        text = response.content.decode()
+        assert response.status_code == 200
+        assert "Verified: this match was fair." in text
+        assert "Ava" in text and table.seed in text
+        assert f"/games/faces/verify/{table.pk}/record.json" in text
+
+
+def test_the_downloaded_record_verifies_with_the_engine_alone(table, ben):
+    play_to_the_end(table)
+    response = signed_in(ben).get(f"{URL}{table.pk}/record.json")
+    assert response.status_code == 200
+    assert "attachment" in response["Content-Disposition"]
+    record = json.loads(response.content)
+    assert record["format"] == "classplay/faces-match/1" and record["seed"] == table.seed
+    report = verify(record["config"], record["seed"], record["salt"], record["commitment"], record["log"])
+    assert report["ok"] and report["winner"] == table.state["result"]["winner"]
+    assert sum(1 for entry in record["log"] if entry.get("events")) >= 2
+
+
+def test_nobody_sees_the_seed_while_the_match_is_on(table, ava):
+    response = signed_in(ava).get(f"{URL}{table.pk}/")
+    assert response.status_code == 403
+    assert table.seed not in response.content.decode()
+    assert signed_in(ava).get(f"{URL}{table.pk}/record.json").status_code == 403
+
+
+def test_strangers_cannot_open_someone_elses_match(table, cleo, mr_okafor):
+    play_to_the_end(table)
+    okafor = Client()
+    okafor.force_login(mr_okafor)
+    for client in (Client(), signed_in(cleo), okafor):
+        assert client.get(f"{URL}{table.pk}/").status_code == 404
+        assert client.get(f"{URL}{table.pk}/record.json").status_code == 404
+
+
+def test_a_match_the_teacher_ended_early_is_checked_as_far_as_it_went(table, ms_rivera, ava):
+    engine, rng = Faces(), Rng("early")
+    player = engine.current_players(table.state)[0]
+    action = engine.bot_action(table.state, player, rng)
+    services.action_submit(table_id=table.pk, player=player, action=action, key="one", now=T0 + 1)
+    services.table_end(table=table, by=ms_rivera)
+    text = signed_in(ava).get(f"{URL}{table.pk}/").content.decode()
+    assert "The teacher ended this match before it was over." in text
+    assert "Not verified" not in text
