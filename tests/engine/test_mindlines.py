@@ -842,3 +842,21 @@ def test_every_screen_shows_the_players_names_in_seat_order_and_which_are_comput
             {"id": "kid2", "seat": 2, "name": "kid2", "bot": False},  # a blank name falls back to the id
         ]
     assert GAME.view(state, {"role": "projector"})["timers"]["draw_seconds"] == 120
+
+
+def test_a_short_deck_of_the_difficulty_is_played_in_full_and_the_other_difficulty_tops_it_up():
+    """A teacher's list with 20 hard and 100 easy words in a hard game of 4 (32 concepts): every hard word
+    is played, 12 easy ones fill up, and nothing repeats."""
+    cfg = config(4, difficulty="hard")
+    cfg["concepts"] = deck(20, "hard") + deck(100, "easy")
+    state = GAME.setup(cfg, "top-up", 0.0)
+    used = [cid for ids in state["plan"] for cid in ids]
+    assert len(used) == len(set(used)) == 32
+    assert {cid for cid in used if cid.startswith("mtl-hard-")} == {c["id"] for c in deck(20, "hard")}
+
+
+def test_a_deck_big_enough_for_the_game_never_mixes_difficulties():
+    cfg = config(8, difficulty="easy")
+    cfg["concepts"] = deck(64, "easy") + deck(10, "hard")
+    state = GAME.setup(cfg, "big-enough", 0.0)
+    assert all(cid.startswith("mtl-easy-") for ids in state["plan"] for cid in ids)

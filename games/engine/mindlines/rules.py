@@ -110,17 +110,22 @@ def _check_concept(raw: Any) -> dict[str, str | None]:
     return {"id": cid, "text": text, "difficulty": difficulty, "theme": theme}
 
 
-def _concept_pool(raw: Any, difficulty: str, per_round: int) -> list[dict[str, str | None]]:
-    """The concepts of the session's difficulty (untagged ones fit any). If they cannot fill even one
-    round, every concept is used; concepts repeat across rounds only when the pool is too small."""
+def _concept_pool(
+    raw: Any, difficulty: str, per_round: int, per_game: int, rng: Rng
+) -> list[dict[str, str | None]]:
+    """The concepts a game draws from: those of the session's difficulty (untagged ones fit any). If they
+    cannot fill a whole game without repeats, concepts of the other difficulty join (as many as the game
+    still needs, chosen at random), so a teacher's short list is played in full before anything repeats.
+    Concepts repeat across rounds only when even that is too few (see ``_plan_concepts``)."""
     if not isinstance(raw, list):
         raise ValueError("mindlines: config['concepts'] must be a list")
     concepts = [_check_concept(entry) for entry in raw]
     if len({concept["id"] for concept in concepts}) != len(concepts):
         raise ValueError("mindlines: concept ids must be unique")
     pool = [concept for concept in concepts if concept["difficulty"] in (None, difficulty)]
-    if len(pool) < per_round:
-        pool = concepts
+    if len(pool) < per_game:
+        others = [concept for concept in concepts if concept["difficulty"] not in (None, difficulty)]
+        pool += rng.sample(others, min(len(others), per_game - len(pool)))
     if len(pool) < per_round:
         raise ValueError(f"mindlines: at least {per_round} concepts are needed for this group")
     return pool
@@ -190,8 +195,8 @@ class MindTheLines(core.Game):
         if difficulty not in DIFFICULTIES:
             raise ValueError("mindlines: difficulty must be 'easy' or 'hard'")
         per_round = 2 * drawn_per_round(len(players))
-        pool = _concept_pool(config.get("concepts"), difficulty, per_round)
         rng = Rng(seed)
+        pool = _concept_pool(config.get("concepts"), difficulty, per_round, per_round * ROUNDS, rng)
         plan = _plan_concepts(pool, rng, per_round)
         used = {cid for round_ids in plan for cid in round_ids}
         state: State = {
