@@ -153,6 +153,46 @@ def test_same_seed_same_deal_and_other_seed_other_deal():
     assert table(seed="a-seed-1")["deck"] != table(seed="a-seed-2")["deck"]
 
 
+def live_table(seed: str = "live-seed", players: int = 3, level: int = 3) -> dict:
+    """A table as the runtime sets it up: the engine's default config, so random card ids."""
+    seats = [{"id": f"p{i + 1}", "name": S.NAMES[i]} for i in range(players)]
+    return GAME.setup({**GAME.default_config, "players": seats, "level": level}, seed)
+
+
+def test_every_table_has_its_own_random_card_ids_so_an_id_never_tells_which_card_is_bigger():
+    state = live_table()
+    ids = rules.card_ids_of(state)
+    assert len(ids) == 106 and all(re.fullmatch(r"k\d{3}", card) for card in ids)
+    assert state["ids"] and sorted(state["ids"].values()) == sorted(cards_for(3))
+    numbers = [card for card in ids if rules.is_number(state, card)]
+    values = [rules.value_of(state, card) for card in numbers]  # in id order
+    assert values != sorted(values) and values != sorted(values, reverse=True)
+    assert live_table("other-seed")["ids"] != state["ids"], "another table, other ids"
+    assert live_table()["ids"] == state["ids"], "the same seed replays the same ids"
+    assert GAME.default_config["card_ids"] == "shuffled"
+
+
+def test_views_and_moves_use_the_tables_ids_and_refuse_the_decks_own_ids():
+    state = live_table()
+    market = state["market"]
+    deck_id = rules.canonical_id(state, market[0])
+    assert deck_id != market[0] and re.fullmatch(r"c\d{3}", deck_id)
+    for viewer in viewers(("p1", "p2", "p3")):
+        text = core.canonical_json(GAME.view(state, viewer))
+        assert not re.search(r"\bc\d{3}\b", text) and '"rank"' not in text and '"ids"' not in text
+    assert refused(state, "p1", take(deck_id, "hand")).code == "not_in_market"
+    state, events = act(state, "p1", take(market[0], "hand"))
+    assert state["hands"]["p1"] == [market[0]]
+    assert events[-1]["card"]["id"] == market[0]
+
+
+def test_plain_card_ids_keep_the_decks_ids_for_the_rule_tests():
+    state = table()
+    assert state["ids"] is None and rules.card_ids_of(state) == sorted(cards_for(3))
+    with pytest.raises(ValueError):
+        GAME.setup({**S.config(2), "card_ids": "sorted"}, S.SEED)
+
+
 @pytest.mark.parametrize(
     "bad",
     [

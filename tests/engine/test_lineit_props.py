@@ -31,7 +31,7 @@ def _support():
 S = _support()
 GAME = S.GAME
 STRENGTHS = ("easy", "medium", "hard")
-ALL_IDS = [f"c{i:03d}" for i in range(1, 107)]
+ALL_IDS = [f"{prefix}{i:03d}" for prefix in "ck" for i in range(1, 107)]
 
 
 def random_game(config, seed, chooser_seed, deadline_chance, *, check=True, on_step=None):
@@ -76,6 +76,7 @@ games = st.fixed_dictionaries(
         "chooser": st.integers(0, 10**9),
         "deadline_chance": st.sampled_from([0.0, 0.05, 0.3]),
         "timed": st.booleans(),
+        "card_ids": st.sampled_from(rules.CARD_ID_MODES),
     }
 )
 
@@ -84,7 +85,7 @@ games = st.fixed_dictionaries(
 @given(games)
 def test_random_games_keep_the_invariants_replay_and_repeat(game):
     settings_ = {} if game["timed"] else {"turn_seconds": None}
-    config = S.config(game["players"], game["level"], **settings_)
+    config = S.config(game["players"], game["level"], card_ids=game["card_ids"], **settings_)
     final, log, events = random_game(config, game["seed"], f"c{game['chooser']}", game["deadline_chance"])
     assert json.loads(json.dumps(final)) == final
     assert core.state_hash(core.replay(GAME, config, game["seed"], log)) == core.state_hash(final)
@@ -214,7 +215,8 @@ def test_a_move_is_accepted_exactly_when_it_is_legal(chooser_seed, attempts):
 # --------------------------------------------------------------------------------------------------
 
 SCAN_SEED = "seed-Zq9xK-secret"
-CARD_ID = re.compile(r"c\d{3}")
+CARD_ID = re.compile(r"[ck]\d{3}")
+DECK_ID = re.compile(r"\bc\d{3}\b")
 
 
 def viewers_for(state):
@@ -243,6 +245,9 @@ def scan(state):
         me = viewer.get("player") if viewer.get("player") in state["order"] else None
         assert SCAN_SEED not in text and "rng" not in view and '"seed"' not in text
         assert not shown & hidden_deck, f"deck cards shown to {viewer}"
+        if state.get("ids"):
+            assert not DECK_ID.search(text), f"a deck id (it tells the card's rank) shown to {viewer}"
+            assert '"rank"' not in text
         for player in state["order"]:
             hand = set(state["hands"][player])
             if player == me:
@@ -258,7 +263,7 @@ def scan(state):
 @pytest.mark.parametrize(("level", "players"), [(1, 2), (3, 3), (4, 4), (5, 5), (2, 5)])
 def test_no_view_ever_shows_another_players_hand_the_deck_or_the_seed(level, players):
     bots = tuple(STRENGTHS[i % 2] for i in range(players))
-    config = S.config(players, level, bots=bots)
+    config = S.config(players, level, bots=bots, card_ids="shuffled")
     state = GAME.setup(config, SCAN_SEED)
     bot_rng = core.Rng("scan-bots")
     now = 0.0
@@ -277,5 +282,5 @@ def test_no_view_ever_shows_another_players_hand_the_deck_or_the_seed(level, pla
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(games)
 def test_many_random_games_keep_the_invariants(game):
-    config = S.config(game["players"], game["level"])
+    config = S.config(game["players"], game["level"], card_ids=game["card_ids"])
     random_game(config, game["seed"], f"c{game['chooser']}", game["deadline_chance"], on_step=scan)

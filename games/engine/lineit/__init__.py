@@ -6,6 +6,8 @@ The rules (issue 7) and where this engine had to decide (details in :mod:`.rules
 * Deck per level: :mod:`.cards` (100 number cards with distinct exact values, 25 per colour, plus Bet cards
   3, 3, 4, 4, 5, 5). Values are compared exactly with :class:`fractions.Fraction` and stored as strings
   (``"3/4"``); faces are what the card shows (``"2³"``, ``"0.7"``, ``"7½"``).
+* Card ids are random per table (``k001`` ...), so an id never tells a card's rank; ``card_ids="plain"``
+  keeps the deck's fixed ids ``c001`` ... ``c106``, which follow the sorted values (rule tests).
 * Scoring a line discards the Bet card (it becomes the +bet / -bet token) and the *first three number
   cards* of the line; the rest go face down to the scoring pile.
 * A jackpot is claimed when a placement makes the *third* number card of that colour in the current line.
@@ -43,7 +45,11 @@ class LineIt(Game):
     title = "Line-it"
     min_players = 2
     max_players = 5
-    default_config: dict[str, Any] = {"level": 3, "turn_seconds": rules.DEFAULT_TURN_SECONDS}
+    default_config: dict[str, Any] = {
+        "level": 3,
+        "turn_seconds": rules.DEFAULT_TURN_SECONDS,
+        "card_ids": "shuffled",
+    }
 
     def setup(self, config: dict[str, Any], seed: str, now: float = 0.0) -> State:
         return rules.new_state(config, seed, now)

@@ -24,6 +24,12 @@ Where the rulebook is silent, these are the decisions (also in docs/games/lineit
   (which ends the turn) or end the turn. A line that is empty cannot be scored during the draft.
 * **Final phase**: each player in turn may play one card from the hand (it must fit), then scores the line.
   Cards still in hand are discarded and worth nothing.
+* **Card ids are per table** (``card_ids``, default ``"shuffled"``): the deck's fixed ids (``c001`` ...
+  ``c106``) follow the sorted values, so a student who read ids (in the page or the websocket traffic) would
+  know which of two cards is bigger without comparing them. Each table therefore gets its own random ids
+  (``k001`` ... ``k106`` dealt by a generator derived from the secret seed); the state, the views, the log and
+  the actions all use them, and :func:`canonical_id` maps them back to the deck. ``"plain"`` keeps the fixed
+  ids (the rule tests name cards by number that way).
 * **Timed turns** (``turn_seconds``, default 45; ``None`` for untimed tables): when the deadline passes the
   server plays for the player: it takes the market number card that fits the line with the smallest gap
   (for an empty line, the one nearest the middle of the deck); if none fits, the leftmost market card goes to
@@ -48,6 +54,7 @@ LINE_DISCARD = 3
 LOG_LIMIT = 30
 MAX_ID_LENGTH = 16
 DEFAULT_TURN_SECONDS = 45.0
+CARD_ID_MODES = ("shuffled", "plain")
 TAKE_DESTINATIONS = ("line", "hand", "new_line")
 ACTION_KEYS: dict[str, frozenset[str]] = {
     "take": frozenset({"type", "card", "to"}),
@@ -91,15 +98,33 @@ def _check_seconds(seconds: Any) -> float | None:
     return float(seconds)
 
 
+def _check_card_ids(mode: Any) -> str:
+    if mode not in CARD_ID_MODES:
+        raise ValueError(f"config['card_ids'] must be one of {CARD_ID_MODES}")
+    return str(mode)
+
+
+def card_ids(level: int, seed: str, mode: str) -> dict[str, str] | None:
+    """``{table id: deck id}`` for a table (None: the deck's own ids). The ids are dealt by a generator of
+    their own, derived from the secret seed, so the game's generator (and so the deal) does not change."""
+    if mode == "plain":
+        return None
+    deck_ids = sorted(cards_for(level))
+    labels = core.Rng(f"{seed}:card-ids").shuffled([f"k{i:03d}" for i in range(1, len(deck_ids) + 1)])
+    return dict(sorted(zip(labels, deck_ids, strict=True)))
+
+
 def new_state(config: dict[str, Any], seed: str, now: float) -> State:
     players = _check_players(config.get("players"))
     level = _check_level(config.get("level", 3))
+    ids = card_ids(level, seed, _check_card_ids(config.get("card_ids", "shuffled")))
     order = [seat["id"] for seat in players]
     rng = core.Rng(seed)
-    deck = rng.shuffled(sorted(cards_for(level)))
+    deck = rng.shuffled(sorted(ids) if ids else sorted(cards_for(level)))
     state: State = {
         "game": GAME,
         "level": level,
+        "ids": ids,
         "settings": {"turn_seconds": _check_seconds(config.get("turn_seconds", DEFAULT_TURN_SECONDS))},
         "order": order,
         "names": {seat["id"]: str(seat.get("name") or seat["id"]) for seat in players},
@@ -139,12 +164,24 @@ def market_size(state: State) -> int:
 # --------------------------------------------------------------------------------------------------
 
 
+def canonical_id(state: State, card_id: str) -> str:
+    """The deck's own id of a card of this table (see "Card ids are per table" above)."""
+    ids = state.get("ids")
+    return ids[card_id] if ids else card_id
+
+
+def card_ids_of(state: State) -> list[str]:
+    """Every card id of this table (106)."""
+    ids = state.get("ids")
+    return sorted(ids) if ids else sorted(cards_for(state["level"]))
+
+
 def card_of(state: State, card_id: str) -> dict[str, Any]:
-    return cards_for(state["level"])[card_id]
+    return cards_for(state["level"])[canonical_id(state, card_id)]
 
 
 def value_of(state: State, card_id: str) -> Fraction:
-    return exact_values(state["level"])[card_id]
+    return exact_values(state["level"])[canonical_id(state, card_id)]
 
 
 def is_number(state: State, card_id: str) -> bool:
