@@ -193,3 +193,51 @@ def test_a_match_the_teacher_ended_early_is_checked_as_far_as_it_went(table, ms_
     text = signed_in(ava).get(f"{URL}{table.pk}/").content.decode()
     assert "The teacher ended this match before it was over." in text
     assert "Not verified" not in text
+
+
+# --------------------------------------------------------------------------------------------------
+# How to play, teacher guide, one-screen rules
+# --------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("template", "words"),
+    [
+        (
+            "games/faces/how_to_play.html",
+            ["How to play Line-Up", "first to two rounds", "Gamble when you are behind"],
+        ),
+        ("games/faces/guide.html", ["teacher guide", "Seconds per turn", "Computer opponent", "reasoning"]),
+        ("games/faces/rules.html", ["find the other player", "First to two rounds wins."]),
+    ],
+)
+def test_the_guides_render_with_their_rules(rf, template, words):
+    from django.contrib.auth.models import AnonymousUser
+    from django.template.loader import render_to_string
+
+    request = rf.get("/")
+    request.user, request.student = AnonymousUser(), None
+    text = render_to_string(template, request=request)
+    for word in words:
+        assert word in text
+    assert "<main" in text and "faces.css" in text
+
+
+def test_the_example_faces_on_the_how_to_play_page_are_the_game_own_drawings(rf):
+    """The pictures are the art module's faces from the board of seed "how-to-play", with the same words."""
+    import pathlib
+    import re
+
+    from games.engine.faces.art import face_svg
+    from games.engine.faces.features import generate_board
+
+    root = pathlib.Path(__file__).resolve().parents[2]
+    page = (root / "templates" / "games" / "faces" / "how_to_play.html").read_text(encoding="utf-8")
+    board = {face["id"]: face for face in generate_board(Rng("how-to-play"))}
+    shown = re.findall(r"example-([A-Z])\.svg' %}\" alt=\"\{% translate '([^']+)' %}\"", page)
+    assert len(shown) == 8
+    for letter, alt in shown:
+        face = board[letter]
+        image = root / "static" / "img" / "games" / "faces" / f"example-{letter}.svg"
+        assert image.read_text(encoding="utf-8").strip() == face_svg(face)
+        assert alt.removesuffix(" (ruled out)") == face["description"]
