@@ -841,5 +841,5 @@ def item_labels(classroom_id: int, keys: list[tuple[str, str]]) -> dict[tuple[st
     for item_id in wanted.get("lineit", ()):
         if item_id.startswith("compare:"):
             low, _bar, high = item_id.removeprefix("compare:").partition("|")
-            labels[("lineit", item_id)] = f"{low} ↔ {high}"
+            labels[("lineit", item_id)] = f"{low} vs {high}"
     return labels

@@ -1,0 +1,232 @@
+"""Charts drawn on the server: one geometry, two renderers (inline SVG for the pages, reportlab drawings
+for the PDF report cards). No JavaScript, no CDN. Every chart carries a title and a text description
+(``summary``) that the SVG exposes to screen readers and the pages repeat as a table.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from html import escape
+
+from django.utils.safestring import SafeString, mark_safe
+
+INK = "#1d2433"
+MUTED = "#55607a"
+GRID = "#d9d4c7"
+ACCENT = "#2456a6"
+OK = "#1f7a4d"
+BAD = "#b3261e"
+
+
+@dataclass
+class Chart:
+    width: float
+    height: float
+    title: str
+    summary: str
+    #: Primitives in top-left coordinates: ("line", x1, y1, x2, y2, colour, width, dashed),
+    #: ("poly", [(x, y)...], colour, width), ("dot", x, y, r, colour), ("rect", x, y, w, h, colour),
+    #: ("text", x, y, text, anchor, size, colour)
+    items: list[tuple] = field(default_factory=list)
+
+
+def _pct(value: float | None) -> str:
+    return "—" if value is None else f"{round(100 * value)}%"
+
+
+def line_chart(
+    points: list[tuple[str, float | None]],
+    *,
+    title: str,
+    summary: str,
+    width: float = 640,
+    height: float = 220,
+    reference: float | None = None,
+) -> Chart:
+    """Accuracy (0-1) over a sequence of labelled points (sessions); ``reference`` draws a dashed line."""
+    chart = Chart(width, height, title, summary)
+    left, right, top, bottom = 44, 12, 12, 34
+    plot_w, plot_h = width - left - right, height - top - bottom
+
+    def y_of(value: float) -> float:
+        return top + plot_h * (1 - value)
+
+    for tick in (0, 0.5, 1):
+        y = y_of(tick)
+        chart.items.append(("line", left, y, width - right, y, GRID, 1, False))
+        chart.items.append(("text", left - 6, y + 4, _pct(tick), "end", 11, MUTED))
+    chart.items.append(("line", left, top, left, top + plot_h, MUTED, 1, False))
+    if reference is not None:
+        y = y_of(reference)
+        chart.items.append(("line", left, y, width - right, y, MUTED, 1, True))
+    count = len(points)
+    if not count:
+        return chart
+    step = plot_w / max(count - 1, 1)
+    xs = [left + (step * index if count > 1 else plot_w / 2) for index in range(count)]
+    run: list[tuple[float, float]] = []
+    for x, (_label, value) in zip(xs, points, strict=True):
+        if value is None:
+            if len(run) > 1:
+                chart.items.append(("poly", run, ACCENT, 2.5))
+            run = []
+            continue
+        run.append((x, y_of(value)))
+    if len(run) > 1:
+        chart.items.append(("poly", run, ACCENT, 2.5))
+    for x, (_label, value) in zip(xs, points, strict=True):
+        if value is not None:
+            chart.items.append(("dot", x, y_of(value), 3.5, ACCENT))
+    shown = {0, count - 1} | set(range(0, count, max(1, count // 6)))
+    for index in sorted(shown):
+        chart.items.append(("text", xs[index], height - 12, points[index][0], "middle", 10, MUTED))
+    return chart
+
+
+def bar_chart(
+    rows: list[tuple[str, float | None, str]],
+    *,
+    title: str,
+    summary: str,
+    width: float = 640,
+    bar: float = 22,
+) -> Chart:
+    """Horizontal bars of shares (0-1), each labelled on the left and with its figure on the right."""
+    label_w, figure_w, gap = 190, 90, 8
+    height = max(1, len(rows)) * (bar + gap) + gap
+    chart = Chart(width, height, title, summary)
+    plot_w = width - label_w - figure_w
+    for index, (label, value, figure) in enumerate(rows):
+        y = gap + index * (bar + gap)
+        chart.items.append(("text", label_w - 8, y + bar * 0.68, label, "end", 12, INK))
+        chart.items.append(("rect", label_w, y, plot_w, bar, "#f0eee8"))
+        if value is not None:
+            colour = OK if value >= 0.75 else (BAD if value < 0.5 else ACCENT)
+            chart.items.append(("rect", label_w, y, max(1.0, plot_w * value), bar, colour))
+        chart.items.append(("text", label_w + plot_w + 8, y + bar * 0.68, figure, "start", 12, INK))
+    return chart
+
+
+def sparkline(values: list[float | None], *, title: str, width: float = 110, height: float = 26) -> Chart:
+    known = [value for value in values if value is not None]
+    summary = title
+    chart = Chart(width, height, title, summary)
+    if not known:
+        return chart
+    pad = 3
+    step = (width - 2 * pad) / max(len(values) - 1, 1)
+    points = [
+        (pad + index * step, pad + (height - 2 * pad) * (1 - value))
+        for index, value in enumerate(values)
+        if value is not None
+    ]
+    chart.items.append(("line", pad, height / 2, width - pad, height / 2, GRID, 1, True))
+    if len(points) > 1:
+        chart.items.append(("poly", points, ACCENT, 1.8))
+    chart.items.append(("dot", *points[-1], 2.5, ACCENT))
+    return chart
+
+
+# --- renderers -----------------------------------------------------------------------------------------
+
+
+def _n(value: float) -> str:
+    return f"{value:.1f}".rstrip("0").rstrip(".")
+
+
+def to_svg(chart: Chart, *, dom_id: str = "", decorative: bool = False) -> SafeString:
+    """Inline SVG: ``role="img"`` with a title and description (or hidden when a table says it all)."""
+    parts = []
+    for item in chart.items:
+        kind = item[0]
+        if kind == "line":
+            _k, x1, y1, x2, y2, colour, stroke, dashed = item
+            dash = ' stroke-dasharray="4 3"' if dashed else ""
+            parts.append(
+                f'<line x1="{_n(x1)}" y1="{_n(y1)}" x2="{_n(x2)}" y2="{_n(y2)}" '
+                f'stroke="{colour}" stroke-width="{stroke}"{dash}/>'
+            )
+        elif kind == "poly":
+            _k, points, colour, stroke = item
+            path = " ".join(f"{_n(x)},{_n(y)}" for x, y in points)
+            parts.append(
+                f'<polyline points="{path}" fill="none" stroke="{colour}" stroke-width="{stroke}" '
+                'stroke-linejoin="round" stroke-linecap="round"/>'
+            )
+        elif kind == "dot":
+            _k, x, y, radius, colour = item
+            parts.append(f'<circle cx="{_n(x)}" cy="{_n(y)}" r="{radius}" fill="{colour}"/>')
+        elif kind == "rect":
+            _k, x, y, w, h, colour = item
+            parts.append(
+                f'<rect x="{_n(x)}" y="{_n(y)}" width="{_n(w)}" height="{_n(h)}" rx="3" fill="{colour}"/>'
+            )
+        elif kind == "text":
+            _k, x, y, text, anchor, size, colour = item
+            parts.append(
+                f'<text x="{_n(x)}" y="{_n(y)}" text-anchor="{anchor}" font-size="{size}" '
+                f'fill="{colour}">{escape(str(text))}</text>'
+            )
+    w, h = _n(chart.width), _n(chart.height)
+    size = f'viewBox="0 0 {w} {h}" width="{w}" height="{h}"'
+    if decorative:
+        head = f'<svg class="chart" {size} aria-hidden="true" focusable="false">'
+    else:
+        ident = dom_id or f"chart{id(chart)}"
+        head = (
+            f'<svg class="chart" {size} role="img" aria-labelledby="{ident}-t {ident}-d" focusable="false">'
+            f'<title id="{ident}-t">{escape(chart.title)}</title>'
+            f'<desc id="{ident}-d">{escape(chart.summary)}</desc>'
+        )
+    return mark_safe(head + "".join(parts) + "</svg>")  # every text above is escaped
+
+
+def to_drawing(chart: Chart, *, scale: float = 0.75):
+    """The same chart as a reportlab Drawing (origin bottom-left, so y is flipped)."""
+    from reportlab.graphics.shapes import Circle, Drawing, Line, PolyLine, Rect, String
+    from reportlab.lib.colors import HexColor
+
+    height = chart.height
+    drawing = Drawing(chart.width * scale, chart.height * scale)
+
+    def y(value: float) -> float:
+        return (height - value) * scale
+
+    for item in chart.items:
+        kind = item[0]
+        if kind == "line":
+            _k, x1, y1, x2, y2, colour, stroke, dashed = item
+            line = Line(
+                x1 * scale, y(y1), x2 * scale, y(y2), strokeColor=HexColor(colour), strokeWidth=stroke
+            )
+            if dashed:
+                line.strokeDashArray = [3, 2]
+            drawing.add(line)
+        elif kind == "poly":
+            _k, points, colour, stroke = item
+            flat = [coordinate for x, yy in points for coordinate in (x * scale, y(yy))]
+            drawing.add(PolyLine(flat, strokeColor=HexColor(colour), strokeWidth=stroke * scale))
+        elif kind == "dot":
+            _k, x, yy, radius, colour = item
+            drawing.add(
+                Circle(x * scale, y(yy), radius * scale, fillColor=HexColor(colour), strokeColor=None)
+            )
+        elif kind == "rect":
+            _k, x, yy, w, h, colour = item
+            drawing.add(
+                Rect(x * scale, y(yy + h), w * scale, h * scale, fillColor=HexColor(colour), strokeColor=None)
+            )
+        elif kind == "text":
+            _k, x, yy, text, anchor, size, colour = item
+            drawing.add(
+                String(
+                    x * scale,
+                    y(yy),
+                    str(text),
+                    textAnchor=anchor,
+                    fontSize=size * scale,
+                    fillColor=HexColor(colour),
+                    fontName="Helvetica",
+                )
+            )
+    return drawing
