@@ -552,3 +552,4 @@ def _finish(session: GameSession) -> None:
     session.status, session.ended_at = GameSession.Status.FINISHED, timezone.now()
     session.save(update_fields=["status", "ended_at"])
     broadcast.session_changed(session.pk)
+    transaction.on_commit(lambda: __import__("reports.tasks").tasks.session_finished(session.pk))
