@@ -9,3 +9,13 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 app = Celery("classplay")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+
+# --- Reports (issue 9): nightly rebuild of every school's reports, daily purge of expired facts --------
+from celery.schedules import crontab  # noqa: E402
+
+app.conf.beat_schedule = {
+    **(app.conf.beat_schedule or {}),
+    "reports-nightly-build": {"task": "reports.nightly", "schedule": crontab(hour=2, minute=15)},
+    "reports-purge-expired-facts": {"task": "reports.purge", "schedule": crontab(hour=3, minute=30)},
+}
+# --- end Reports ------------------------------------------------------------------------------------------

@@ -1,0 +1,141 @@
+"""The Celery task: queued after commit, progress, retries with a bound, idempotent reruns, the beat tasks."""
+
+from unittest import mock
+
+import pytest
+from django.db import OperationalError
+
+from reports import services, tasks
+from reports.models import ClassReport, ReportBuild, StudentReport
+
+pytestmark = pytest.mark.django_db
+
+
+def test_a_build_is_queued_only_after_the_commit(
+    word_up_week, class_7b, ms_rivera, eager_celery, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        build = services.build_request(
+            scope="classroom", school=class_7b.school, classroom=class_7b, by=ms_rivera
+        )
+        assert not ClassReport.objects.exists()
+    assert len(callbacks) == 1
+    callbacks[0]()
+    build.refresh_from_db()
+    assert (build.status, build.done, build.total, build.attempts) == ("done", 3, 3, 1)
+    assert build.percent == 100
+    assert StudentReport.objects.filter(classroom=class_7b).count() == 2
+
+
+def test_a_double_click_queues_one_build(class_7b, ms_rivera, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        first = services.build_request(
+            scope="classroom", school=class_7b.school, classroom=class_7b, by=ms_rivera, dedupe=True
+        )
+        second = services.build_request(
+            scope="classroom", school=class_7b.school, classroom=class_7b, by=ms_rivera, dedupe=True
+        )
+    assert first == second and len(callbacks) == 1
+
+
+def test_progress_is_reported_in_the_task_state(word_up_week, class_7b, riverside):
+    build = ReportBuild.objects.create(scope="classroom", school=riverside, classroom=class_7b)
+    states = []
+    with mock.patch.object(tasks.build_reports, "update_state", side_effect=lambda **kw: states.append(kw)):
+        tasks.build_reports.apply(args=[str(build.pk)], task_id=str(build.pk))
+    assert states[-1] == {"state": "PROGRESS", "meta": {"done": 3, "total": 3, "step": "done"}}
+
+
+def test_a_database_hiccup_is_retried_then_succeeds(word_up_week, class_7b, riverside):
+    build = ReportBuild.objects.create(scope="classroom", school=riverside, classroom=class_7b)
+    real = tasks.run_build
+    calls = []
+
+    def flaky(build, task=None):
+        calls.append(1)
+        if len(calls) < 3:
+            raise OperationalError("server closed the connection unexpectedly")
+        return real(build, task)
+
+    with mock.patch.object(tasks, "run_build", side_effect=flaky):
+        result = tasks.build_reports.apply(args=[str(build.pk)], task_id=str(build.pk))
+    assert result.successful() and len(calls) == 3
+    build.refresh_from_db()
+    assert (build.status, build.attempts) == ("done", 3)
+
+
+def test_retries_are_bounded(class_7b, riverside):
+    build = ReportBuild.objects.create(scope="classroom", school=riverside, classroom=class_7b)
+    with mock.patch.object(tasks, "run_build", side_effect=OperationalError("down")) as run:
+        result = tasks.build_reports.apply(args=[str(build.pk)], task_id=str(build.pk))
+    assert result.failed()
+    assert run.call_count == tasks.MAX_RETRIES + 1
+    build.refresh_from_db()
+    assert build.status == "failed" and "down" in build.error
+
+
+def test_a_bug_is_not_retried_and_marks_the_build_failed(class_7b, riverside):
+    build = ReportBuild.objects.create(scope="classroom", school=riverside, classroom=class_7b)
+    with mock.patch.object(tasks, "run_build", side_effect=ValueError("bad data")) as run:
+        result = tasks.build_reports.apply(args=[str(build.pk)], task_id=str(build.pk))
+    assert result.failed() and run.call_count == 1
+    build.refresh_from_db()
+    assert (build.status, build.error) == ("failed", "bad data")
+
+
+def test_the_task_options_make_it_safe_to_redeliver():
+    task = tasks.build_reports
+    assert task.acks_late and task.reject_on_worker_lost
+    assert task.time_limit and task.soft_time_limit and task.soft_time_limit < task.time_limit
+    assert task.max_retries == tasks.MAX_RETRIES and task.retry_backoff
+
+
+def test_a_redelivered_message_after_a_finished_build_does_nothing(word_up_week, class_7b, riverside):
+    build = ReportBuild.objects.create(scope="classroom", school=riverside, classroom=class_7b)
+    tasks.build_reports.apply(args=[str(build.pk)])
+    with mock.patch.object(tasks, "run_build") as run:
+        assert tasks.build_reports.apply(args=[str(build.pk)]).get() == {"status": "done", "again": False}
+    run.assert_not_called()
+
+
+def test_a_task_for_a_deleted_build_ends_quietly():
+    assert tasks.build_reports.apply(args=["00000000-0000-0000-0000-000000000000"]).get() == {
+        "status": "missing"
+    }
+
+
+def test_a_school_build_walks_every_class(word_up_week, class_7b, class_7c, riverside, cleo):
+    build = ReportBuild.objects.create(scope="school", school=riverside)
+    result = tasks.build_reports.apply(args=[str(build.pk)]).get()
+    assert result["classrooms"] == 2 and result["students"] == 3
+    assert ClassReport.objects.count() == 2
+
+
+def test_a_finished_session_queues_its_build(word_up_week, class_7b, eager_celery):
+    tasks.session_finished(word_up_week[0].pk)
+    build = ReportBuild.objects.get(scope="session")
+    assert build.session == word_up_week[0] and build.classroom == class_7b
+    # (in a test transaction the on-commit send does not run: the build waits, queued)
+    assert build.status == "queued"
+
+
+def test_an_unreachable_broker_marks_the_build_failed_instead_of_crashing(class_7b, riverside):
+    build = ReportBuild.objects.create(scope="classroom", school=riverside, classroom=class_7b)
+    with mock.patch.object(tasks.build_reports, "apply_async", side_effect=ConnectionError("no broker")):
+        services._send(build.pk)
+    build.refresh_from_db()
+    assert build.status == "failed" and "no broker" in build.error
+
+
+def test_the_nightly_task_queues_one_build_per_school(class_7b, class_9a, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=False):
+        assert tasks.nightly_builds.apply().get() == 2
+        assert tasks.nightly_builds.apply().get() == 2  # the waiting ones are reused
+    assert ReportBuild.objects.filter(scope="school").count() == 2
+
+
+def test_the_beat_schedule_names_the_tasks():
+    from config.celery import app
+
+    names = {entry["task"] for entry in app.conf.beat_schedule.values()}
+    assert {"reports.nightly", "reports.purge"} <= names
