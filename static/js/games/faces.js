@@ -371,12 +371,13 @@
 
   function nameOf(view, pid) {
     const player = (view.players || []).find((p) => p.id === pid);
-    return player ? player.name : pid || "";
+    if (!player) return pid || "";
+    return player.bot ? gettext("Computer") : player.name;
   }
 
   function botLabel(level) {
     const levels = { easy: gettext("easy"), medium: gettext("medium"), hard: gettext("hard") };
-    return interpolate(gettext("computer, %(level)s"), { level: levels[level] || level });
+    return levels[level] || level;
   }
 
   function percent(value) {
@@ -447,7 +448,7 @@
     const side = (player) =>
       el("span", { class: "fc-score-side" + (view.turn === player.id ? " is-turn" : "") + (winner === player.id ? " is-winner" : "") }, [
         el("span", { class: "fc-score-name" }, [
-          player.name,
+          nameOf(view, player.id),
           player.bot ? el("span", { class: "fc-bot" }, " (" + botLabel(player.bot) + ")") : null,
           view.turn === player.id ? el("span", { class: "visually-hidden" }, " " + gettext("(to move)")) : null,
         ]),
@@ -593,7 +594,9 @@
 
     // Status strip: score, round, whose turn, clock.
     let turnText;
-    if (view.phase === "ask") {
+    if (table.status === "ended" && view.phase !== "over") {
+      turnText = gettext("Your teacher ended this match.");
+    } else if (view.phase === "ask") {
       turnText = view.your_turn
         ? gettext("Your turn: ask one question or name a face.")
         : interpolate(gettext("%(name)s's turn. Get ready."), { name: theirName });
@@ -843,8 +846,8 @@
       const caption = me
         ? player.id === me
           ? interpolate(gettext("Your face: %(name)s"), { name: face.name })
-          : interpolate(gettext("%(player)s's face: %(name)s"), { player: player.name, name: face.name })
-        : interpolate(gettext("%(player)s had %(name)s"), { player: player.name, name: face.name });
+          : interpolate(gettext("%(player)s's face: %(name)s"), { player: nameOf(view, player.id), name: face.name })
+        : interpolate(gettext("%(player)s had %(name)s"), { player: nameOf(view, player.id), name: face.name });
       figures.append(miniFace(face, caption));
     }
     return el("section", { class: "fc-result" + (won ? " is-won" : "") }, [el("h3", { class: "fc-h" }, title), el("p", {}, reason), figures]);
@@ -868,7 +871,7 @@
       const figures = el("div", { class: "fc-faces-pair" });
       for (const player of view.players) {
         const face = unfinished[player.id];
-        if (face) figures.append(miniFace(face, interpolate(gettext("%(player)s had %(name)s"), { player: player.id === me ? gettext("You") : player.name, name: face.name })));
+        if (face) figures.append(miniFace(face, interpolate(gettext("%(player)s had %(name)s"), { player: player.id === me ? gettext("You") : nameOf(view, player.id), name: face.name })));
       }
       section.append(el("p", { class: "fc-sub" }, gettext("The last round was not finished. Its faces were:")), figures);
     } else if (last) {
@@ -886,7 +889,7 @@
         el(
           "td",
           {},
-          view.players.map((player) => (record.faces && record.faces[player.id] ? `${player.id === me ? gettext("You") : player.name}: ${record.faces[player.id].name}` : "")).filter(Boolean).join(" · ")
+          view.players.map((player) => (record.faces && record.faces[player.id] ? `${player.id === me ? gettext("You") : nameOf(view, player.id)}: ${record.faces[player.id].name}` : "")).filter(Boolean).join(" · ")
         ),
       ])
     );
@@ -974,7 +977,7 @@
       const count = view.faces_left ? view.faces_left[player.id] : null;
       rows.append(
         el("tr", {}, [
-          el("th", { scope: "row" }, player.name),
+          el("th", { scope: "row" }, nameOf(view, player.id)),
           el("td", {}, count == null ? "" : [leftBar(count), " ", String(count)]),
           el("td", {}, String(asked.length)),
           el("td", {}, average == null ? "–" : percent(average)),
@@ -1005,14 +1008,14 @@
           ])
         );
       }
-      detail.append(el("h4", { class: "fc-h" }, interpolate(gettext("%(name)s's questions this round"), { name: player.name })), asked.length ? list : el("p", { class: "fc-sub" }, gettext("No questions yet.")));
+      detail.append(el("h4", { class: "fc-h" }, interpolate(gettext("%(name)s's questions this round"), { name: nameOf(view, player.id) })), asked.length ? list : el("p", { class: "fc-sub" }, gettext("No questions yet.")));
     }
     for (const record of view.rounds || []) detail.append(roundResult(view, record, null));
     if (view.unfinished_round_faces) {
       const figures = el("div", { class: "fc-faces-pair" });
       for (const player of view.players) {
         const face = view.unfinished_round_faces[player.id];
-        if (face) figures.append(miniFace(face, interpolate(gettext("%(player)s had %(name)s"), { player: player.name, name: face.name })));
+        if (face) figures.append(miniFace(face, interpolate(gettext("%(player)s had %(name)s"), { player: nameOf(view, player.id), name: face.name })));
       }
       detail.append(el("p", { class: "fc-sub" }, gettext("The last round was not finished. Its faces were:")), figures);
     }
