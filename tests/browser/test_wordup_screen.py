@@ -1,0 +1,490 @@
+"""Word Up's game screen (static/js/games/wordup.js) in a real browser.
+
+The bench tests drive the module directly: each "device" is a page holding only the module, its CSS and a
+stand-in for the page controller (the ``ctx`` of docs/frontend.md), while the rules run in this process
+through the real engine. So every phase, role and control is exercised deterministically, with no server:
+students roll, choose colours, answer all four categories (the spelling one by ear, with the audio
+requests answered here), play Word Up cards; the teacher accepts a refused answer; the projector watches.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import io
+import json
+import pathlib
+import re
+import sys
+import wave
+
+import pytest
+
+from games import content
+from games.engine import core
+from games.engine.core import TEACHER, IllegalAction
+
+pytestmark = [pytest.mark.browser]
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+MODULE = ROOT / "static" / "js" / "games" / "wordup.js"
+CSS = [ROOT / "static" / "css" / "classplay.css", ROOT / "static" / "css" / "games" / "wordup.css"]
+SHOTS = pathlib.Path("/tmp/wordup-shots")
+ORIGIN = "http://wordup.test"
+PAGE = '<!DOCTYPE html><html lang="en"><body><main id="main"><div id="root"></div></main></body></html>'
+
+
+def _support():
+    name = "wordup_test_support"
+    if name not in sys.modules:
+        path = ROOT / "tests" / "engine" / "test_wordup_support.py"
+        spec = importlib.util.spec_from_file_location(name, path)
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
+    return sys.modules[name]
+
+
+S = _support()
+GAME = S.GAME
+
+BOOT = """
+window.announced = [];
+window.outbox = [];
+window.errors = [];
+window.addEventListener("error", (e) => window.errors.push(String(e.message)));
+window.addEventListener("unhandledrejection", (e) => window.errors.push(String(e.reason)));
+const waiting = new Map();
+let nextId = 0;
+function interpolate(fmt, obj, named) {
+  return named ? fmt.replace(/%\\(\\s*([^)]+?)\\s*\\)s/g, (m, k) => String(obj[k])) : fmt;
+}
+window.Classplay = { registerGame(name, module) { window.gameModule = module; } };
+window.drafts = {};
+window.setupCtx = function (role, player, compact) {
+  window.ctx = {
+    role, player, compact,
+    gettext: (s) => s, ngettext: (s, p, n) => (n === 1 ? s : p), interpolate,
+    act(action) {
+      const id = ++nextId;
+      window.outbox.push({ id, action });
+      return new Promise((resolve, reject) => waiting.set(id, { resolve, reject }));
+    },
+    countdown(el, deadline) { el.textContent = deadline == null ? "" : "0:30"; },
+    serverNow: () => 0,
+    announce: (text) => window.announced.push(text),
+    draft: (key) => window.drafts[key] || null,
+    saveDraft: (key, value) => { window.drafts[key] = value; },
+    session: { id: 1, game: "wordup", title: "Test", status: "running", participants: [] },
+  };
+};
+window.takeOutbox = () => window.outbox.splice(0);
+window.settle = (id, ok, message, seq) => {
+  const w = waiting.get(id); waiting.delete(id);
+  if (ok) w.resolve({ seq, duplicate: false }); else w.reject({ code: "illegal", message });
+};
+window.draw = (table) => window.gameModule.render(document.getElementById("root"), table, window.ctx);
+"""
+
+
+def silent_wav(seconds: float = 0.2) -> bytes:
+    out = io.BytesIO()
+    with wave.open(out, "wb") as w:
+        w.setnchannels(1)
+        w.setsampwidth(2)
+        w.setframerate(8000)
+        w.writeframes(b"\x00\x00" * int(8000 * seconds))
+    return out.getvalue()
+
+
+class Device:
+    def __init__(self, page, viewer: dict, compact: bool = False):
+        self.page = page
+        self.viewer = viewer
+        self.audio_requests: list[str] = []
+        # A real origin, so the module's relative audio URLs resolve (both are answered here, no network).
+        page.route(
+            ORIGIN + "/",
+            lambda route: route.fulfill(
+                status=200,
+                content_type="text/html",
+                body=PAGE,
+            ),
+        )
+        page.route(ORIGIN + "/games/wordup/audio/**", self._audio)
+        page.goto(ORIGIN + "/")
+        for css in CSS:
+            page.add_style_tag(path=str(css))
+        page.add_script_tag(content=BOOT)
+        page.add_script_tag(path=str(MODULE))
+        role = viewer.get("role")
+        page.evaluate(
+            "([role, player, compact]) => window.setupCtx(role, player, compact)",
+            [role, viewer.get("player"), compact],
+        )
+
+    def _audio(self, route):
+        self.audio_requests.append(route.request.url)
+        route.fulfill(status=200, content_type="audio/wav", body=silent_wav())
+
+    def errors(self) -> list[str]:
+        return self.page.evaluate("window.errors")
+
+
+class Bench:
+    """One table played through the engine, shown on several pages (devices)."""
+
+    def __init__(self, state: dict, now: float = 10.0):
+        self.state = state
+        self.now = now
+        self.seq = 1
+        self.devices: list[Device] = []
+        self.refuse_next: str | None = None
+
+    def add(self, page, viewer: dict, compact: bool = False) -> Device:
+        device = Device(page, viewer, compact)
+        self.devices.append(device)
+        self.draw(device)
+        return device
+
+    def table(self, viewer: dict) -> dict:
+        view = json.loads(json.dumps(GAME.view(self.state, viewer)))
+        status = "finished" if self.state["phase"] == "over" else "playing"
+        return {"table": 7, "number": 1, "seq": self.seq, "status": status, "view": view}
+
+    def draw(self, device: Device) -> None:
+        device.page.evaluate("(t) => window.draw(t)", self.table(device.viewer))
+
+    def draw_all(self) -> None:
+        for device in self.devices:
+            self.draw(device)
+
+    def pump(self, device: Device) -> list[dict]:
+        """Apply what the device sent (as the server would), answer it, and redraw every device."""
+        sent = device.page.evaluate("window.takeOutbox()")
+        player = device.viewer.get("player") or TEACHER
+        for item in sent:
+            try:
+                if self.refuse_next:  # as the runtime does, e.g. "Time is up for that move."
+                    message, self.refuse_next = self.refuse_next, None
+                    raise IllegalAction(message)
+                self.state, _events = GAME.apply(self.state, player, item["action"], self.now)
+            except IllegalAction as refused:
+                device.page.evaluate("([i, m]) => window.settle(i, false, m)", [item["id"], refused.message])
+            else:
+                self.seq += 1
+                device.page.evaluate("([i, s]) => window.settle(i, true, '', s)", [item["id"], self.seq])
+            self.now += 1
+        self.draw_all()
+        return [item["action"] for item in sent]
+
+    def deadline(self) -> None:
+        self.state, _events = GAME.on_deadline(self.state, self.now)
+        self.seq += 1
+        self.draw_all()
+
+
+def shot(device: Device, name: str) -> None:
+    SHOTS.mkdir(exist_ok=True)
+    device.page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+
+
+def fresh_state(players: int = 2, levels=(1, 3)) -> dict:
+    config = content.default_config(
+        "wordup",
+        players=[
+            {"id": f"p{n}", "name": name, "level": levels[n % len(levels)]}
+            for n, name in enumerate(["Ava M.", "Ben K.", "Chloe L.", "Dev P."][:players])
+        ],
+        seed_rng=core.Rng("bench"),
+    )
+    return GAME.setup(config, "bench-seed", now=0.0)
+
+
+def onto(state: dict, kind: str, category: str | None = None) -> dict:
+    """Put the player whose turn it is where their next roll lands on a square of ``kind``."""
+    state = core.clone(state)
+    square = S.square_of(kind, category)
+    state["positions"][state["turn"]] = (square - S.peek_dice(state)) % 40
+    return state
+
+
+# ------------------------------------------------------------------------------------------------
+# The student's device: a turn on each category
+# ------------------------------------------------------------------------------------------------
+
+
+def test_a_student_plays_a_turn_on_each_category_with_mouse_keys_and_ear(new_page):
+    bench = Bench(onto(fresh_state(), "question", "missing_word"))
+    first = bench.state["turn"]
+    other = next(p for p in bench.state["seating"] if p != first)
+    device = bench.add(new_page(), {"role": "player", "player": first})
+    watcher = bench.add(new_page(1024, 768), {"role": "player", "player": other})
+    page = device.page
+
+    # Roll with the keyboard (R).
+    page.get_by_role("button", name=re.compile("Roll the dice")).wait_for()
+    watcher.page.get_by_text(re.compile("is rolling the dice")).first.wait_for()
+    page.keyboard.press("r")
+    assert bench.pump(device) == [{"type": "roll"}]
+
+    # Missing Word: the gap, the letter count, the answer box has the focus; type and press Enter.
+    question = bench.state["question"]
+    assert question["category"] == "missing_word"
+    box = page.get_by_label("Your answer")
+    box.wait_for()
+    assert page.evaluate("document.activeElement.classList.contains('wu-input')")
+    page.get_by_text(re.compile(r"The missing word has \d+ letters?")).wait_for()
+    shot(device, "device-missing-word")
+    box.type(question["data"]["answers"][0])
+    page.get_by_text(re.compile(r"\d+ of \d+ letters")).wait_for()
+    box.press("Enter")
+    bench.pump(device)
+    assert bench.state["tokens"][first]["missing_word"] == 1 and bench.state["phase"] == "roll"
+    page.locator(".wu-result-right").wait_for()
+    assert any("right!" in text for text in page.evaluate("window.announced"))
+
+    # Crossword: the clue and its first letter; a click on Send.
+    bench.state = onto(bench.state, "question", "crossword")
+    bench.draw_all()
+    page.get_by_role("button", name=re.compile("Roll the dice")).click()
+    bench.pump(device)
+    question = bench.state["question"]
+    assert question["category"] == "crossword"
+    page.locator(".wu-letter").wait_for()
+    assert page.locator(".wu-letter").inner_text() == question["data"]["first_letter"].upper()
+    page.get_by_label("Your answer").fill(question["data"]["answers"][0].upper())  # capitals don't matter
+    page.get_by_role("button", name="Send").click()
+    bench.pump(device)
+    assert bench.state["tokens"][first]["crossword"] == 1
+
+    # Multiple Choice: three buttons; key 1-3 picks one.
+    bench.state = onto(bench.state, "question", "multiple_choice")
+    bench.draw_all()
+    page.keyboard.press("r")
+    bench.pump(device)
+    question = bench.state["question"]
+    right = question["right"][0]
+    page.locator(".wu-mc .wu-option").nth(2).wait_for()
+    assert page.locator(".wu-mc .wu-option").count() == 3
+    page.locator("body").focus()
+    page.keyboard.press(str(right + 1))
+    assert bench.pump(device) == [{"type": "answer", "choice": right}]
+    assert bench.state["tokens"][first]["multiple_choice"] == 1
+
+    # Spelling: heard, never shown. The device fetches the sentence and then the word by serial only.
+    bench.state = onto(bench.state, "question", "spelling")
+    bench.draw_all()
+    page.keyboard.press("r")
+    bench.pump(device)
+    question = bench.state["question"]
+    word, sentence = question["data"]["answers"][0], question["data"]["sentence"]
+    page.get_by_label("Type the word you heard").wait_for()
+    page.get_by_role("button", name=re.compile("Say it again")).click()
+    page.wait_for_function("document.querySelector('.wu-sound-state').textContent === ''", timeout=3000)
+    serial = question["serial"]
+    assert device.audio_requests[0].endswith(f"/games/wordup/audio/7/{serial}/sentence/")
+    assert device.audio_requests[1].endswith(f"/games/wordup/audio/7/{serial}/word/")
+    assert watcher.audio_requests == []  # the other player's device asks for nothing
+    for dev in (device, watcher):
+        html = dev.page.locator("#root").inner_html()
+        assert word not in html and sentence not in html
+    watcher.page.get_by_text(re.compile("Only .* hears the word")).wait_for()
+    shot(device, "device-spelling")
+    page.get_by_label("Type the word you heard").fill(word)
+    page.get_by_role("button", name="Send").click()
+    bench.pump(device)
+    assert bench.state["tokens"][first]["spelling"] == 1
+    page.get_by_role("button", name="Hear the word").wait_for()  # public now
+    assert device.errors() == [] and watcher.errors() == []
+
+
+def test_the_answer_in_progress_survives_a_redraw_with_the_focus(new_page):
+    bench = Bench(onto(fresh_state(), "question", "crossword"))
+    first = bench.state["turn"]
+    device = bench.add(new_page(), {"role": "player", "player": first})
+    device.page.keyboard.press("r")
+    bench.pump(device)
+    box = device.page.get_by_label("Your answer")
+    box.type("hal")
+    bench.draw_all()  # another table change arrives while typing
+    box = device.page.get_by_label("Your answer")
+    assert box.input_value() == "hal"
+    assert device.page.evaluate("document.activeElement.classList.contains('wu-input')")
+
+
+def test_a_refused_move_shows_the_servers_reason(new_page):
+    bench = Bench(onto(fresh_state(), "question", "missing_word"))
+    first = bench.state["turn"]
+    device = bench.add(new_page(), {"role": "player", "player": first})
+    device.page.keyboard.press("r")
+    bench.pump(device)
+    device.page.get_by_label("Your answer").fill("x" * 120)
+    assert len(device.page.get_by_label("Your answer").input_value()) == 100  # the box stops at 100
+    bench.refuse_next = "Time is up for that move."
+    device.page.get_by_role("button", name="Send").click()
+    bench.pump(device)  # refused, and every screen redrawn: the reason stays on show
+    device.page.get_by_role("alert").filter(has_text="Time is up for that move.").wait_for()
+    assert device.page.get_by_role("button", name="Send").is_enabled()
+    assert "Time is up for that move." in device.page.evaluate("window.announced")
+
+
+# ------------------------------------------------------------------------------------------------
+# Choices: colours, cards, tokens
+# ------------------------------------------------------------------------------------------------
+
+
+def test_bonus_square_offers_every_colour_for_two_tokens(new_page):
+    bench = Bench(fresh_state())
+    first = bench.state["turn"]
+    state = core.clone(bench.state)
+    state["positions"][first] = (40 - S.peek_dice(state)) % 40
+    bench.state = state
+    device = bench.add(new_page(), {"role": "player", "player": first})
+    device.page.keyboard.press("r")
+    bench.pump(device)
+    assert bench.state["phase"] == "choose_category"
+    device.page.get_by_text("Choose a colour: a right answer wins two tokens").wait_for()
+    buttons = device.page.locator(".wu-move .wu-option")
+    assert buttons.count() == 4
+    assert "you need 2" in buttons.first.inner_text()
+    device.page.keyboard.press("3")
+    assert bench.pump(device) == [{"type": "choose", "category": "multiple_choice"}]
+    device.page.get_by_text("for 2 tokens").wait_for()
+
+
+@pytest.mark.parametrize(
+    ("card", "label", "action"),
+    [
+        ("free-orange", "Take the free orange token (and stop)", {"type": "card", "choice": "take"}),
+        ("stop-or-lose-1", "Give back green", {"type": "card", "choice": "lose", "category": "crossword"}),
+    ],
+)
+def test_word_up_card_choices(new_page, card, label, action):
+    state = S.set_tokens(fresh_state(), fresh_state()["turn"], crossword=1)
+    bench = Bench(state)
+    first = bench.state["turn"]
+    bench.state, _ = S.draw_card(bench.state, card)
+    device = bench.add(new_page(), {"role": "player", "player": first})
+    device.page.locator(".wu-card").first.wait_for()
+    device.page.get_by_role("button", name=label).click()
+    assert bench.pump(device) == [action]
+
+
+def test_exchange_card_picks_player_and_colours(new_page):
+    state = fresh_state(3)
+    first = state["turn"]
+    others = [p for p in state["seating"] if p != first]
+    state = S.set_tokens(state, first, missing_word=3)
+    state = S.set_tokens(state, others[1], spelling=1, crossword=1)
+    bench = Bench(state)
+    bench.state, _ = S.draw_card(bench.state, "exchange-1")
+    device = bench.add(new_page(), {"role": "player", "player": first})
+    form = device.page.locator(".wu-exchange")
+    form.wait_for()
+    assert form.get_by_label("Swap with").locator("option").count() == 1  # only one player has tokens
+    form.get_by_label("Take their").select_option("spelling")
+    shot(device, "device-exchange")
+    form.get_by_role("button", name="Swap and roll again").click()
+    assert bench.pump(device) == [
+        {"type": "card", "choice": "exchange", "with": others[1], "give": "missing_word", "take": "spelling"}
+    ]
+    assert bench.state["tokens"][first]["spelling"] == 1
+
+
+def test_lose_two_and_free_tokens_squares(new_page):
+    state = fresh_state()
+    first = state["turn"]
+    state = S.set_tokens(state, first, missing_word=2, crossword=1)
+    bench = Bench(onto(state, "lose_two"))
+    device = bench.add(new_page(), {"role": "player", "player": first})
+    device.page.keyboard.press("r")
+    bench.pump(device)
+    device.page.get_by_text("Give back two tokens").first.wait_for()
+    device.page.get_by_role("button", name="Two orange").click()
+    assert bench.pump(device) == [{"type": "discard", "categories": ["missing_word", "missing_word"]}]
+    # The next player lands on Two free tokens.
+    bench.state = onto(bench.state, "free_two")
+    second = bench.state["turn"]
+    other = bench.add(new_page(), {"role": "player", "player": second})
+    other.page.keyboard.press("r")
+    bench.pump(other)
+    other.page.get_by_role("button", name="orange and yellow").click()
+    assert bench.pump(other) == [{"type": "take", "categories": ["missing_word", "spelling"]}]
+
+
+# ------------------------------------------------------------------------------------------------
+# The teacher and the projector
+# ------------------------------------------------------------------------------------------------
+
+
+def test_the_teacher_accepts_a_refused_answer_from_the_console(new_page):
+    bench = Bench(onto(fresh_state(), "question", "crossword"))
+    first = bench.state["turn"]
+    device = bench.add(new_page(1024, 768), {"role": "player", "player": first})
+    console = bench.add(new_page(), {"role": "teacher"}, compact=True)
+    projector = bench.add(new_page(1920, 1080), {"role": "projector"})
+    device.page.keyboard.press("r")
+    bench.pump(device)
+    answer = bench.state["question"]["data"]["answers"][0]
+    projector.page.locator(".wu-centre .wu-question").wait_for()
+    for screen in (projector, console):
+        assert answer not in screen.page.locator("#root").inner_html()
+    shot(projector, "projector-question")
+    device.page.get_by_label("Your answer").fill(answer + "zz")
+    device.page.get_by_role("button", name="Send").click()
+    bench.pump(device)
+    assert bench.state["phase"] == "reveal"
+    console.page.get_by_text(re.compile("typed .*" + answer + "zz")).wait_for()
+    shot(console, "console-reveal")
+    shot(projector, "projector-reveal")
+    console.page.get_by_role("button", name=re.compile("Accept .* answer")).click()
+    assert bench.pump(console) == [{"type": "accept", "question": 1}]
+    assert bench.state["tokens"][first]["crossword"] == 1
+    device.page.get_by_text("Accepted by the teacher").wait_for()
+
+
+def test_the_projector_never_shows_levels_or_the_spelling_word(new_page):
+    bench = Bench(onto(fresh_state(4), "question", "spelling"))
+    projector = bench.add(new_page(1366, 768), {"role": "projector"})
+    bench.state, _ = GAME.apply(bench.state, bench.state["turn"], {"type": "roll"}, 11.0)
+    bench.draw_all()
+    data = bench.state["question"]["data"]
+    html = projector.page.locator("#root").inner_html()
+    assert data["answers"][0] not in html and data["sentence"] not in html
+    assert "Elementary" not in html and "Level" not in html
+    assert projector.audio_requests == []
+    assert projector.page.locator(".wu-pawn").count() >= 4
+    shot(projector, "projector-spelling")
+    assert projector.errors() == []
+
+
+def test_the_teacher_full_view_and_replay_draw_a_finished_game(new_page):
+    state = fresh_state(3)
+    rng = core.Rng("bots")
+    now = 1.0
+    while state["phase"] != "over":
+        players = GAME.current_players(state)
+        if players:
+            state, _ = GAME.apply(state, players[0], GAME.bot_action(state, players[0], rng), now)
+        else:
+            state, _ = GAME.on_deadline(state, now)
+        now += 1
+    bench = Bench(state)
+    teacher = bench.add(new_page(), {"role": "teacher"})
+    replay = bench.add(new_page(), {"role": "replay"})
+    teacher.page.locator(".wu-over").wait_for()
+    assert teacher.page.locator(".wu-winner-row").count() >= 1
+    assert teacher.page.get_by_role("columnheader", name="Level").count() == 1
+    replay.page.locator(".wu-over").wait_for()
+    shot(teacher, "teacher-over")
+    assert teacher.errors() == [] and replay.errors() == []
+
+
+def test_a_tablet_in_portrait_shows_the_move_before_the_board(new_page):
+    bench = Bench(fresh_state())
+    device = bench.add(new_page(768, 1024), {"role": "player", "player": bench.state["turn"]})
+    roll = device.page.get_by_role("button", name=re.compile("Roll the dice")).bounding_box()
+    board = device.page.locator(".wu-board").bounding_box()
+    assert roll["y"] < board["y"]
+    assert board["width"] <= 768
+    shot(device, "tablet")
