@@ -1046,6 +1046,18 @@ def test_pink_facts_only_for_the_team_that_answered():
     assert all(f["detail"]["bid"] == 3 and f["detail"]["made"] for f in facts)
 
 
+def test_questions_shown_names_each_revealed_question_once_for_the_class_rotation():
+    state = new_game()
+    events = []
+    state = lock(state, "blue", [1, 2, 3, 4, 5], events=events)
+    assert GAME.questions_shown(events) == []  # not revealed yet: yellow has not answered
+    state = lock(state, "yellow", [1, 2, 3, 4, 5], events=events)
+    assert GAME.questions_shown(events) == ["q0"]
+    state, more = deadline(state)  # the next round starts: nothing new is revealed
+    assert GAME.questions_shown(more) == []
+    assert GAME.questions_shown([None, {"type": "rack"}]) == []
+
+
 # ==================================================================================================
 # Bots
 # ==================================================================================================
