@@ -969,29 +969,49 @@
         el("p", { class: "fc-round" }, [roundLine(view), " · ", statusText(view, table), " ", view.phase !== "over" && table.status === "playing" ? clockNode(ctx, view) : null]),
       ])
     );
-    const rows = el("tbody");
-    for (const player of view.players) {
+    const stats = view.players.map((player) => {
       const asked = (view.asked && view.asked[player.id]) || [];
-      const last = asked[asked.length - 1];
       const average = asked.length ? asked.reduce((sum, entry) => sum + entry.quality, 0) / asked.length : null;
       const count = view.faces_left ? view.faces_left[player.id] : null;
-      rows.append(
-        el("tr", {}, [
-          el("th", { scope: "row" }, nameOf(view, player.id)),
-          el("td", {}, count == null ? "" : [leftBar(count), " ", String(count)]),
-          el("td", {}, String(asked.length)),
-          el("td", {}, average == null ? "–" : percent(average)),
-          el("td", { class: "fc-last" }, last ? [questionText(last.question), " ", el("span", { class: "fc-answer " + (last.answer ? "is-yes" : "is-no") }, last.answer ? gettext("Yes") : gettext("No"))] : "–"),
-        ])
+      return { player, asked, last: asked[asked.length - 1], average, count };
+    });
+    const answerBadge = (entry) =>
+      el("span", { class: "fc-answer " + (entry.answer ? "is-yes" : "is-no") }, entry.answer ? gettext("Yes") : gettext("No"));
+    if (compact) {
+      // Many matches at once: one wrapping line per player instead of a table.
+      const list = el("ul", { class: "fc-teacher-list" });
+      for (const { player, asked, last, average, count } of stats) {
+        list.append(
+          el("li", {}, [
+            el("strong", {}, nameOf(view, player.id)),
+            count == null ? null : el("span", {}, [leftBar(count), " ", interpolate(ngettext("%(n)s face left", "%(n)s faces left", count), { n: count })]),
+            el("span", { class: "fc-sub" }, interpolate(ngettext("%(n)s question", "%(n)s questions", asked.length), { n: asked.length }) + (average == null ? "" : " · " + interpolate(gettext("split %(q)s"), { q: percent(average) }))),
+            last ? el("span", { class: "fc-last" }, [label(last.question) + "?", " ", answerBadge(last)]) : null,
+          ])
+        );
+      }
+      root.append(list);
+    } else {
+      const rows = el("tbody");
+      for (const { player, asked, last, average, count } of stats) {
+        rows.append(
+          el("tr", {}, [
+            el("th", { scope: "row" }, nameOf(view, player.id)),
+            el("td", {}, count == null ? "" : [leftBar(count), " ", String(count)]),
+            el("td", {}, String(asked.length)),
+            el("td", {}, average == null ? "–" : percent(average)),
+            el("td", { class: "fc-last" }, last ? [questionText(last.question), " ", answerBadge(last)] : "–"),
+          ])
+        );
+      }
+      root.append(
+        el("div", { class: "table-wrap" }, el("table", { class: "fc-teacher-table" }, [
+          el("caption", { class: "visually-hidden" }, gettext("This round")),
+          el("thead", {}, el("tr", {}, [gettext("Player"), gettext("Faces left"), gettext("Questions"), gettext("Average split"), gettext("Last question")].map((h) => el("th", { scope: "col" }, h)))),
+          rows,
+        ]))
       );
     }
-    root.append(
-      el("div", { class: "table-wrap" }, el("table", { class: "fc-teacher-table" }, [
-        el("caption", { class: "visually-hidden" }, gettext("This round")),
-        el("thead", {}, el("tr", {}, [gettext("Player"), gettext("Faces left"), gettext("Questions"), gettext("Average split"), gettext("Last question")].map((h) => el("th", { scope: "col" }, h)))),
-        rows,
-      ]))
-    );
     if (view.phase === "over" && view.result) {
       root.append(el("p", { class: "fc-result-line" }, [statusText(view, table), ": ", matchSentence(view, view.result)]));
     }
