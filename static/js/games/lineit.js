@@ -349,7 +349,14 @@
         suppressClick: false,
       };
       memory.set(container, st);
-      container.addEventListener("keydown", (event) => onKey(st, event));
+      // Keys work while focus is on the table, or nowhere in particular (after a drag, or a redraw that
+      // removed the focused button); never while another control of the page has the focus.
+      document.addEventListener("keydown", (event) => {
+        if (!container.isConnected) return;
+        const target = event.target;
+        const nowhere = !target || target === document.body || target === document.documentElement || target.tagName === "MAIN";
+        if (nowhere || container.contains(target)) onKey(st, event);
+      });
     }
     return st;
   }

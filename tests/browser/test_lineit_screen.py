@@ -1,0 +1,374 @@
+"""Line-it's game screen (static/js/games/lineit.js) in a real browser.
+
+Each "device" is a page holding only the module, its CSS and a stand-in for the page controller (the ``ctx``
+of docs/frontend.md), while the rules run in this process through the real engine: the test takes each
+action the page sends, applies it, acknowledges or refuses it with the engine's reason, and redraws every
+device with its own view. So a round at a table of three is played by tapping, dragging and the keyboard,
+deterministically and with no server; the teacher's console and the projector watch.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import pathlib
+import sys
+
+import pytest
+
+from games.engine import core
+from games.engine.core import IllegalAction
+from games.engine.lineit import LineIt, rules
+
+pytestmark = [pytest.mark.browser]
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+MODULE = ROOT / "static" / "js" / "games" / "lineit.js"
+CSS = [ROOT / "static" / "css" / "classplay.css", ROOT / "static" / "css" / "games" / "lineit.css"]
+GAME = LineIt()
+
+
+def _support():
+    name = "test_lineit_support"
+    if name not in sys.modules:
+        path = ROOT / "tests" / "engine" / f"{name}.py"
+        spec = importlib.util.spec_from_file_location(name, path)
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
+    return sys.modules[name]
+
+
+S = _support()
+
+# A stand-in for session.js/live.js: registerGame, a ctx per page, an outbox the test empties.
+BOOT = """
+window.announced = [];
+window.outbox = [];
+window.errors = [];
+window.addEventListener("error", (e) => window.errors.push(String(e.message)));
+const waiting = new Map();
+let nextId = 0;
+function interpolate(fmt, obj, named) {
+  return named ? fmt.replace(/%\\(\\s*([^)]+?)\\s*\\)s/g, (m, k) => String(obj[k])) : fmt;
+}
+window.Classplay = { registerGame(name, module) { window.gameModule = module; window.gameName = name; } };
+window.setupCtx = function (role, player, compact) {
+  window.ctx = {
+    role, player, compact,
+    gettext: (s) => s, interpolate,
+    act(action) {
+      const id = ++nextId;
+      window.outbox.push({ id, action });
+      return new Promise((resolve, reject) => waiting.set(id, { resolve, reject }));
+    },
+    countdown(el, deadline) { el.textContent = deadline == null ? "" : "0:30"; },
+    serverNow: () => 0,
+    announce: (text) => window.announced.push(text),
+    draft: () => null, saveDraft: () => {},
+    session: { id: 1, game: "lineit", title: "Test", status: "running", participants: [] },
+  };
+};
+window.takeOutbox = () => window.outbox.splice(0);
+window.settle = (id, ok, message, seq) => {
+  const w = waiting.get(id); waiting.delete(id);
+  if (ok) w.resolve({ seq, duplicate: false }); else w.reject({ code: "illegal", message });
+};
+window.draw = (table) => window.gameModule.render(document.getElementById("root"), table, window.ctx);
+"""
+
+
+class Bench:
+    """One Line-it table played through the engine, shown on several pages (devices)."""
+
+    def __init__(self, new_page, state, now=100.0):
+        self.new_page = new_page
+        self.state = state
+        self.now = now
+        self.seq = 1
+        self.status = "playing"
+        self.pages: dict[str, tuple] = {}
+        self.refusals: list[IllegalAction] = []
+
+    def device(self, name, role, player=None, compact=False, width=1366, height=768):
+        page = self.new_page(width=width, height=height)
+        page.set_content('<!doctype html><html lang="en"><body><main id="root"></main></body></html>')
+        for css in CSS:
+            page.add_style_tag(path=str(css))
+        page.add_script_tag(content=BOOT)
+        page.evaluate("([r, p, c]) => window.setupCtx(r, p, c)", [role, player, compact])
+        page.add_script_tag(path=str(MODULE))
+        assert page.evaluate("window.gameName") == "lineit"
+        viewer = {"role": "player", "player": player} if role == "player" else {"role": role}
+        if role == "replay":
+            viewer = {"role": "teacher"}
+        self.pages[name] = (page, viewer)
+        self.draw(name)
+        return page
+
+    def message(self, viewer):
+        return {
+            "table": 7,
+            "number": 1,
+            "seq": self.seq,
+            "status": self.status,
+            "view": json.loads(json.dumps(GAME.view(self.state, viewer))),
+        }
+
+    def draw(self, name):
+        page, viewer = self.pages[name]
+        page.evaluate("t => window.draw(t)", self.message(viewer))
+
+    def draw_all(self):
+        for name in self.pages:
+            self.draw(name)
+
+    def pump(self, name):
+        """Apply what the device sent: acknowledge (and redraw everyone) or refuse with the reason."""
+        page, viewer = self.pages[name]
+        sent = page.evaluate("window.takeOutbox()")
+        assert sent, f"{name} sent nothing"
+        for item in sent:
+            self.now += 1
+            try:
+                self.state, _events = GAME.apply(self.state, viewer["player"], item["action"], self.now)
+            except IllegalAction as error:
+                self.refusals.append(error)
+                page.evaluate("([id, m]) => window.settle(id, false, m)", [item["id"], str(error)])
+            else:
+                self.seq += 1
+                self.draw_all()
+                page.evaluate("([id, s]) => window.settle(id, true, '', s)", [item["id"], self.seq])
+        return sent
+
+    def turn(self):
+        return GAME.current_players(self.state)[0]
+
+    def check_clean(self):
+        for name, (page, _viewer) in self.pages.items():
+            assert page.evaluate("window.errors") == [], f"script errors on {name}"
+
+
+def drag(page, source, target):
+    """A pointer drag (mouse here; the module handles touch and pen the same way)."""
+    box = source.bounding_box()
+    goal = target.bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(box["x"] + box["width"] / 2 + 12, box["y"] + box["height"] / 2 + 12, steps=3)
+    page.mouse.move(goal["x"] + goal["width"] / 2, goal["y"] + goal["height"] / 2, steps=6)
+    page.mouse.up()
+
+
+def market_button(page, index):
+    return page.locator(".lineit-market button.lineit-card").nth(index)
+
+
+def three_players():
+    seats = [{"id": "ava", "name": "Ava"}, {"id": "ben", "name": "Ben"}, {"id": "cleo", "name": "Cleo"}]
+    return GAME.setup(
+        {**GAME.default_config, "players": seats, "level": 4, "turn_seconds": 30}, "browser-seed"
+    )
+
+
+def test_a_round_at_a_table_of_three_by_tap_drag_and_keyboard_with_the_teacher_and_projector_watching(
+    new_page,
+):
+    bench = Bench(new_page, three_players())
+    ava = bench.device("ava", "player", "ava")
+    ben = bench.device("ben", "player", "ben", width=1024, height=768)  # a tablet
+    cleo = bench.device("cleo", "player", "cleo")
+    teacher = bench.device("teacher", "teacher", compact=True, width=700, height=500)
+    projector = bench.device("projector", "projector")
+    assert bench.turn() == "ava"
+    ava.get_by_text("Your turn", exact=True).wait_for()
+    ben.get_by_text("Ava's turn").wait_for()
+    assert ava.locator(".lineit-market button.lineit-card").count() == 5
+    assert ben.locator(".lineit-market button.lineit-card").count() == 0, "only the player in turn may pick"
+    assert ava.evaluate("window.announced").pop().startswith("Your turn.")
+
+    # Ava taps a card, then "In my line" (any card starts an empty line).
+    first = bench.state["market"][0]
+    market_button(ava, 0).click()
+    assert market_button(ava, 0).get_attribute("aria-pressed") == "true"
+    ava.get_by_role("button", name="In my line").click()
+    assert bench.pump("ava")[0]["action"] == {"type": "take", "card": first, "to": "line"}
+    assert bench.state["lines"]["ava"]["cards"] == [first]
+    ava.get_by_role("button", name="End my turn").click()
+    bench.pump("ava")
+    assert bench.turn() == "ben"
+
+    # Ben (tablet) drags a market card onto his hand.
+    ben.get_by_text("Your turn", exact=True).wait_for()
+    card = bench.state["market"][1]
+    drag(ben, market_button(ben, 1), ben.locator(".lineit-hand"))
+    assert bench.pump("ben")[0]["action"] == {"type": "take", "card": card, "to": "hand"}
+    assert bench.state["hands"]["ben"] == [card]
+    assert ben.locator(".lineit-hand .lineit-card").count() == 1
+    # Nobody else sees which card: only that Ben holds one.
+    for name in ("ava", "cleo", "teacher", "projector"):
+        page = bench.pages[name][0]
+        assert page.locator(f"[data-card='{card}']").count() == 0
+        assert card not in page.content()
+    ava.get_by_text("Ben took a card into their hand.").wait_for()
+    ben.keyboard.press("e")  # end the turn from the keyboard
+    bench.pump("ben")
+
+    # Cleo plays by keyboard only: 1 picks the first market card, L puts it in her line, E ends her turn.
+    cleo.get_by_text("Your turn", exact=True).wait_for()
+    cleo.locator(".lineit-market button.lineit-card").first.focus()
+    card = bench.state["market"][0]
+    cleo.keyboard.press("1")
+    cleo.keyboard.press("l")
+    assert bench.pump("cleo")[0]["action"] == {"type": "take", "card": card, "to": "line"}
+    cleo.keyboard.press("e")
+    bench.pump("cleo")
+
+    # Round 2: the two cards nobody took went under their jackpots, a fresh market is out, Ben picks first.
+    assert bench.state["round"] == 2 and bench.turn() == "ben"
+    buried = sum(len(cards) for cards in bench.state["jackpots"].values())
+    assert buried == 2 - sum(1 for c in bench.state["discard"])
+    for name in ("ava", "ben", "cleo"):
+        page = bench.pages[name][0]
+        page.get_by_text("Round 2", exact=False).first.wait_for()
+        assert page.locator(".lineit-jackpots .lineit-card").count() == buried
+    ben.get_by_text("Your turn", exact=True).wait_for()
+    assert "Round 2" in teacher.locator(".lineit-compact__status").inner_text()
+    assert teacher.locator(".lineit-compact__table tbody tr").count() == 3
+    assert projector.locator(".lineit-proj__player").count() == 3
+    assert projector.locator(".lineit-proj__jackpot").count() == 4
+    assert teacher.locator(".lineit-card").count() == 0, "the console stays compact"
+    bench.check_clean()
+
+
+def _scenario(new_page, *, hands=None, lines=None, market=None, step="take", played=False, **devices):
+    state = S.arrange(S.table(2), market=market, hands=hands, lines=lines)
+    state["turn"]["step"] = step
+    state["turn"]["played"] = played
+    bench = Bench(new_page, state)
+    for name, (role, player) in devices.items():
+        bench.device(name, role, player)
+    return bench
+
+
+def test_a_card_that_breaks_the_line_is_refused_with_the_reason_and_the_pick_is_kept(new_page):
+    n = S.n
+    bench = _scenario(
+        new_page,
+        market=[n(30), n(70), n(90), n(10)],
+        lines={"p1": [n(40), n(55)]},
+        ava=("player", "p1"),
+    )
+    page = bench.pages["ava"][0]
+    page.get_by_text("Next card must be higher than 55.").wait_for()
+    page.get_by_role("button", name="30, ", exact=False).click()
+    page.get_by_role("button", name="In my line").click()
+    bench.pump("ava")
+    assert bench.refusals[-1].code == "breaks_line"
+    page.locator(".lineit-error", has_text="30 is less than 55: this line goes up").wait_for()
+    assert page.evaluate("window.announced").pop() == "30 is less than 55: this line goes up"
+    assert market_button(page, 0).get_attribute("aria-pressed") == "true", "the pick is kept"
+    page.get_by_role("button", name="In my hand").click()
+    bench.pump("ava")
+    assert bench.state["hands"]["p1"] == [n(30)]
+    assert page.locator(".lineit-error").count() == 0
+    bench.check_clean()
+
+
+def test_a_full_hand_offers_a_new_line_and_dragging_there_scores_the_line(new_page):
+    n = S.n
+    bench = _scenario(
+        new_page,
+        market=[n(20), n(60), n(61), n(62)],
+        hands={"p1": [n(5), n(6)]},
+        lines={"p1": [n(30), n(40), n(50), n(55), n(58)]},
+        ava=("player", "p1"),
+        ben=("player", "p2"),
+    )
+    page = bench.pages["ava"][0]
+    assert page.get_by_role("button", name="In my hand (full)").is_disabled()
+    zone = page.locator("[data-drop='new_line']")
+    zone.wait_for()
+    drag(page, market_button(page, 0), zone)
+    assert bench.pump("ava")[0]["action"] == {"type": "take", "card": n(20), "to": "new_line"}
+    assert bench.state["piles"]["p1"] == [n(55), n(58)] and bench.state["lines"]["p1"]["cards"] == [n(20)]
+    page.get_by_text("you scored your line to start a new one", exact=False).wait_for()
+    ben = bench.pages["ben"][0]
+    ben.get_by_text("Ava scored their line: 2 cards banked.").wait_for()
+    scored = ben.locator(".lineit-scored").first
+    assert scored.locator(".lineit-card").count() == 5
+    assert scored.locator(".lineit-card.is-discarded").count() == 3
+    bench.check_clean()
+
+
+def test_after_the_draft_a_hand_card_is_played_by_drag_then_the_line_is_scored(new_page):
+    n = S.n
+    bench = _scenario(
+        new_page,
+        market=[n(2), n(3), n(4)],
+        hands={"p1": [n(45), n(80)]},
+        lines={"p1": [n(10), n(20), n(30), n(40)]},
+        step="after",
+        ava=("player", "p1"),
+    )
+    page = bench.pages["ava"][0]
+    page.get_by_text("You may play one card from your hand into your line.").wait_for()
+    assert page.get_by_role("button", name="Play it into my line").is_disabled()
+    drag(page, page.locator(".lineit-hand button.lineit-card").first, page.locator(".lineit-mine"))
+    assert bench.pump("ava")[0]["action"] == {"type": "play", "card": n(45)}
+    assert page.locator(".lineit-hand button.lineit-card").count() == 0, "one hand card per turn"
+    page.get_by_role("button", name="Score my line (ends your turn)").click()
+    bench.pump("ava")
+    assert bench.state["piles"]["p1"] == [n(40), n(45)]
+    assert bench.turn() == "p2"
+    page.get_by_text("Wait for Ben.").wait_for()
+    bench.check_clean()
+
+
+def test_the_game_over_screen_ranks_the_players_and_reveals_values(new_page):
+    config = S.config(3, 5, bots=("medium", "medium", "medium"), card_ids="shuffled")
+    final, _log, _events = core.play_with_bots(GAME, config, "over-seed")
+    bench = Bench(new_page, final)
+    bench.status = "finished"
+    page = bench.device("ava", "player", "p1")
+    projector = bench.device("projector", "projector")
+    outcome = GAME.outcome(final)
+    best = max(outcome["scores"].values())
+    headline = page.locator(".lineit-outcome h3").inner_text()
+    if "p1" in outcome["winners"]:
+        assert headline in ("You win!", "You share the win!")
+    else:
+        assert headline == "Game over: well played!"
+    rows = page.locator(".lineit-scores tbody tr")
+    assert rows.count() == 3
+    assert rows.first.locator(".lineit-scores__total").inner_text() == str(best)
+    assert projector.locator(".lineit-outcome--big").count() == 1
+    assert page.locator(".lineit-market").count() == 0
+    bench.check_clean()
+
+
+def test_views_of_other_roles_and_sizes_render_without_secrets(new_page):
+    state = three_players()
+    for _ in range(20):  # a few turns in, with hands filled
+        player = GAME.current_players(state)[0]
+        state, _events = GAME.apply(state, player, GAME.bot_action(state, player, core.Rng("x")), 1.0)
+    bench = Bench(new_page, state)
+    replay = bench.device("replay", "replay")
+    board = bench.device("board", "teacher")
+    phone = bench.device("phone", "player", "ava", width=600, height=900)
+    hidden = [c for p in ("ben", "cleo") for c in state["hands"][p]] + state["deck"]
+    for page in (replay, board, phone):
+        html = page.content()
+        assert not any(f'data-card="{c}"' in html for c in hidden)
+        assert page.locator(".lineit-jackpots").count() == 1
+        assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), (
+            "no sideways scroll"
+        )
+    assert replay.locator(".lineit-clock").inner_text() == ""
+    assert replay.locator("button").count() == 0 and board.locator("button.lineit-card").count() == 0
+    names = phone.locator("button").evaluate_all(
+        "els => els.map(e => e.getAttribute('aria-label') || e.textContent)"
+    )
+    assert all(name.strip() for name in names), "every button has a name"
+    assert rules.market_size(state) == 5
+    bench.check_clean()
