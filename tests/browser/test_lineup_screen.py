@@ -73,6 +73,23 @@ window.settle = (id, ok, message, seq) => {
   if (ok) w.resolve({ seq, duplicate: false }); else w.reject({ code: "illegal", message });
 };
 window.draw = (table) => window.gameModule.render(document.getElementById("root"), table, window.ctx);
+// Several viewers on one page (one root each): [[id, role, player, compact, table], ...] -> their texts.
+window.drawMany = (items) => {
+  const own = window.ctx;
+  const texts = items.map(([id, role, player, compact, table]) => {
+    let root = document.getElementById(id);
+    if (!root) {
+      root = document.createElement("section");
+      root.id = id;
+      document.body.append(root);
+    }
+    window.setupCtx(role, player, compact);
+    window.gameModule.render(root, table, window.ctx);
+    return root.innerText;
+  });
+  window.ctx = own;
+  return texts;
+};
 """
 
 
@@ -112,12 +129,12 @@ class Bench:
         }
 
     def draw(self, name):
+        """Render the current view on one device; returns the text it shows."""
         page, viewer, _player = self.pages[name]
-        page.evaluate("t => window.draw(t)", self.message(viewer))
+        return page.evaluate("t => { window.draw(t); return root.innerText; }", self.message(viewer))
 
     def draw_all(self):
-        for name in self.pages:
-            self.draw(name)
+        return {name: self.draw(name) for name in self.pages}
 
     def pump(self):
         """Apply every action the devices sent, in order, until none is left; redraw after each change."""
@@ -524,13 +541,14 @@ def test_every_role_renders_whole_bot_games_without_errors_or_secrets(new_page):
 
     players = [{**p, "bot": "medium"} for p in h.TWO_V_TWO]
     bench = Bench(new_page, h.new_game(players=players, board="short"))
-    pages = {
-        "ava": bench.device("ava", "player", "ava", width=1024, height=768),
-        "cai": bench.device("cai", "player", "cai", width=390, height=844),
-        "projector": bench.device("projector", "projector"),
-        "console": bench.device("console", "teacher", compact=True, width=420, height=700),
-        "replay": bench.device("replay", "replay"),
-    }
+    page = bench.device("ava", "player", "ava", width=1024, height=768)
+    # Each role on its own root of one page: every state is drawn for all of them in one round trip.
+    roles = [
+        ("cai", "player", "cai", False, {"role": "player", "player": "cai"}),
+        ("projector", "projector", None, False, {"role": "projector"}),
+        ("console", "teacher", None, True, {"role": "teacher"}),
+        ("replay", "replay", None, False, {"role": "teacher"}),
+    ]
     rng = Rng("screen-bots")
     phases = set()
     for _step in range(400):
@@ -538,27 +556,26 @@ def test_every_role_renders_whole_bot_games_without_errors_or_secrets(new_page):
         if GAME.is_over(state):
             break
         acting = GAME.current_players(state)
+        bench.now += 1
         if acting:
             player = acting[rng.randint(0, len(acting) - 1)]
-            action = GAME.bot_action(state, player, rng)
-            bench.now += 1
-            bench.state, _events = GAME.apply(state, player, action, bench.now)
-            bench.seq += 1
+            bench.state, _events = GAME.apply(state, player, GAME.bot_action(state, player, rng), bench.now)
         else:
-            bench.now += 1
             bench.state, _events = GAME.on_deadline(state, bench.now + 100)
-            bench.seq += 1
+        bench.seq += 1
         bench.status = "finished" if GAME.is_over(bench.state) else "playing"
         phases.add(bench.state["phase"])
-        bench.draw_all()
+        items = [[r, role, p, compact, bench.message(viewer)] for r, role, p, compact, viewer in roles]
+        shown = page.evaluate("items => window.drawMany(items)", items)
+        texts = dict(zip([r[0] for r in roles], shown, strict=True))
+        texts["ava"] = bench.draw("ava")
         if bench.state["phase"] not in ("reveal", "over"):
             secrets = secrets_of(bench.state)
-            for name, page in pages.items():
-                text = page.locator("#root").inner_text()
+            for name, text in texts.items():
                 for secret in secrets:
                     assert secret not in text, (name, bench.state["phase"], secret)
     assert GAME.is_over(bench.state)
     assert {"answer", "reveal", "over"} <= phases
-    for page in pages.values():
-        assert page.evaluate("window.errors") == []
-    assert pages["projector"].get_by_role("heading", name=re.compile("wins!")).is_visible()
+    assert page.evaluate("window.errors") == []
+    assert page.locator("#root [data-role=player]").count() == 1
+    assert page.locator("#projector").get_by_role("heading", name=re.compile("wins!")).is_visible()
