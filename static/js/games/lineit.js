@@ -42,7 +42,7 @@
   function useCatalog(ctx) {
     gettext = ctx.gettext || window.gettext || gettext;
     interpolate = ctx.interpolate || window.interpolate || interpolate;
-    ngettext = window.ngettext || ngettext;
+    ngettext = ctx.ngettext || window.ngettext || ngettext;
   }
   const fmt = (text, values) => interpolate(text, values, true);
 
@@ -181,7 +181,9 @@
         inner,
       );
     }
-    return h(opts.tag || "li", { class: classes.join(" "), role: opts.tag ? "img" : null, "aria-label": cardLabel(card) }, inner);
+    // A list item reads its hidden text (an aria-label on a plain <li> is not read everywhere).
+    const label = cardLabel(card) + (opts.suffix ? ", " + opts.suffix : "");
+    return h(opts.tag || "li", { class: classes.join(" ") }, h("span", { class: "visually-hidden", text: label }), inner);
   }
 
   function nameOf(view, id) {
@@ -427,10 +429,17 @@
     send(st, { type: "play", card: id });
   }
 
+  /** The pick survives a reload or a dropped connection within the same step of the same turn. */
+  function draftKey(st) {
+    const view = st.table.view;
+    return ["lineit", st.table.table, view.round, view.phase, view.whose_turn, view.turn ? view.turn.step : ""].join(":");
+  }
+
   function select(st, source, id) {
     if (st.pending) return;
     const same = st.selected && st.selected.source === source && st.selected.id === id;
     st.selected = same ? null : { source, id };
+    if (st.ctx.saveDraft) st.ctx.saveDraft(draftKey(st), st.selected);
     st.error = null;
     draw(st);
     const view = st.table.view;
@@ -991,10 +1000,9 @@
                       "ol",
                       { class: "lineit-cards lineit-cards--tiny lineit-scored", "aria-label": gettext("The scored line, with the values") },
                       entry.cards.map((card) =>
-                        cardEl(card, {
-                          size: "xs",
-                          extraClass: (entry.discarded || []).some((c) => c.id === card.id) ? "is-discarded" : "",
-                        }),
+                        (entry.discarded || []).some((c) => c.id === card.id)
+                          ? cardEl(card, { size: "xs", extraClass: "is-discarded", suffix: gettext("thrown away") })
+                          : cardEl(card, { size: "xs" }),
                       ),
                     )
                   : null,
@@ -1381,6 +1389,10 @@
     st.table = table;
     st.ctx = ctx;
     st.me = ctx.role === "player" ? ctx.player || (table.view.you && table.view.you.player) || null : null;
+    if (first && !st.selected && ctx.draft && step(st)) {
+      const saved = ctx.draft(draftKey(st));
+      if (saved && (saved.source === "market" || saved.source === "hand") && typeof saved.id === "string") st.selected = saved;
+    }
     draw(st);
     announceChanges(st, first);
   }
