@@ -579,3 +579,12 @@ def test_every_role_renders_whole_bot_games_without_errors_or_secrets(new_page):
     assert page.evaluate("window.errors") == []
     assert page.locator("#root [data-role=player]").count() == 1
     assert page.locator("#projector").get_by_role("heading", name=re.compile("wins!")).is_visible()
+
+
+def test_a_student_not_seated_at_the_table_watches_the_public_screen(new_page):
+    bench = Bench(new_page, h.new_game())
+    late = bench.device("zed", "player", "zed")
+    assert late.get_by_text("You are watching this game.").is_visible()
+    assert late.locator("[data-rack], [data-picker], [data-action]").count() == 0
+    assert h.current_question(bench.state)["heading"] in late.locator("#root").inner_text()
+    assert_no_errors(late)

@@ -1117,7 +1117,13 @@
   function playerScreen(table, ctx, memory) {
     const view = table.view;
     const you = view.you;
-    if (!you) return h("p", { class: "lu-note" }, gettext("You are watching this game."));
+    if (!you) {
+      // Not seated at this table (e.g. joined late): watch what the class screen shows.
+      const watch = projectorScreen(table, ctx);
+      watch.classList.replace("lu-projector", "lu-device");
+      watch.prepend(h("p", { class: "lu-note lu-watching" }, gettext("You are watching this game.")));
+      return watch;
+    }
     const badge = [teamChip(you.team), you.captain && !view.over ? h("span", { class: "lu-captain" }, h("span", { "aria-hidden": "true" }, "★ "), gettext("You are the captain")) : null];
     const body = [];
     if (view.over || table.status !== "playing") {
