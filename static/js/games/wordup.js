@@ -487,7 +487,7 @@
       case "first_player":
         return fmt(gettext("%(name)s rolled highest and starts."), { name });
       case "roll":
-        return fmt(gettext("%(name)s rolled %(total)s: %(square)s."), { name, total: e.total, square: squareName(view, e.to) });
+        return fmt(gettext("%(name)s rolled %(total)s: %(square)s"), { name, total: e.total, square: squareName(view, e.to) });
       case "category_chosen":
         return fmt(gettext("%(name)s chose %(category)s."), { name, category: categoryName(view, e.category) });
       case "answered":
@@ -499,7 +499,7 @@
       case "card_no_choice":
         return fmt(gettext("%(name)s had no choice to make and plays on."), { name });
       case "move":
-        return fmt(gettext("%(name)s moved to %(square)s."), { name, square: squareName(view, e.to) });
+        return fmt(gettext("%(name)s moved to %(square)s"), { name, square: squareName(view, e.to) });
       case "exchange":
         return fmt(gettext("%(name)s swapped a %(give)s token for %(other)s's %(take)s token."), {
           name,
@@ -781,15 +781,17 @@
 
   /** Exchange: three linked choices (which player, your colour, their colour), then Swap. */
   function exchangeForm(view, ctx, swaps, panel) {
-    const form = h("form", { class: "wu-group wu-exchange" });
+    const form = h("form", { class: "wu-exchange" });
+    const set = h("fieldset", { class: "wu-group" });
+    form.append(set);
     const others = [...new Set(swaps.map((a) => a.with))];
     const pick = (name, label, values, text) =>
       h("label", null, h("span", { text: label }), h("select", { name, "data-focus": "ex-" + name }, values.map((v) => h("option", { value: v, text: text(v) }))));
     const withSel = pick("with", gettext("Swap with"), others, (pid) => who(view, ctx, pid));
-    form.append(h("legend", { class: "wu-legend", text: gettext("Or swap a token, then roll again:") }), withSel);
+    set.append(h("legend", { text: gettext("Or swap a token, then roll again:") }), withSel);
     const giveBox = h("span");
     const takeBox = h("span");
-    form.append(giveBox, takeBox);
+    set.append(giveBox, takeBox);
     const refresh = () => {
       const other = form.elements.with.value;
       const gives = [...new Set(swaps.filter((a) => a.with === other).map((a) => a.give))];
@@ -804,7 +806,7 @@
       if (event.target.name !== "take") refresh();
     });
     refresh();
-    form.append(h("button", { type: "submit", "data-focus": "ex-go", text: gettext("Swap and roll again") }));
+    set.append(h("button", { type: "submit", "data-focus": "ex-go", text: gettext("Swap and roll again") }));
     form.addEventListener("submit", (event) => {
       event.preventDefault();
       const action = swaps.find((a) => a.with === form.elements.with.value && a.give === form.elements.give.value && a.take === form.elements.take.value);
@@ -1045,7 +1047,8 @@
           "div",
           { class: "wu-layout" },
           h("div", { class: "wu-board-area" }, boardArea),
-          h("div", { class: "wu-side" }, side, playersTable(view, ctx, { compact: false, levels: role === "teacher" && !!view.levels }), large ? null : logList(view, ctx))
+          h("div", { class: "wu-side" }, side, playersTable(view, ctx, { compact: false, levels: role === "teacher" && !!view.levels })),
+          large ? null : h("div", { class: "wu-log-area" }, logList(view, ctx))
         )
       );
     }
