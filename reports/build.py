@@ -10,13 +10,15 @@ so a rerun writes the same rows and a failure half-way leaves the previous rows 
 from __future__ import annotations
 
 import datetime as dt
+import json
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from types import SimpleNamespace
 from typing import Any
 
-from django.db import transaction
-from django.db.models import Count, F, FloatField, Q, Sum
+from django.db import connection, transaction
+from django.db.models import Count, F, FloatField, JSONField, Q, Sum
 from django.db.models.expressions import Window
 from django.db.models.fields.json import KT
 from django.db.models.functions import Cast, RowNumber
@@ -110,6 +112,8 @@ def classrooms_build(
     sessions = _sessions(classroom_ids)
     report(0, 3, "sessions")
     _build_session_stats(classroom_ids, sessions, session_ids, student_ids, result)
+    if student_ids is None:
+        _build_class_items(classroom_ids)
     report(1, 3, "students")
     students = _target_students(classroom_ids, student_ids)
     _build_student_reports(classroom_ids, students, sessions, now, result)
@@ -170,7 +174,7 @@ def _build_session_stats(classroom_ids, sessions, session_ids, student_ids, resu
     stats: dict[tuple[int, int], StudentSessionStat] = {}
     for row in per_student:
         session = sessions[row["session_id"]]
-        stats[(row["student_id"], row["session_id"])] = StudentSessionStat(
+        stats[(row["student_id"], row["session_id"])] = Row(
             student_id=row["student_id"],
             classroom_id=session["classroom_id"],
             session_id=row["session_id"],
@@ -187,13 +191,17 @@ def _build_session_stats(classroom_ids, sessions, session_ids, student_ids, resu
         when = session["ended_at"] or session["started_at"] or session["scheduled_for"]
         if (student_id, session_id) in stats or (student_id in erased and when <= erased[student_id]):
             continue
-        stats[(student_id, session_id)] = StudentSessionStat(
+        stats[(student_id, session_id)] = Row(
             student_id=student_id,
             classroom_id=session["classroom_id"],
             session_id=session_id,
             game=session["game"],
             skill=catalog.GAME_SKILLS.get(session["game"], ""),
             day=session["day"],
+            answered=0,
+            correct=0,
+            time_total=0.0,
+            time_count=0,
         )
     rows = sorted(stats.values(), key=lambda stat: (stat.session_id, stat.student_id))
     with transaction.atomic():
@@ -201,13 +209,13 @@ def _build_session_stats(classroom_ids, sessions, session_ids, student_ids, resu
         if student_ids is not None:
             old = old.filter(student_id__in=student_ids)
         old.delete()
-        StudentSessionStat.objects.bulk_create(rows, batch_size=BATCH)
+        bulk_insert(StudentSessionStat, rows)
     result.session_rows = len(rows)
     if student_ids is None:
-        _build_class_session_stats(classroom_ids, sessions, wanted, rows, facts, result)
+        _build_class_session_stats(sessions, wanted, rows, result)
 
 
-def _build_class_session_stats(classroom_ids, sessions, wanted, rows, facts, result: BuildResult) -> None:
+def _build_class_session_stats(sessions, wanted, rows, result: BuildResult) -> None:
     frozen = set(
         ClassSessionStat.objects.filter(session_id__in=wanted, frozen=True).values_list(
             "session_id", flat=True
@@ -239,30 +247,48 @@ def _build_class_session_stats(classroom_ids, sessions, wanted, rows, facts, res
         for session_id, total in sorted(totals.items())
         if session_id in live
     ]
-    live_facts = facts.filter(session_id__in=live)
+    with transaction.atomic():
+        ClassSessionStat.objects.filter(session_id__in=live).delete()
+        bulk_insert(ClassSessionStat, class_rows)
+    result.class_session_rows = len(class_rows)
+
+
+def _build_class_items(classroom_ids: list[int]) -> None:
+    """Per question: answers and right answers, and the wrong answers given (anonymous, whole class)."""
+    facts = LearningFact.objects.filter(classroom_id__in=classroom_ids)
     items = (
-        live_facts.filter(catalog.answers_q())
+        facts.filter(catalog.answers_q())
         .exclude(item_id="")
-        .values("session_id", "game", "category", "level", "item_id")
+        .values("classroom_id", "game", "category", "level", "item_id")
         .annotate(answered=Count("id"), right=Count("id", filter=Q(correct=True)))
         .order_by()
     )
     item_rows = [
-        ClassItemStat(
-            classroom_id=sessions[row["session_id"]]["classroom_id"],
-            session_id=row["session_id"],
+        Row(
+            classroom_id=row["classroom_id"],
             game=row["game"],
             category=row["category"],
             level=row["level"],
             item_id=row["item_id"],
             answered=row["answered"],
             correct=row["right"],
+            archived=False,
         )
         for row in items
     ]
+    item_rows.sort(key=lambda r: (r.classroom_id, r.game, r.category, r.level or 0, r.item_id))
+    wrong_rows = wrong_answer_rows(facts)
+    with transaction.atomic():
+        ClassItemStat.objects.filter(classroom_id__in=classroom_ids, archived=False).delete()
+        ClassWrongAnswer.objects.filter(classroom_id__in=classroom_ids, archived=False).delete()
+        bulk_insert(ClassItemStat, item_rows)
+        bulk_insert(ClassWrongAnswer, wrong_rows)
+
+
+def wrong_answer_rows(facts, *, archived: bool = False) -> list[ClassWrongAnswer]:
     wrong = (
-        live_facts.filter(catalog.wrong_answers_q())
-        .values("session_id", "game", "category", "item_id", "response")
+        facts.filter(catalog.wrong_answers_q())
+        .values("classroom_id", "game", "category", "item_id", "response")
         .annotate(count=Count("id"))
         .order_by()
     )
@@ -271,29 +297,46 @@ def _build_class_session_stats(classroom_ids, sessions, wanted, rows, facts, res
         text = catalog.answer_text(row["game"], row["response"])
         if not text:
             continue
-        key = (row["session_id"], row["game"], row["category"], row["item_id"], text.casefold())
+        key = (row["classroom_id"], row["game"], row["category"], row["item_id"], text.casefold())
         merged.setdefault(key, Counter())[text] += row["count"]
-    wrong_rows = [
+    return [
         ClassWrongAnswer(
-            classroom_id=sessions[session_id]["classroom_id"],
-            session_id=session_id,
+            classroom_id=classroom_id,
             game=game,
             category=category,
             item_id=item_id,
             # Spellings that differ only in case are one answer, shown as most often written.
             answer=min(texts, key=lambda text, texts=texts: (-texts[text], text)),
             count=sum(texts.values()),
+            archived=archived,
         )
-        for (session_id, game, category, item_id, _key), texts in sorted(merged.items())
+        for (classroom_id, game, category, item_id, _key), texts in sorted(merged.items())
     ]
-    with transaction.atomic():
-        ClassSessionStat.objects.filter(session_id__in=live).delete()
-        ClassItemStat.objects.filter(session_id__in=live).delete()
-        ClassWrongAnswer.objects.filter(session_id__in=live).delete()
-        ClassSessionStat.objects.bulk_create(class_rows, batch_size=BATCH)
-        ClassItemStat.objects.bulk_create(item_rows, batch_size=BATCH)
-        ClassWrongAnswer.objects.bulk_create(wrong_rows, batch_size=BATCH)
-    result.class_session_rows = len(class_rows)
+
+
+class Row(SimpleNamespace):
+    """A row to insert: plain attributes (building hundreds of thousands of model instances is slow)."""
+
+
+def bulk_insert(model, rows: list) -> None:
+    """Insert many rows: COPY on PostgreSQL (a school build writes hundreds of thousands of rows, and
+    bulk_create spends most of its time building the statement), bulk_create elsewhere."""
+    if not rows:
+        return
+    if connection.vendor != "postgresql":
+        instances = [model(**vars(row)) if isinstance(row, Row) else row for row in rows]
+        model.objects.bulk_create(instances, batch_size=BATCH)
+        return
+    fields = [field for field in model._meta.concrete_fields if not field.primary_key]
+    columns = ", ".join(connection.ops.quote_name(field.column) for field in fields)
+    statement = f"COPY {connection.ops.quote_name(model._meta.db_table)} ({columns}) FROM STDIN"
+    with connection.cursor() as cursor, cursor.cursor.copy(statement) as copy:
+        for row in rows:
+            copy.write_row([_copy_value(field, getattr(row, field.attname)) for field in fields])
+
+
+def _copy_value(field, value):
+    return json.dumps(value) if isinstance(field, JSONField) and value is not None else value
 
 
 # --- student reports ------------------------------------------------------------------------------------
@@ -340,9 +383,23 @@ def _build_student_reports(classroom_ids, targets, sessions, now, result: BuildR
     for row in by_level:
         level_rows[(row["classroom_id"], row["student_id"])].append(row)
     series: dict[tuple[int, int], list[StudentSessionStat]] = defaultdict(list)
-    for stat in StudentSessionStat.objects.filter(
-        classroom_id__in=classroom_ids, student_id__in=student_ids
-    ).order_by("day", "session_id"):
+    for stat in (
+        StudentSessionStat.objects.filter(classroom_id__in=classroom_ids, student_id__in=student_ids)
+        .order_by("day", "session_id")
+        .values_list(
+            "classroom_id",
+            "student_id",
+            "session_id",
+            "game",
+            "day",
+            "answered",
+            "correct",
+            "time_total",
+            "time_count",
+            named=True,
+        )
+        .iterator(chunk_size=5000)
+    ):
         series[(stat.classroom_id, stat.student_id)].append(stat)
     enrolled_on = {
         (classroom, student): timezone.localdate(created)
@@ -384,7 +441,7 @@ def _build_student_reports(classroom_ids, targets, sessions, now, result: BuildR
         StudentReport.objects.filter(classroom_id__in=classroom_ids).exclude(
             student__enrolments__classroom_id=F("classroom_id")
         ).delete()
-        StudentReport.objects.bulk_create(reports, batch_size=BATCH)
+        bulk_insert(StudentReport, reports)
 
 
 def _game_insights(facts) -> dict[tuple[int, int], dict[str, Any]]:
@@ -489,7 +546,7 @@ def _build_skill_summaries(student_ids: list[int], now) -> dict[int, dict[str, d
             }
     with transaction.atomic():
         SkillSummary.objects.filter(student_id__in=student_ids).delete()
-        SkillSummary.objects.bulk_create(rows, batch_size=BATCH)
+        bulk_insert(SkillSummary, rows)
     return found
 
 

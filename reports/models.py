@@ -8,8 +8,9 @@ Per student (personal data: erased with the student's data, purged with old fact
   ``StudentSessionStat`` one row per student per session (answers, right, time): trend and participation;
   ``StudentReport`` one row per student per class: the report page's figures, ready to render;
   ``SkillSummary`` one row per student per skill: totals and the recommended level with its evidence.
-Per class (anonymous: they survive a student's erasure and the retention purge, see ``frozen``):
-  ``ClassSessionStat``, ``ClassItemStat``, ``ClassWrongAnswer`` per session, and ``ClassReport``.
+Per class (anonymous: they survive a student's erasure and the retention purge):
+  ``ClassSessionStat`` per session (``frozen`` once some of its facts are gone), ``ClassItemStat`` and
+  ``ClassWrongAnswer`` per question (``archived`` rows keep the counts of erased facts), ``ClassReport``.
 ``ReportBuild`` tracks every queued build (its id is the Celery task id) for the progress bar.
 """
 
@@ -164,37 +165,39 @@ class ClassSessionStat(models.Model):
 
 
 class ClassItemStat(models.Model):
-    """How a class did on one question (item) in one session, anonymous."""
+    """How a class did on one question (item), anonymous. ``archived`` rows hold the answers of facts
+    that were erased or purged: a rebuild replaces the other rows and keeps these."""
 
     classroom = models.ForeignKey(Classroom, on_delete=models.CASCADE, related_name="item_stats")
-    session = models.ForeignKey("games.GameSession", on_delete=models.CASCADE, related_name="item_stats")
     game = models.CharField(max_length=16)
     category = models.CharField(max_length=40, blank=True)
     level = models.PositiveSmallIntegerField(null=True, blank=True)
     item_id = models.CharField(max_length=64)
     answered = models.PositiveIntegerField(default=0)
     correct = models.PositiveIntegerField(default=0)
+    archived = models.BooleanField(default=False)
 
     class Meta:
-        indexes = [models.Index(fields=["classroom", "game", "item_id"], name="reports_cis_class_item")]
+        indexes = [models.Index(fields=["classroom", "archived"], name="reports_cis_class")]
 
     def __str__(self) -> str:
         return f"{self.item_id}: {self.correct}/{self.answered}"
 
 
 class ClassWrongAnswer(models.Model):
-    """A wrong answer given to one question in one session, and how many gave it (no names)."""
+    """A wrong answer given to one question in a class, and how many times (no names). ``archived``: as
+    for :class:`ClassItemStat`."""
 
     classroom = models.ForeignKey(Classroom, on_delete=models.CASCADE, related_name="wrong_answers")
-    session = models.ForeignKey("games.GameSession", on_delete=models.CASCADE, related_name="wrong_answers")
     game = models.CharField(max_length=16)
     category = models.CharField(max_length=40, blank=True)
     item_id = models.CharField(max_length=64)
     answer = models.CharField(max_length=120)
     count = models.PositiveIntegerField(default=0)
+    archived = models.BooleanField(default=False)
 
     class Meta:
-        indexes = [models.Index(fields=["classroom", "game", "item_id"], name="reports_cwa_class_item")]
+        indexes = [models.Index(fields=["classroom", "archived"], name="reports_cwa_class")]
 
     def __str__(self) -> str:
         return f"{self.item_id}: {self.answer} ×{self.count}"

@@ -16,8 +16,11 @@ from django.utils.translation import gettext as _
 from classrooms.models import LevelChange, Student
 from classrooms.services import student_level_set
 
+from . import catalog
 from .models import (
+    ClassItemStat,
     ClassSessionStat,
+    ClassWrongAnswer,
     DataErasure,
     LearningFact,
     ReportBuild,
@@ -230,25 +233,51 @@ def student_data_export(*, student: Student) -> dict[str, Any]:
     }
 
 
-def _freeze_sessions(session_ids: set[int]) -> None:
-    """Class aggregates of these sessions keep what they hold (anonymous) before facts go."""
+def _keep_anonymous_counts(facts) -> None:
+    """Before facts go: freeze the class statistics of their sessions (built first if they never were)
+    and add their answers, without names, to the class's archived question counts."""
+    from django.db.models import Count, Q
+
     from games.models import GameSession
 
-    from .build import classrooms_build
+    from .build import bulk_insert, classrooms_build, wrong_answer_rows
 
+    session_ids = set(facts.exclude(session_id=None).values_list("session_id", flat=True).distinct())
     built = set(
         ClassSessionStat.objects.filter(session_id__in=session_ids).values_list("session_id", flat=True)
     )
-    missing = session_ids - built
-    if missing:
-        by_class: dict[int, list[int]] = {}
-        for session_id, classroom_id in GameSession.objects.filter(pk__in=missing).values_list(
-            "pk", "classroom_id"
-        ):
-            by_class.setdefault(classroom_id, []).append(session_id)
-        for classroom_id, sessions in by_class.items():
-            classrooms_build([classroom_id], session_ids=sessions)
+    missing: dict[int, list[int]] = {}
+    for session_id, classroom_id in GameSession.objects.filter(pk__in=session_ids - built).values_list(
+        "pk", "classroom_id"
+    ):
+        missing.setdefault(classroom_id, []).append(session_id)
+    for classroom_id, sessions in missing.items():
+        classrooms_build([classroom_id], session_ids=sessions)
     ClassSessionStat.objects.filter(session_id__in=session_ids).update(frozen=True)
+    items = (
+        facts.filter(catalog.answers_q(), classroom_id__isnull=False)
+        .exclude(item_id="")
+        .values("classroom_id", "game", "category", "level", "item_id")
+        .annotate(answered=Count("id"), right=Count("id", filter=Q(correct=True)))
+        .order_by()
+    )
+    bulk_insert(
+        ClassItemStat,
+        [
+            ClassItemStat(
+                classroom_id=row["classroom_id"],
+                game=row["game"],
+                category=row["category"],
+                level=row["level"],
+                item_id=row["item_id"],
+                answered=row["answered"],
+                correct=row["right"],
+                archived=True,
+            )
+            for row in items
+        ],
+    )
+    bulk_insert(ClassWrongAnswer, wrong_answer_rows(facts.filter(classroom_id__isnull=False), archived=True))
 
 
 @transaction.atomic
@@ -257,7 +286,7 @@ def student_data_erase(*, student: Student, by) -> DataErasure:
     The class aggregates they contributed to stay, anonymous and frozen. Their name stays on the roster
     (remove them from their classes for that) and their level history stays with the levels."""
     facts = LearningFact.objects.filter(student=student)
-    _freeze_sessions(set(facts.exclude(session_id=None).values_list("session_id", flat=True).distinct()))
+    _keep_anonymous_counts(facts)
     removed, _by_model = facts.delete()
     StudentSessionStat.objects.filter(student=student).delete()
     StudentReport.objects.filter(student=student).delete()
@@ -286,16 +315,16 @@ def facts_purge_expired(*, now=None, days: int | None = None, batch: int = 5000)
         return 0
     cutoff = (now or timezone.now()) - timedelta(days=days)
     old = LearningFact.objects.filter(created_at__lt=cutoff)
-    session_ids = set(old.exclude(session_id=None).values_list("session_id", flat=True).distinct())
     classrooms = set(old.exclude(classroom_id=None).values_list("classroom_id", flat=True).distinct())
-    with transaction.atomic():
-        _freeze_sessions(session_ids)
     removed = 0
     while True:
         ids = list(old.order_by("pk").values_list("pk", flat=True)[:batch])
         if not ids:
             break
-        removed += LearningFact.objects.filter(pk__in=ids).delete()[0]
+        with transaction.atomic():
+            chunk = LearningFact.objects.filter(pk__in=ids)
+            _keep_anonymous_counts(chunk)
+            removed += chunk.delete()[0]
     StudentSessionStat.objects.filter(day__lt=timezone.localdate(cutoff)).delete()
     from classrooms.models import Classroom
 

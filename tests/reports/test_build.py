@@ -64,8 +64,8 @@ def test_a_rebuild_writes_the_same_rows(word_up_week, class_7b):
         return {
             "sessions": rows(StudentSessionStat, "student", "session", "answered", "correct"),
             "class": rows(ClassSessionStat, "session", "participants", "answered", "correct"),
-            "items": rows(ClassItemStat, "session", "item_id", "answered", "correct"),
-            "wrong": rows(ClassWrongAnswer, "session", "item_id", "answer", "count"),
+            "items": rows(ClassItemStat, "item_id", "answered", "correct", "archived"),
+            "wrong": rows(ClassWrongAnswer, "item_id", "answer", "count", "archived"),
             "reports": sorted((r.student_id, r.classroom_id, r.data) for r in StudentReport.objects.all()),
             "skills": rows(SkillSummary, "student", "skill", "answered", "recommended_level", "confidence"),
             "class_report": list(ClassReport.objects.values_list("classroom", "data")),
