@@ -622,12 +622,14 @@
       h(
         "p",
         { class: "lineit-status__facts" },
-        view.phase === "final"
-          ? gettext("Last plays")
-          : fmt(gettext("Round %(round)s"), { round: view.round }) +
+        view.phase === "over" || st.table.status !== "playing"
+          ? ""
+          : view.phase === "final"
+            ? gettext("Last plays") + " \u00B7 "
+            : fmt(gettext("Round %(round)s"), { round: view.round }) +
               " \u00B7 " +
-              fmt(ngettext("%(n)s round left after this one", "%(n)s rounds left after this one", view.rounds_left), { n: view.rounds_left }),
-        " \u00B7 ",
+              fmt(ngettext("%(n)s round left after this one", "%(n)s rounds left after this one", view.rounds_left), { n: view.rounds_left }) +
+              " \u00B7 ",
         fmt(gettext("Level %(level)s"), { level: view.level }),
       ),
     );
@@ -1109,7 +1111,7 @@
       { class: "lineit-main" },
       over ? outcomeSection(st, false) : null,
       over ? null : marketSection(st, actionBar(st)),
-      me ? h("div", { class: "lineit-mine-row" }, myLineSection(st, me), handSection(st)) : null,
+      me && !over ? h("div", { class: "lineit-mine-row" }, myLineSection(st, me), handSection(st)) : null,
       over ? null : keysHelp(),
     );
     const side = h(
