@@ -381,7 +381,13 @@
     st.pending = true;
     st.error = null;
     draw(st);
-    Promise.resolve(st.ctx.act(action)).then(
+    let sent;
+    try {
+      sent = Promise.resolve(st.ctx.act(action));
+    } catch (error) {
+      sent = Promise.reject(error);
+    }
+    sent.then(
       () => {
         st.pending = false;
         st.selected = null;
