@@ -367,3 +367,25 @@ def test_a_whole_board_in_one_stroke_is_sent_in_pieces_under_the_message_limit(n
         assert len(message) < 16_384
         covered |= boards.parse_pieces(chunk, rules.MAX_PIECES_PER_STROKE)
     assert covered == {tuple(half) for half in halves}
+
+
+def test_after_a_reload_unacknowledged_strokes_are_sent_again_unless_the_board_has_them(new_page):
+    table = Table(2, seed="reload")
+    everyone_ready(table, "s0", "s1")
+    lines = table.lines("s0")
+    table.apply("s0", {"type": "stroke", "segments": [lines[0]]})  # got through; its ack was lost
+    page = new_page()
+    page.set_content("<!doctype html><html lang='en'><body><main id='main'></main></body></html>")
+    page.expose_function("pyAct", table.act_from_page)
+    page.add_script_tag(content=HARNESS)
+    page.add_script_tag(content=(ROOT / "static/js/games/mindlines.js").read_text())
+    table.viewer = {"role": "player", "player": "s0"}
+    page.evaluate("() => window.mount('player', false)")
+    key = f"mindlines:unsent:1:{table.state['round'] + 1}"
+    page.evaluate(
+        "([key, value]) => { window.drafts[key] = value; }", [key, json.dumps([[lines[0]], [lines[1]]])]
+    )
+    refresh(page, table)
+    page.wait_for_function("(key) => window.drafts[key] === ''", arg=key)
+    strokes = table.state["drawings"]["s0"]["strokes"]
+    assert strokes == [[lines[0]], [lines[1]]]  # the lost one again, the known one not twice

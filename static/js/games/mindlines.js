@@ -675,23 +675,57 @@
     const pieces = piecesOf(halfKeys);
     if (!pieces.length) return;
     ui.message = "";
-    for (const part of chunks(pieces, MAX_PIECES)) {
-      const pending = { halves: part.flatMap((piece) => halvesOfStroke([piece])), seq: null };
-      ui.pending.push(pending);
-      ctx.act({ type: "stroke", segments: part }).then(
-        (ack) => {
-          pending.seq = ack.seq;
-          if (ui.lastSeq >= ack.seq) dropPending(ui, pending);
-        },
-        (error) => {
-          dropPending(ui, pending);
-          ui.message = (error && error.message) || gettext("That line could not be drawn.");
-          ctx.announce(ui.message);
-          if (ui.rerender) ui.rerender();
-        },
-      );
-    }
+    for (const part of chunks(pieces, MAX_PIECES)) sendPieces(ui, ctx, part);
     if (ui.rerender) ui.rerender();
+  }
+
+  /** One stroke action. Until it is acknowledged it is drawn pale and kept in the device's draft, so a
+   *  reload or a dropped connection does not lose it (see restoreUnsent). */
+  function sendPieces(ui, ctx, part) {
+    const pending = { pieces: part, halves: halvesOfStroke(part), seq: null };
+    ui.pending.push(pending);
+    saveUnsent(ui, ctx);
+    ctx.act({ type: "stroke", segments: part }).then(
+      (ack) => {
+        pending.seq = ack.seq;
+        saveUnsent(ui, ctx);
+        if (ui.lastSeq >= ack.seq) dropPending(ui, pending);
+      },
+      (error) => {
+        dropPending(ui, pending);
+        saveUnsent(ui, ctx);
+        ui.message = (error && error.message) || gettext("That line could not be drawn.");
+        ctx.announce(ui.message);
+        if (ui.rerender) ui.rerender();
+      },
+    );
+  }
+
+  function saveUnsent(ui, ctx) {
+    if (!ctx.saveDraft || !ui.unsentKey) return;
+    const unsent = ui.pending.filter((pending) => pending.seq === null).map((pending) => pending.pieces);
+    ctx.saveDraft(ui.unsentKey, unsent.length ? JSON.stringify(unsent) : "");
+  }
+
+  /** After a reload: strokes this device drew but never saw acknowledged are sent again, unless the
+   *  board already has them (the server got them and only the acknowledgement was lost). */
+  function restoreUnsent(ui, ctx, drawing) {
+    if (!ctx.draft || !ui.unsentKey) return;
+    let unsent = [];
+    try {
+      unsent = JSON.parse(ctx.draft(ui.unsentKey) || "[]");
+    } catch (_error) {
+      unsent = [];
+    }
+    if (!Array.isArray(unsent) || !unsent.length) return;
+    const sameInk = (a, b) => a.length === b.length && a.every((key) => b.includes(key));
+    const onBoard = drawing.strokes.map((stroke) => halvesOfStroke(stroke).map(keyOf));
+    for (const pieces of unsent) {
+      if (!Array.isArray(pieces) || !pieces.length) continue;
+      const halves = halvesOfStroke(pieces).map(keyOf);
+      if (!onBoard.some((keys) => sameInk(keys, halves))) sendPieces(ui, ctx, pieces);
+    }
+    saveUnsent(ui, ctx);
   }
 
   function dropPending(ui, pending) {
@@ -1312,6 +1346,14 @@
     }
     if (view.phase !== "prophesying" || !(view.me && view.me.my_turn)) ui.selectedCard = null;
     ui.rerender = () => render(container, table, ctx);
+    const drawingNow = view.me && view.phase === "scribbling" && !view.me.drawing.shown ? view.me.drawing : null;
+    const unsentKey = drawingNow ? `mindlines:unsent:${table.table}:${view.round}` : null;
+    if (unsentKey && ui.unsentKey !== unsentKey) {
+      ui.unsentKey = unsentKey;
+      restoreUnsent(ui, ctx, drawingNow);
+    } else if (!unsentKey) {
+      ui.unsentKey = null;
+    }
 
     const focused = container.contains(document.activeElement) ? document.activeElement.getAttribute("data-focus") : null;
     const role = ctx.role === "player" && view.me ? "player" : ctx.role;
