@@ -1,0 +1,182 @@
+"""Word Up through the live runtime: seating at the students' own levels (or the teacher's), a teacher's
+accept through action_submit (and only the teacher's), learning facts per answer, a whole game to the end."""
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from classrooms.models import StudentLevel
+from games import services
+from games.engine import core
+from games.engine.core import TEACHER
+from games.engine.registry import get_engine
+from games.engine.wordup import board as B
+from games.models import GameTable
+from reports.models import LearningFact
+
+pytestmark = pytest.mark.django_db
+T0 = 1_000_000.0
+ENGINE = get_engine("wordup")
+
+
+def start(classroom, teacher, students, **settings) -> GameTable:
+    session = services.session_schedule(
+        classroom=classroom,
+        by=teacher,
+        game="wordup",
+        scheduled_for=timezone.now() + timedelta(hours=1),
+        settings=settings,
+    )
+    services.session_open_lobby(session=session, by=teacher)
+    for student in students:
+        services.session_join(session=session, student=student)
+    services.session_start(session=session, by=teacher, now=T0)
+    return GameTable.objects.get(session=session)
+
+
+def set_level(student, level):
+    StudentLevel.objects.update_or_create(
+        student=student, skill="english_vocabulary", defaults={"level": level}
+    )
+
+
+def roll_onto_category(table: GameTable, category: str, now: float) -> str:
+    """The player whose turn it is rolls onto a ``category`` square (the dice are in the state)."""
+    state = table.state
+    rng = core.Rng.from_state(state["rng"])
+    total = rng.randint(1, 6) + rng.randint(1, 6)
+    square = next(s["index"] for s in B.BOARD if s.get("category") == category)
+    state["positions"][state["turn"]] = (square - total) % B.BOARD_SIZE
+    table.state = state
+    table.save(update_fields=["state"])
+    player = state["turn"]
+    services.action_submit(table_id=table.pk, player=player, action={"type": "roll"}, key=f"r{now}", now=now)
+    table.refresh_from_db()
+    return player
+
+
+def test_students_are_asked_at_their_own_level(class_7b, ms_rivera, ava, ben):
+    set_level(ava, 1)
+    set_level(ben, 5)
+    table = start(class_7b, ms_rivera, [ava, ben])
+    levels = {p["id"]: p["level"] for p in table.config["players"]}
+    assert levels == {f"s{ava.pk}": 1, f"s{ben.pk}": 5}
+    teacher_view = ENGINE.view(table.state, {"role": "teacher"})
+    assert teacher_view["levels"] == levels
+    projector = core.canonical_json(ENGINE.view(table.state, {"role": "projector"}))
+    assert '"level"' not in projector
+
+
+def test_the_teacher_may_set_one_level_for_everyone(class_7b, ms_rivera, ava, ben):
+    set_level(ava, 1)
+    table = start(class_7b, ms_rivera, [ava, ben], level="4", target=1)
+    assert {p["level"] for p in table.config["players"]} == {4}
+    assert table.state["settings"]["target"] == 1
+
+
+def test_a_student_alone_plays_against_a_computer_player(class_7b, ms_rivera, ava):
+    table = start(class_7b, ms_rivera, [ava])
+    assert len(table.state["seating"]) == 2
+    assert any(p.get("bot") for p in table.config["players"])
+
+
+def test_the_teacher_accepts_a_refused_answer_and_the_fact_is_teacher_marked(class_7b, ms_rivera, ava, ben):
+    table = start(class_7b, ms_rivera, [ava, ben])
+    player = roll_onto_category(table, B.CROSSWORD, T0 + 1)
+    serial = table.state["question"]["serial"]
+    services.action_submit(
+        table_id=table.pk, player=player, action={"type": "answer", "answer": "qqq"}, key="a1", now=T0 + 2
+    )
+    table.refresh_from_db()
+    assert table.state["phase"] == "reveal"
+    assert not LearningFact.objects.filter(table=table).exists()  # not final while the teacher may accept
+
+    # A student cannot pose as the teacher, nor accept for themselves.
+    with pytest.raises(services.ActionRefused):
+        services.action_submit(
+            table_id=table.pk, player=TEACHER, action={"type": "accept"}, key="x1", now=T0 + 3
+        )
+    with pytest.raises(services.ActionRefused):
+        services.action_submit(
+            table_id=table.pk, player=player, action={"type": "accept"}, key="x2", now=T0 + 3
+        )
+    with pytest.raises(services.ActionRefused):  # a late click naming an earlier question
+        services.action_submit(
+            table_id=table.pk,
+            player=TEACHER,
+            action={"type": "accept", "question": serial - 1},
+            key="x3",
+            now=T0 + 3,
+            teacher=True,
+        )
+
+    result = services.action_submit(
+        table_id=table.pk,
+        player=TEACHER,
+        action={"type": "accept", "question": serial},
+        key="t1",
+        now=T0 + 3,
+        teacher=True,
+    )
+    again = services.action_submit(
+        table_id=table.pk,
+        player=TEACHER,
+        action={"type": "accept", "question": serial},
+        key="t1",
+        now=T0 + 3,
+        teacher=True,
+    )
+    assert again.duplicate and again.seq == result.seq  # a resent click is one accept
+    table.refresh_from_db()
+    assert table.state["tokens"][player][B.CROSSWORD] == 1
+    assert table.state["phase"] == "roll" and table.state["turn"] == player
+    (fact,) = LearningFact.objects.filter(table=table)
+    assert fact.correct is True and fact.teacher_marked is True
+    assert fact.detail["checker_correct"] is False
+    assert fact.response == "qqq" and fact.category == B.CROSSWORD
+    assert fact.student_id == int(player[1:])
+
+
+def test_an_accept_after_the_reveal_has_ended_is_refused(class_7b, ms_rivera, ava, ben):
+    table = start(class_7b, ms_rivera, [ava, ben])
+    player = roll_onto_category(table, B.MISSING_WORD, T0 + 1)
+    services.action_submit(
+        table_id=table.pk, player=player, action={"type": "answer", "answer": "qqq"}, key="a1", now=T0 + 2
+    )
+    table.refresh_from_db()
+    late = table.deadline + 1
+    with pytest.raises(services.ActionRefused):
+        services.action_submit(
+            table_id=table.pk, player=TEACHER, action={"type": "accept"}, key="t1", now=late, teacher=True
+        )
+    (fact,) = LearningFact.objects.filter(table=table)
+    assert fact.correct is False and fact.teacher_marked is False
+
+
+def test_a_whole_game_plays_to_the_end_with_one_fact_per_answer(class_7b, ms_rivera, ava, ben):
+    table = start(class_7b, ms_rivera, [ava, ben], target=1)
+    rng = core.Rng("bots")
+    now = T0
+    for step in range(2000):
+        table.refresh_from_db()
+        if table.status != GameTable.Status.PLAYING:
+            break
+        now += 1
+        players = ENGINE.current_players(table.state)
+        if players:
+            action = ENGINE.bot_action(table.state, players[0], rng)
+            services.action_submit(
+                table_id=table.pk, player=players[0], action=action, key=f"k{step}", now=now
+            )
+        else:
+            services.table_sweep(table_id=table.pk, now=table.deadline)
+    table.refresh_from_db()
+    assert table.status == GameTable.Status.FINISHED
+    assert table.outcome["reason"] == "target" and table.outcome["winners"]
+    facts = LearningFact.objects.filter(table=table)
+    assert facts.count() == table.state["answers_given"] > 0
+    assert set(facts.values_list("game", flat=True)) == {"wordup"}
+    assert set(facts.values_list("skill", flat=True)) == {"english_vocabulary"}
+    assert {f.student_id for f in facts} <= {ava.pk, ben.pk}
+    assert all(f.level in range(1, 6) and f.time_taken is not None for f in facts)
