@@ -588,3 +588,36 @@ def test_a_student_not_seated_at_the_table_watches_the_public_screen(new_page):
     assert late.locator("[data-rack], [data-picker], [data-action]").count() == 0
     assert h.current_question(bench.state)["heading"] in late.locator("#root").inner_text()
     assert_no_errors(late)
+
+
+def test_the_how_to_play_page_has_a_practice_rack_that_scores_the_rulebooks_example(new_page, tmp_path):
+    from django.contrib.auth.models import AnonymousUser
+    from django.template.loader import render_to_string
+    from django.test import RequestFactory
+
+    request = RequestFactory().get("/games/lineup/how-to-play/")
+    request.user = AnonymousUser()
+    html = render_to_string("games/lineup/how_to_play.html", request=request)
+    page_file = tmp_path / "how_to_play.html"
+    page_file.write_text(html.replace('src="/static/', f'src="{ROOT.as_uri()}/static/'), encoding="utf-8")
+    page = new_page(width=1024, height=768)
+    errors = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(page_file.as_uri())
+    try_it = page.locator("[data-lineup-try]")
+    try_it.locator("[data-rack] [data-card='1']").wait_for()
+    assert not try_it.get_by_role("button", name="Try again").is_visible()
+    # 2, 5, 1, 3, 4: the rulebook's example, by keys (card 2 to place 1, then card 5 to place 2).
+    try_it.locator("[data-rack] [data-card='2']").focus()
+    page.keyboard.press("1")
+    try_it.locator("[data-rack] [data-card='5']").focus()
+    page.keyboard.press("2")
+    order = try_it.locator("[data-rack] [data-card]").evaluate_all("els => els.map(e => +e.dataset.card)")
+    assert order == [2, 5, 1, 3, 4]
+    try_it.locator("[data-action=confirm]").click()
+    try_it.get_by_text("3 cards in the right place.").wait_for()
+    assert "142,984 km" in try_it.inner_text() and "NASA" in try_it.inner_text()
+    try_it.get_by_role("button", name="Try again").click()
+    order = try_it.locator("[data-rack] [data-card]").evaluate_all("els => els.map(e => +e.dataset.card)")
+    assert order == [1, 2, 3, 4, 5]
+    assert errors == []
