@@ -24,6 +24,7 @@ ERROR_BACKOFF_SECONDS = 5.0
 
 def tick(*, now: float | None = None, check_lobbies: bool = True) -> int:
     fired = services.deadline_sweep(now=now)
+    fired += services.bots_sweep(now=now)
     if check_lobbies:
         services.sessions_open_due_lobbies()
     return fired

@@ -109,6 +109,8 @@ class GameTable(models.Model):
     seq = models.PositiveIntegerField(default=0)
     #: The engine's deadline (server epoch seconds), or None when untimed or paused.
     deadline = models.FloatField(null=True, blank=True, db_index=True)
+    #: When a computer player at this table should make its next move (server epoch seconds), or None.
+    bot_due = models.FloatField(null=True, blank=True, db_index=True)
     outcome = models.JSONField(null=True, blank=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -130,6 +132,7 @@ class TableLogEntry(models.Model):
         PAUSE = "pause", _("Pause")
         RESUME = "resume", _("Resume")
         EXTEND = "extend", _("Extend")
+        JOIN = "join", _("A latecomer sat down")
 
     table = models.ForeignKey(GameTable, on_delete=models.CASCADE, related_name="log")
     seq = models.PositiveIntegerField()
@@ -163,6 +166,8 @@ class TableLogEntry(models.Model):
             entry.update(player=self.player, action=self.action)
         if self.kind == self.Kind.EXTEND:
             entry["seconds"] = self.seconds
+        if self.kind == self.Kind.JOIN:
+            entry["info"] = self.action
         return entry
 
 

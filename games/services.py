@@ -14,20 +14,22 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, models, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from classrooms.models import Classroom, Enrolment, Student, StudentLevel, User
 
 from . import broadcast, catalog
-from .engine import core
+from .engine import core, joining
 from .engine.registry import get_engine
 from .models import GameSession, GameTable, Participant, SessionControl, TableLogEntry
 
 #: The lobby opens by itself this many minutes before the planned start.
 LOBBY_OPENS_MINUTES = 10
 BOT_PREFIX = "bot"
+#: A computer player "thinks" this long before each move, so people can follow what it does.
+BOT_THINK_SECONDS = 1.5
 
 
 def now_ts() -> float:
@@ -174,8 +176,13 @@ def _participant_set_status(participant: Participant, status: str, by: User, kin
     return participant
 
 
-def participant_admit(*, participant: Participant, by: User) -> Participant:
-    return _participant_set_status(participant, Participant.Status.PRESENT, by, "admit")
+@transaction.atomic
+def participant_admit(*, participant: Participant, by: User, now: float | None = None) -> Participant:
+    """Let a waiting student in; once the game is under way, a latecomer is seated at once."""
+    participant = _participant_set_status(participant, Participant.Status.PRESENT, by, "admit")
+    if participant.session.status in (GameSession.Status.RUNNING, GameSession.Status.PAUSED):
+        seat_latecomers(session=participant.session, now=now)
+    return participant
 
 
 def participant_remove(*, participant: Participant, by: User) -> Participant:
@@ -183,8 +190,15 @@ def participant_remove(*, participant: Participant, by: User) -> Participant:
     return _participant_set_status(participant, Participant.Status.REMOVED, by, "remove")
 
 
-def participant_readmit(*, participant: Participant, by: User) -> Participant:
-    return _participant_set_status(participant, Participant.Status.PRESENT, by, "readmit")
+@transaction.atomic
+def participant_readmit(*, participant: Participant, by: User, now: float | None = None) -> Participant:
+    participant = _participant_set_status(participant, Participant.Status.PRESENT, by, "readmit")
+    if participant.table_id is None and participant.session.status in (
+        GameSession.Status.RUNNING,
+        GameSession.Status.PAUSED,
+    ):
+        seat_latecomers(session=participant.session, now=now)
+    return participant
 
 
 def seat_claim(*, participant_id: int, connection: str) -> str:
@@ -240,16 +254,7 @@ def session_start(*, session: GameSession, by: User | None, now: float | None = 
         raise ValidationError(_("Nobody has joined yet."))
     now = now_ts() if now is None else now
     spec = catalog.spec_for(session.game)
-    levels = _student_levels([p.student for p in participants], spec.skill)
-    seats = [
-        {
-            "participant": p,
-            "id": student_player_id(p.student_id),
-            "name": p.student.display_name,
-            "level": levels.get(p.student_id),
-        }
-        for p in participants
-    ]
+    seats = _seat_info(participants, spec.skill)
     seating_rng = core.Rng(secrets.token_hex(16))
     groups = catalog.seat_students(
         seats,
@@ -267,6 +272,63 @@ def session_start(*, session: GameSession, by: User | None, now: float | None = 
     return session
 
 
+def _seat_info(participants: list[Participant], skill: str | None) -> list[dict]:
+    levels = _student_levels([p.student for p in participants], skill)
+    return [
+        {
+            "participant": p,
+            "id": student_player_id(p.student_id),
+            "name": p.student.display_name,
+            "level": levels.get(p.student_id),
+        }
+        for p in participants
+    ]
+
+
+def seat_latecomers(*, session: GameSession, now: float | None = None) -> int:
+    """Seat every admitted student without a seat in a game under way, the way the game allows: a team
+    game takes them into the smaller team; a game of tables gives them a table of their own (with a
+    computer player where the game has one) or, where it needs people, waits until enough arrive."""
+    now = now_ts() if now is None else now
+    unseated = list(
+        session.participants.filter(status=Participant.Status.PRESENT, table__isnull=True).select_related(
+            "student"
+        )
+    )
+    if not unseated:
+        return 0
+    spec = catalog.spec_for(session.game)
+    engine = get_engine(session.game)
+    seats = _seat_info(unseated, spec.skill)
+    if spec.seating == "teams" and joining.can_join(engine):
+        table = _playing_tables(session).order_by("number").first()
+        if table is None:
+            return 0
+        for seat in seats:
+            info = {k: v for k, v in seat.items() if k != "participant"}
+            state, events = joining.join(engine, table.state, info, now)
+            entry = _append(table, engine, state, events, kind=TableLogEntry.Kind.JOIN, at=now, action=info)
+            _seat(seat, table)
+            broadcast.table_changed(session.pk, table.pk, entry.seq)
+    elif spec.fill == "bot" or len(seats) >= spec.table_min:
+        number = (session.tables.aggregate(models.Max("number"))["number__max"] or 0) + 1
+        groups = [[seat] for seat in seats] if spec.fill == "bot" else [seats]
+        for offset, group in enumerate(groups):
+            _table_create(session, number + offset, group, now)
+    else:
+        return 0  # e.g. one latecomer to Mind the Lines: seated when a second one arrives
+    _control(session, None, "seat_latecomers", {"students": [p.student_id for p in unseated]})
+    broadcast.session_changed(session.pk)
+    return len(seats)
+
+
+def _seat(seat: dict, table: GameTable) -> None:
+    participant = seat["participant"]
+    participant.table = table
+    participant.player_id = seat["id"]
+    participant.save(update_fields=["table", "player_id"])
+
+
 def _table_create(session: GameSession, number: int, group: list[dict], now: float) -> GameTable:
     from .setup import engine_config
 
@@ -282,13 +344,11 @@ def _table_create(session: GameSession, number: int, group: list[dict], now: flo
         state=state,
         seq=1,
         deadline=engine.deadline(state),
+        bot_due=_bot_due(engine, state, now),
     )
     TableLogEntry.objects.create(table=table, seq=1, kind=TableLogEntry.Kind.SETUP, at=now)
     for seat in group:
-        participant = seat["participant"]
-        participant.table = table
-        participant.player_id = seat["id"]
-        participant.save(update_fields=["table", "player_id"])
+        _seat(seat, table)
     return table
 
 
@@ -385,11 +445,12 @@ def _append(table, engine, state, events, *, kind, at, player="", action=None, k
     )
     table.state = state
     table.deadline = engine.deadline(state)
+    table.bot_due = _bot_due(engine, state, at)
     if engine.is_over(state):
         table.status = GameTable.Status.FINISHED
         table.outcome = engine.outcome(state)
-        table.deadline = None
-    table.save(update_fields=["state", "seq", "deadline", "status", "outcome", "updated_at"])
+        table.deadline = table.bot_due = None
+    table.save(update_fields=["state", "seq", "deadline", "bot_due", "status", "outcome", "updated_at"])
     if events:
         from reports.services import facts_record
 
@@ -442,6 +503,57 @@ def deadline_sweep(*, now: float | None = None) -> int:
         deadline__lte=now, status=GameTable.Status.PLAYING, session__status=GameSession.Status.RUNNING
     ).values_list("pk", flat=True)
     return sum(table_sweep(table_id=table_id, now=now) for table_id in list(due))
+
+
+# --- computer players ---------------------------------------------------------------------------------
+
+
+def is_bot(player: str) -> bool:
+    return player.startswith(BOT_PREFIX)
+
+
+def _bot_due(engine, state, now: float) -> float | None:
+    if engine.is_over(state) or not any(is_bot(p) for p in engine.current_players(state)):
+        return None
+    return now + BOT_THINK_SECONDS
+
+
+def table_bot_move(*, table_id: int, now: float | None = None) -> bool:
+    """One computer player's move at this table, if one is due. Logged like anyone's move (so replay
+    never asks the bot again); the row lock and re-check make two clocks safe."""
+    now = now_ts() if now is None else now
+    with transaction.atomic():
+        table = GameTable.objects.select_for_update().select_related("session").get(pk=table_id)
+        if (
+            table.bot_due is None
+            or table.bot_due > now
+            or table.status != GameTable.Status.PLAYING
+            or table.session.status != GameSession.Status.RUNNING
+        ):
+            return False
+        engine = get_engine(table.session.game)
+        bots = [p for p in engine.current_players(table.state) if is_bot(p)]
+        if not bots:
+            table.bot_due = None
+            table.save(update_fields=["bot_due"])
+            return False
+        player = bots[0]
+        action = engine.bot_action(table.state, player, core.Rng(f"{table.seed}:bot:{table.seq}"))
+        state, events = engine.apply(table.state, player, action, now)
+        entry = _append(
+            table, engine, state, events, kind=TableLogEntry.Kind.ACTION, at=now, player=player, action=action
+        )
+        broadcast.table_changed(table.session_id, table.pk, entry.seq)
+    return True
+
+
+def bots_sweep(*, now: float | None = None) -> int:
+    """Every computer player whose move is due makes it (the clock calls this with the deadlines)."""
+    now = now_ts() if now is None else now
+    due = GameTable.objects.filter(
+        bot_due__lte=now, status=GameTable.Status.PLAYING, session__status=GameSession.Status.RUNNING
+    ).values_list("pk", flat=True)
+    return sum(table_bot_move(table_id=table_id, now=now) for table_id in list(due))
 
 
 # --- teacher controls ---------------------------------------------------------------------------------

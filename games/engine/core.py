@@ -321,7 +321,8 @@ def replay(game: Game, config: dict[str, Any], seed: str, log: Iterable[dict[str
 
     Log entries are ``{"kind": "setup", "at": t}`` (optional, first), ``{"kind": "action", "player": p,
     "action": a, "at": t}``, ``{"kind": "deadline", "at": t}`` and the runtime's clock controls
-    ``{"kind": "pause"|"resume", "at": t}`` / ``{"kind": "extend", "seconds": s}``.
+    ``{"kind": "pause"|"resume", "at": t}`` / ``{"kind": "extend", "seconds": s}``, and a latecomer
+    seated mid-game ``{"kind": "join", "info": {"id", "name", ...}, "at": t}`` (see joining.py).
     """
     entries = list(log)
     start = entries[0]["at"] if entries and entries[0].get("kind") == "setup" else 0.0
@@ -339,6 +340,10 @@ def apply_log_entry(game: Game, state: State, entry: dict[str, Any]) -> tuple[St
         return game.apply(state, entry["player"], entry["action"], entry["at"])
     if kind == "deadline":
         return game.on_deadline(state, entry["at"])
+    if kind == "join":
+        from .joining import join
+
+        return join(game, state, entry["info"], entry["at"])
     state = clone(state)
     if kind == "pause":
         clock_pause(state, entry["at"])

@@ -1,0 +1,132 @@
+"""Computer players move on their own through the clock; latecomers are seated the way each game allows."""
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from games import services
+from games.engine import core
+from games.engine.registry import get_engine
+from games.models import GameTable, Participant, TableLogEntry
+from tests.factories import enrolled_student
+
+pytestmark = pytest.mark.django_db
+T0 = 1_000_000.0
+
+
+def _running(classroom, teacher, students, game):
+    session = services.session_schedule(
+        classroom=classroom, by=teacher, game=game, scheduled_for=timezone.now() + timedelta(hours=1)
+    )
+    services.session_open_lobby(session=session, by=teacher)
+    for student in students:
+        services.session_join(session=session, student=student)
+    services.session_start(session=session, by=teacher, now=T0)
+    session.refresh_from_db()
+    return session
+
+
+def _late(session, teacher, student):
+    participant = services.session_join(session=session, student=student)
+    assert participant.status == Participant.Status.WAITING  # the game has begun: the teacher admits
+    services.participant_admit(participant=participant, by=teacher, now=T0 + 5)
+    participant.refresh_from_db()
+    return participant
+
+
+def test_a_lone_student_plays_the_computer_and_the_computer_moves_after_thinking(class_7b, ms_rivera, ava):
+    session = _running(class_7b, ms_rivera, [ava], "faces")
+    table = GameTable.objects.get(session=session)
+    engine = get_engine("faces")
+    players = [p["id"] for p in table.config["players"]]
+    assert players == [f"s{ava.pk}", "bot1"]
+    if engine.current_players(table.state) == ["bot1"]:
+        assert table.bot_due == T0 + services.BOT_THINK_SECONDS
+        assert services.bots_sweep(now=T0 + 1) == 0  # still thinking
+        assert services.bots_sweep(now=T0 + 2) == 1
+        table.refresh_from_db()
+        assert table.log.filter(player="bot1", kind=TableLogEntry.Kind.ACTION).count() == 1
+    else:
+        assert table.bot_due is None
+
+
+def test_a_bot_move_is_made_once_even_if_two_clocks_sweep(class_7b, ms_rivera, ava):
+    session = _running(class_7b, ms_rivera, [ava], "lineup")
+    table = GameTable.objects.get(session=session)
+    assert table.bot_due is not None  # the computer's team answers too
+    first = services.table_bot_move(table_id=table.pk, now=T0 + 2)
+    table.refresh_from_db()
+    assert first
+    seq = table.seq
+    # The second sweeper sees the new due time, not the old one: nothing more happens now.
+    assert not services.table_bot_move(table_id=table.pk, now=T0 + 2)
+    table.refresh_from_db()
+    assert table.seq == seq
+
+
+def test_bots_wait_while_the_session_is_paused(class_7b, ms_rivera, ava):
+    session = _running(class_7b, ms_rivera, [ava], "lineup")
+    services.session_pause(session=session, by=ms_rivera, now=T0 + 0.5)
+    assert services.bots_sweep(now=T0 + 60) == 0
+    services.session_resume(session=session, by=ms_rivera, now=T0 + 61)
+    assert services.bots_sweep(now=T0 + 63) == 1
+
+
+def test_a_whole_game_against_the_computer_replays_from_the_log(class_7b, ms_rivera, ava):
+    session = _running(class_7b, ms_rivera, [ava], "faces")
+    table = GameTable.objects.get(session=session)
+    engine = get_engine("faces")
+    now = T0
+    rng = core.Rng("student")
+    for _step in range(400):
+        table.refresh_from_db()
+        if table.status != GameTable.Status.PLAYING:
+            break
+        now += 2
+        human = [p for p in engine.current_players(table.state) if not services.is_bot(p)]
+        if human:
+            action = engine.bot_action(table.state, human[0], rng)
+            services.action_submit(table_id=table.pk, player=human[0], action=action, key=f"k{now}", now=now)
+        elif not services.bots_sweep(now=now):
+            services.deadline_sweep(now=table.deadline or now)
+    table.refresh_from_db()
+    assert table.status == GameTable.Status.FINISHED
+    log = [entry.as_log_entry() for entry in table.log.order_by("seq")]
+    assert core.state_hash(core.replay(engine, table.config, table.seed, log)) == core.state_hash(table.state)
+
+
+def test_a_latecomer_joins_the_smaller_team_and_the_table_still_replays(class_7b, ms_rivera, ava, ben):
+    dan = enrolled_student(class_7b, display_name="Dan")
+    session = _running(class_7b, ms_rivera, [ava, ben], "lineup")
+    participant = _late(session, ms_rivera, dan)
+    table = GameTable.objects.get(session=session)
+    assert participant.table == table
+    assert f"s{dan.pk}" in table.state["players"]
+    teams = {team: len(info["members"]) for team, info in table.state["teams"].items()}
+    assert sorted(teams.values()) == [1, 2]
+    assert table.log.filter(kind=TableLogEntry.Kind.JOIN).count() == 1
+    engine = get_engine("lineup")
+    log = [entry.as_log_entry() for entry in table.log.order_by("seq")]
+    assert core.state_hash(core.replay(engine, table.config, table.seed, log)) == core.state_hash(table.state)
+
+
+def test_a_latecomer_to_guess_who_gets_a_match_against_the_computer(class_7b, ms_rivera, ava, ben):
+    dan = enrolled_student(class_7b, display_name="Dan")
+    session = _running(class_7b, ms_rivera, [ava, ben], "faces")
+    participant = _late(session, ms_rivera, dan)
+    assert session.tables.count() == 2
+    assert participant.table.number == 2
+    assert [p["id"] for p in participant.table.config["players"]] == [f"s{dan.pk}", "bot1"]
+
+
+def test_one_latecomer_to_mind_the_lines_waits_for_a_partner(class_7b, ms_rivera, ava, ben):
+    dan = enrolled_student(class_7b, display_name="Dan")
+    session = _running(class_7b, ms_rivera, [ava, ben], "mindlines")
+    first = _late(session, ms_rivera, dan)
+    assert first.table is None and session.tables.count() == 1
+    eve = enrolled_student(class_7b, display_name="Eve")
+    second = _late(session, ms_rivera, eve)
+    first.refresh_from_db()
+    assert session.tables.count() == 2
+    assert first.table == second.table
