@@ -1285,8 +1285,19 @@
   // Announcements: phase changes, turns, exclusions
   // ------------------------------------------------------------------------------------------------
 
-  function announceChanges(view, ui, ctx) {
+  function announceChanges(view, table, ui, ctx) {
     const me = view.me ? view.me.player : null;
+    if (ctx.role === "teacher" || ctx.role === "replay") {
+      // the console holds every group: only a group's end is worth interrupting the teacher for
+      if (ui.announced && ui.announced !== "over" && view.phase === "over" && view.result) {
+        ctx.announce(interpolate(
+          view.result.won ? gettext("Group %(number)s wins.") : gettext("Group %(number)s has lost."),
+          { number: table.number },
+        ));
+      }
+      ui.announced = view.phase === "over" ? "over" : view.phase;
+      return;
+    }
     const key = `${view.round}:${view.phase}:${view.turn || ""}`;
     if (ui.announced && ui.announced !== key) {
       let text = "";
@@ -1376,7 +1387,7 @@
       const again = container.querySelector(`[data-focus="${CSS.escape(focused)}"]`);
       if (again && !again.disabled) again.focus({ preventScroll: true });
     }
-    announceChanges(view, ui, ctx);
+    announceChanges(view, table, ui, ctx);
   }
 
   const api = { render };
