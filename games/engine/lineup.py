@@ -138,6 +138,31 @@ class LineUp(core.Game):
         _advance(state, now, [])
         return state
 
+    def join(self, state: State, info: dict[str, Any], now: float) -> tuple[State, list[Event]]:
+        """Seat a latecomer (``{"id", "name"}``) in the team with fewer students (then fewer members, then
+        blue). They play from the next question on: captains already chosen stay, and the rotation counts
+        them from then. A public log entry says who joined which team. Seating someone twice does nothing."""
+        player = info.get("id") if isinstance(info, dict) else None
+        if not isinstance(player, str) or not player:
+            raise IllegalAction(_("A player needs an id."), code="bad_player")
+        if player in state["players"]:
+            return state, []
+        if state["phase"] == OVER:
+            raise IllegalAction(_("The game is over."), code="game_over")
+        new = core.clone(state)
+        new["step"] += 1
+
+        def humans(team: str) -> int:
+            return sum(1 for p in new["teams"][team]["members"] if not new["players"][p]["bot"])
+
+        team = min(TEAMS, key=lambda t: (humans(t), len(new["teams"][t]["members"]), TEAMS.index(t)))
+        name = str(info.get("name") or player)
+        new["players"][player] = {"name": name, "team": team, "bot": None}
+        new["teams"][team]["members"].append(player)
+        events: list[Event] = []
+        _log(new, events, float(now), {"type": "joined", "player": player, "name": name, "team": team})
+        return new, events
+
     # ------------------------------------------------------------------------------------------------
     # Who may act, and how
     # ------------------------------------------------------------------------------------------------

@@ -1046,6 +1046,28 @@ def test_pink_facts_only_for_the_team_that_answered():
     assert all(f["detail"]["bid"] == 3 and f["detail"]["made"] for f in facts)
 
 
+def test_a_latecomer_joins_the_team_with_fewer_students_and_plays_from_the_next_question():
+    players = [*TWO_V_TWO, {"id": "eve", "name": "Eve", "team": "yellow"}]
+    state = new_game(players=players)
+    joined, events = GAME.join(state, {"id": "fay", "name": "Fay"}, 3.0)
+    assert joined["players"]["fay"] == {"name": "Fay", "team": "blue", "bot": None}
+    assert joined["teams"]["blue"]["members"] == ["ava", "ben", "fay"]
+    assert events[0]["type"] == "joined" and events[0]["team"] == "blue"
+    assert GAME.view(joined, {"role": "projector"})["log"][-1]["name"] == "Fay"
+    assert "fay" in GAME.view(joined, {"role": "player", "player": "fay"})["you"]["id"]
+    assert state["players"].keys() == {"ava", "ben", "cai", "dee", "eve"}  # the input is untouched
+    assert GAME.join(joined, {"id": "fay", "name": "Fay"}, 4.0) == (joined, [])
+    # Fay can move the blue rack at once; her team's captain stays until the next question.
+    joined = act(joined, "fay", {"type": "rack", "order": [2, 1, 3, 4, 5]})
+    assert joined["q"]["captain"]["blue"] == "ava"
+    # Humans count first: a student joins the computer's team rather than the other student's.
+    computer = {"id": "bot1", "name": "Computer", "team": "yellow", "bot": "easy"}
+    solo = new_game(players=[TWO_V_TWO[0], computer])
+    assert GAME.join(solo, {"id": "gus", "name": "Gus"}, 1.0)[0]["players"]["gus"]["team"] == "yellow"
+    with pytest.raises(IllegalAction):
+        GAME.join(solo, {"name": "nobody"}, 1.0)
+
+
 def test_questions_shown_names_each_revealed_question_once_for_the_class_rotation():
     state = new_game()
     events = []

@@ -251,6 +251,8 @@
         return gettext("Time is up: the team in front goes straight to the 5-space.");
       case "time_up":
         return gettext("The game's time is up: this is the last question before the 5-space.");
+      case "joined":
+        return fmt(gettext("%(name)s joins the %(team)s."), { name: entry.name, team });
       case "questions_restarted":
         return "";
       default:
