@@ -1486,9 +1486,14 @@
     draw();
   }
 
-  if (window.Classplay && typeof window.Classplay.registerGame === "function") {
+  // Live pages load the page controller (session.js, which defines registerGame) with this module; if
+  // this script runs first, register once the document is parsed. Pages without it (how to play) skip.
+  const register = () => {
+    if (!window.Classplay || typeof window.Classplay.registerGame !== "function") return false;
     window.Classplay.registerGame("lineup", { render });
-  }
+    return true;
+  };
+  if (!register() && document.readyState === "loading") document.addEventListener("DOMContentLoaded", register, { once: true });
   const tries = () => document.querySelectorAll("[data-lineup-try]").forEach(mountTry);
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", tries);
   else tries();
