@@ -822,12 +822,28 @@ def _build_class_report(classroom_id: int, now) -> ClassReport:
         ),
         key=lambda row: (row["share"], -row["answered"], row["game"], row["item_id"]),
     )[:HARDEST_SHOWN]
-    wrong = list(
+    merged: dict[tuple, Counter] = {}
+    for row in (
         ClassWrongAnswer.objects.filter(classroom_id=classroom_id)
         .values("game", "category", "item_id", "answer")
         .annotate(times=Sum("count"))
-        .order_by("-times", "game", "item_id", "answer")[:WRONG_SHOWN]
-    )
+        .order_by()
+    ):
+        key = (row["game"], row["category"], row["item_id"], row["answer"].casefold())
+        merged.setdefault(key, Counter())[row["answer"]] += row["times"]
+    wrong = sorted(
+        (
+            {
+                "game": game,
+                "category": category,
+                "item_id": item_id,
+                "answer": min(texts, key=lambda text, texts=texts: (-texts[text], text)),
+                "times": sum(texts.values()),
+            }
+            for (game, category, item_id, _key), texts in merged.items()
+        ),
+        key=lambda row: (-row["times"], row["game"], row["item_id"], row["answer"]),
+    )[:WRONG_SHOWN]
     labels = item_labels(classroom_id, [(row["game"], row["item_id"]) for row in hardest + wrong])
     for row in hardest + wrong:
         row["label"] = labels.get((row["game"], row["item_id"]), row["item_id"])
