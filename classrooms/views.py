@@ -17,6 +17,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 from django_ratelimit.decorators import ratelimit
 
+from games import selectors as game_selectors
+
 from . import selectors, services
 from .adapters import INVITATION_SESSION_KEY
 from .forms import (
@@ -91,7 +93,11 @@ def dashboard(request):
     school = selectors.primary_school(request.user)
     if school is None:
         return redirect("school_setup")
-    context = {"school": school, "classrooms": selectors.teacher_classrooms(request.user)}
+    context = {
+        "school": school,
+        "classrooms": selectors.teacher_classrooms(request.user),
+        "sessions": game_selectors.sessions_for_staff(request.user),
+    }
     return render(request, "classrooms/dashboard.html", context)
 
 
@@ -140,6 +146,7 @@ def classroom_detail(request, pk: int):
         "skills": Skill.choices,
         "join_url": join_url(request, classroom),
         "add_form": StudentAddForm(),
+        "sessions": game_selectors.sessions_for_staff(request.user, classroom=classroom),
     }
     return render(request, "classrooms/classroom_detail.html", context)
 
@@ -512,7 +519,11 @@ def student_home(request):
     student = request.student
     if not student:
         return redirect("join")
-    context = {"student": student, "classrooms": selectors.student_classrooms(student)}
+    context = {
+        "student": student,
+        "classrooms": selectors.student_classrooms(student),
+        "open_sessions": game_selectors.open_sessions_for_student(student),
+    }
     return render(request, "classrooms/student_home.html", context)
 
 

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from classrooms.models import Student, User
-from classrooms.selectors import can_manage_classroom
+from classrooms.models import Classroom, Enrolment, Student, User
+from classrooms.selectors import can_manage_classroom, classrooms_for_user
 
+from .engine import core
 from .engine.registry import get_engine
-from .models import GameSession, GameTable, Participant
+from .models import GameSession, GameTable, Participant, SessionControl, TableLogEntry
 
 
 def session_for_staff(user: User, session_id: int) -> GameSession | None:
@@ -110,3 +111,99 @@ def session_snapshot(session_id: int) -> SessionSnapshot | None:
         seats={p.pk: (p.status, p.table_id, p.player_id) for p in participants},
         tables=tables,
     )
+
+
+# --- pages -----------------------------------------------------------------------------------------
+
+
+def session_controls(session: GameSession, limit: int = 30) -> list[SessionControl]:
+    return list(session.controls.select_related("actor")[:limit])
+
+
+def session_participants(session: GameSession) -> list[Participant]:
+    return list(session.participants.select_related("student", "table").order_by("student__display_name"))
+
+
+def student_may_see(student: Student, session: GameSession) -> bool:
+    return Enrolment.objects.filter(student=student, classroom=session.classroom_id).exists()
+
+
+def open_sessions_for_student(student: Student) -> list[GameSession]:
+    classrooms = Enrolment.objects.filter(student=student).values("classroom")
+    return list(
+        GameSession.objects.filter(
+            classroom__in=classrooms,
+            status__in=[GameSession.Status.LOBBY, GameSession.Status.RUNNING, GameSession.Status.PAUSED],
+        )
+        .select_related("classroom")
+        .order_by("scheduled_for")
+    )
+
+
+def sessions_for_staff(user: User, *, classroom: Classroom | None = None) -> dict[str, list[GameSession]]:
+    """Upcoming (and live) sessions soonest first, and the last past ones, for the dashboard."""
+    classrooms = [classroom] if classroom is not None else classrooms_for_user(user)
+    sessions = GameSession.objects.filter(classroom__in=classrooms).select_related("classroom")
+    upcoming = sessions.filter(
+        status__in=[
+            GameSession.Status.SCHEDULED,
+            GameSession.Status.LOBBY,
+            GameSession.Status.RUNNING,
+            GameSession.Status.PAUSED,
+        ]
+    ).order_by("scheduled_for")
+    past = sessions.filter(status__in=[GameSession.Status.FINISHED, GameSession.Status.CANCELLED]).order_by(
+        "-scheduled_for"
+    )
+    return {"upcoming": list(upcoming[:20]), "past": list(past[:20])}
+
+
+def session_results(session: GameSession) -> dict:
+    """Each table's outcome with its players' names, for the results screen."""
+    names = {
+        p.player_id: p.student.display_name
+        for p in session.participants.select_related("student")
+        if p.player_id
+    }
+    tables = []
+    for table in session.tables.all():
+        players = {p["id"]: p.get("name") or p["id"] for p in table.config.get("players", [])}
+        players.update({pid: name for pid, name in names.items() if pid in players})
+        outcome = table.outcome or {}
+        winners = [players.get(pid, pid) for pid in outcome.get("winners", [])]
+        scores = sorted(
+            ((players.get(pid, pid), score) for pid, score in (outcome.get("scores") or {}).items()),
+            key=lambda item: (-(item[1] or 0), item[0]),
+        )
+        tables.append(
+            {"table": table, "players": sorted(players.values()), "winners": winners, "scores": scores}
+        )
+    return {"tables": tables, "fact_count": session.facts.count()}
+
+
+def replay_steps(table: GameTable) -> list[TableLogEntry]:
+    return list(table.log.order_by("seq"))
+
+
+def replay_step(table: GameTable, step: int) -> dict:
+    """The table as it stood after log entry ``step`` (1 = the set-up), seen as the teacher sees it:
+    rebuilt from the seed and the log, so the step-through shows exactly what happened."""
+    engine = get_engine(table.session.game)
+    entries = list(table.log.order_by("seq"))
+    if not 1 <= step <= len(entries):
+        raise IndexError(step)
+    state = core.replay(engine, table.config, table.seed, [e.as_log_entry() for e in entries[:step]])
+    entry = entries[step - 1]
+    return {
+        "step": step,
+        "steps": len(entries),
+        "entry": {"kind": entry.kind, "player": entry.player, "action": entry.action, "at": entry.at},
+        "events": entry.events,
+        "table": {
+            "table": table.pk,
+            "number": table.number,
+            "seq": entry.seq,
+            "status": "finished" if engine.is_over(state) else "playing",
+            "view": engine.view(state, {"role": "teacher"}),
+        },
+    }

@@ -4,8 +4,36 @@ Each game may add pages of its own in ``games/extra/<game>.py`` (mounted at ``/g
 
 from django.urls import include, path
 
+from . import views
+
 app_name = "games"
 
 GAME_NAMES = ("lineup", "wordup", "faces", "lineit", "mindlines")
+GAME_PAGES = {"how-to-play": "how_to_play", "guide": "guide", "rules": "rules"}
 
-urlpatterns: list = [path(f"games/{name}/", include(f"games.extra.{name}")) for name in GAME_NAMES]
+urlpatterns: list = [
+    path("sessions/new/", views.session_new, name="new"),
+    path("sessions/<int:pk>/", views.console, name="console"),
+    path("sessions/<int:pk>/edit/", views.session_edit, name="edit"),
+    path("sessions/<int:pk>/cancel/", views.session_cancel, name="cancel"),
+    path("sessions/<int:pk>/duplicate/", views.session_duplicate, name="duplicate"),
+    path("sessions/<int:pk>/control/<slug:kind>/", views.session_control, name="control"),
+    path(
+        "sessions/<int:pk>/participants/<int:participant_pk>/<slug:kind>/",
+        views.participant_control,
+        name="participant_control",
+    ),
+    path("sessions/<int:pk>/tables/<int:table_pk>/<slug:kind>/", views.table_control, name="table_control"),
+    path("sessions/<int:pk>/projector/", views.projector, name="projector"),
+    path("sessions/<int:pk>/results/", views.results, name="results"),
+    path("sessions/<int:pk>/replay/<int:number>/", views.replay, name="replay"),
+    path("sessions/<int:pk>/replay/<int:number>/<int:step>.json", views.replay_step, name="replay_step"),
+    path("play/<int:pk>/", views.play, name="play"),
+    path("play/<int:pk>/join/", views.play_join, name="play_join"),
+    path("me/games.json", views.open_sessions, name="open_sessions"),
+    *(
+        path(f"games/<slug:game>/{slug}/", views.game_page, {"page": page}, name=f"game_{page}")
+        for slug, page in GAME_PAGES.items()
+    ),
+    *(path(f"games/{name}/", include(f"games.extra.{name}")) for name in GAME_NAMES),
+]

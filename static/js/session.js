@@ -1,0 +1,342 @@
+/* The live page controller, shared by the student device, the teacher console and the projector.
+ *
+ * It owns the connection (live.js), the offline banner, the lobby and participant list, one card per
+ * table and the teacher's controls, and hands every table's view to the game's own module
+ * (static/js/games/<game>.js, see docs/frontend.md).
+ */
+(function () {
+  "use strict";
+  const Classplay = (window.Classplay = window.Classplay || {});
+  const games = (Classplay.games = Classplay.games || {});
+  const gettext = window.gettext || ((s) => s);
+  const ngettext = window.ngettext || ((s, p, n) => (n === 1 ? s : p));
+  const interpolate = window.interpolate || ((fmt, obj) => fmt.replace(/%\((\w+)\)s/g, (_m, k) => obj[k]));
+
+  Classplay.registerGame = function (name, module) {
+    games[name] = module;
+    document.dispatchEvent(new CustomEvent("classplay:game-registered", { detail: name }));
+  };
+
+  function el(tag, attrs, ...children) {
+    const node = document.createElement(tag);
+    for (const [key, value] of Object.entries(attrs || {})) {
+      if (value === null || value === undefined || value === false) continue;
+      if (key === "class") node.className = value;
+      else if (key === "text") node.textContent = value;
+      else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+      else node.setAttribute(key, value === true ? "" : value);
+    }
+    for (const child of children) if (child !== null && child !== undefined) node.append(child);
+    return node;
+  }
+  Classplay.el = el;
+
+  const STATUS_TEXT = {
+    scheduled: () => gettext("Not open yet"),
+    lobby: () => gettext("Lobby open"),
+    running: () => gettext("Playing"),
+    paused: () => gettext("Paused"),
+    finished: () => gettext("Finished"),
+    cancelled: () => gettext("Cancelled"),
+  };
+
+  class LivePage {
+    constructor(root) {
+      this.root = root;
+      this.sessionId = Number(root.dataset.session);
+      this.role = root.dataset.role; // "player" | "teacher" | "projector"
+      this.game = root.dataset.game;
+      this.session = null;
+      this.me = {};
+      this.tables = new Map(); // table id -> latest table message
+      this.cards = new Map(); // table id -> {card, body, clock}
+      this.banner = document.getElementById("live-banner");
+      this.announcer = document.getElementById("live-announcer");
+      this.tablesBox = root.querySelector("[data-tables]");
+      this.connection = new Classplay.LiveConnection({
+        url: `/ws/sessions/${this.sessionId}/?as=${this.role === "player" ? "student" : this.role}`,
+        onMessage: (message) => this.receive(message),
+        onStatus: (status, detail) => this.showConnection(status, detail),
+      });
+      this.bindForms();
+      document.addEventListener("classplay:game-registered", () => this.renderAll());
+    }
+
+    // --- connection state ----------------------------------------------------------------------
+
+    showConnection(status, detail) {
+      const banner = this.banner;
+      if (!banner) return;
+      clearInterval(this.bannerTimer);
+      const text = banner.querySelector("[data-banner-text]");
+      const retry = banner.querySelector("[data-banner-retry]");
+      banner.dataset.status = status;
+      if (status === "open" || status === "connecting") {
+        banner.hidden = true;
+        return;
+      }
+      banner.hidden = false;
+      retry.hidden = status === "refused";
+      if (status === "replaced") {
+        text.textContent = gettext("This game is open on another device, so this one has stopped.");
+        retry.textContent = gettext("Use this device");
+        retry.onclick = () => this.connection.resume();
+      } else if (status === "refused") {
+        text.textContent = gettext("You cannot watch this game from here.");
+      } else {
+        retry.textContent = gettext("Try now");
+        retry.onclick = () => this.connection.reconnectSoon(0);
+        const draw = () => {
+          const left = Math.max(0, Math.ceil(((detail.retryAt || Date.now()) - Date.now()) / 1000));
+          text.textContent = navigator.onLine === false
+            ? gettext("No connection. Your answers are kept; we reconnect when the network is back.")
+            : interpolate(gettext("Connection lost. Reconnecting in %(seconds)s s… Your answers are kept."),
+                { seconds: left }, true);
+        };
+        draw();
+        this.bannerTimer = setInterval(draw, 500);
+      }
+    }
+
+    announce(text) {
+      if (!this.announcer || !text) return;
+      this.announcer.textContent = "";
+      window.setTimeout(() => (this.announcer.textContent = text), 50);
+    }
+
+    // --- messages --------------------------------------------------------------------------------
+
+    receive(message) {
+      if (message.type === "session") {
+        const before = this.session && this.session.status;
+        this.session = message.session;
+        this.me = message;
+        this.renderSession(before);
+      } else if (message.type === "table") {
+        this.tables.set(message.table, message);
+        this.renderTable(message);
+      } else if (message.type === "error" && !message.key) {
+        this.announce(message.message);
+      }
+    }
+
+    renderSession(before) {
+      const session = this.session;
+      const status = session.status;
+      this.root.dataset.status = status;
+      for (const node of document.querySelectorAll("[data-session-status]")) {
+        node.textContent = (STATUS_TEXT[status] || (() => status))();
+      }
+      for (const node of document.querySelectorAll("[data-show-when]")) {
+        let show = node.dataset.showWhen.split(" ").includes(status);
+        if (node.dataset.showLocked) show = show && String(session.lobby_locked) === node.dataset.showLocked;
+        node.hidden = !show;
+      }
+      const paused = document.getElementById("live-paused");
+      if (paused) paused.hidden = status !== "paused";
+      if (before && before !== status) this.announce((STATUS_TEXT[status] || (() => status))());
+      if (this.role === "player") this.renderPlayerState();
+      else this.renderParticipants();
+      // Tables that no longer exist for this viewer (a removed student) disappear.
+      const visible = new Set(this.role === "player" ? [this.me.table] : (session.tables || []).map((t) => t.id));
+      for (const [id, card] of this.cards) {
+        if (!visible.has(id)) {
+          card.card.remove();
+          this.cards.delete(id);
+          this.tables.delete(id);
+        }
+      }
+      for (const table of this.tables.values()) this.renderTable(table);
+      if (status === "finished" && this.role === "teacher") {
+        const link = document.querySelector("[data-results-link]");
+        if (link) link.hidden = false;
+      }
+    }
+
+    renderPlayerState() {
+      const box = this.root.querySelector("[data-player-state]");
+      if (!box) return;
+      const status = this.session.status;
+      let text = "";
+      if (this.me.removed) text = gettext("Your teacher has taken you out of this game.");
+      else if (status === "cancelled") text = gettext("This game was cancelled.");
+      else if (!this.me.table && (status === "lobby" || status === "scheduled")) {
+        text = gettext("You're in! Wait for your teacher to start the game.");
+      } else if (!this.me.table && status === "finished") text = gettext("This game has finished.");
+      else if (!this.me.table) text = gettext("You're in. Your teacher will seat you in a moment.");
+      box.textContent = text;
+      box.hidden = !text;
+    }
+
+    renderParticipants() {
+      const list = this.root.querySelector("[data-participants]");
+      if (!list) return;
+      const people = this.session.participants || [];
+      const counts = this.root.querySelectorAll("[data-participant-count]");
+      const present = people.filter((p) => p.status === "present");
+      const connected = present.filter((p) => p.connected);
+      for (const node of counts) {
+        node.textContent = interpolate(
+          ngettext("%(present)s student in, %(connected)s connected now", "%(present)s students in, %(connected)s connected now", present.length),
+          { present: present.length, connected: connected.length }, true);
+      }
+      if (this.role !== "teacher") {
+        list.replaceChildren(...people.filter((p) => p.status === "present").map((p) =>
+          el("li", { class: "participant" + (p.connected ? " is-connected" : "") }, p.name)));
+        return;
+      }
+      const template = this.root.dataset.participantUrl; // .../participants/0/kind/
+      const tableNames = new Map((this.session.tables || []).map((t) => [t.id, t.number]));
+      list.replaceChildren(...people.map((p) => {
+        const actions = [];
+        const form = (kind, label, style) => el("form", {
+          method: "post", action: template.replace("/0/", `/${p.id}/`).replace("kind", kind), "data-live-form": "",
+        }, csrfInput(), el("button", { type: "submit", class: style || "secondary small" }, label));
+        if (p.status === "waiting") actions.push(form("admit", gettext("Let in"), "small"));
+        if (p.status === "present") actions.push(form("remove", gettext("Remove")));
+        if (p.status === "removed") actions.push(form("readmit", gettext("Readmit")));
+        const statusText = p.status === "waiting" ? gettext("waiting to be let in")
+          : p.status === "removed" ? gettext("removed")
+          : p.connected ? gettext("connected") : gettext("not connected");
+        const where = p.table && tableNames.has(p.table) ? interpolate(gettext("table %(n)s"), { n: tableNames.get(p.table) }, true) : "";
+        return el("li", { class: `participant is-${p.status}` + (p.connected ? " is-connected" : "") },
+          el("span", { class: "presence-dot", "aria-hidden": "true" }),
+          el("span", { class: "participant-name" }, p.name),
+          el("span", { class: "participant-status" }, [statusText, where].filter(Boolean).join(" · ")),
+          el("span", { class: "participant-actions" }, ...actions));
+      }));
+    }
+
+    // --- tables ----------------------------------------------------------------------------------
+
+    cardFor(table) {
+      let card = this.cards.get(table.table);
+      if (card) return card;
+      const body = el("div", { class: "table-body" });
+      const clock = el("span", { class: "countdown", hidden: true });
+      const header = el("header", { class: "table-header" },
+        el("h2", { class: "table-title" }, interpolate(gettext("Table %(n)s"), { n: table.number }, true)),
+        clock);
+      const section = el("section", { class: "table-card", "data-table-id": table.table }, header);
+      if (this.role === "teacher") header.append(this.tableControls(table));
+      section.append(body);
+      if (this.role === "player" && this.tables.size <= 1) {
+        section.classList.add("is-own-table");
+        header.hidden = false;
+      }
+      this.tablesBox.append(section);
+      card = { card: section, body, clock };
+      this.cards.set(table.table, card);
+      return card;
+    }
+
+    tableControls(table) {
+      const base = this.root.dataset.tableUrl.replace("/0/", `/${table.table}/`);
+      const form = (kind, label, extra) => el("form", { method: "post", action: base.replace("kind", kind), "data-live-form": "" },
+        csrfInput(), extra || null, el("button", { type: "submit", class: "secondary small" }, label));
+      return el("div", { class: "table-controls", role: "group", "aria-label": interpolate(gettext("Table %(n)s controls"), { n: table.number }, true) },
+        form("extend", gettext("+30 s"), el("input", { type: "hidden", name: "seconds", value: "30" })),
+        form("advance", gettext("Move on")),
+        form("end", gettext("End table")));
+    }
+
+    renderAll() {
+      for (const table of this.tables.values()) this.renderTable(table);
+    }
+
+    renderTable(table) {
+      const module = games[this.game];
+      const card = this.cardFor(table);
+      card.card.dataset.status = table.status;
+      const view = table.view || {};
+      const clock = view.clock || {};
+      const deadline = table.status === "playing" ? (clock.deadline ?? view.deadline ?? null) : null;
+      Classplay.countdown(this.connection, card.clock, deadline);
+      if (!module) {
+        card.body.textContent = gettext("Loading the game…");
+        return;
+      }
+      try {
+        module.render(card.body, table, this.context(table));
+      } catch (error) {
+        console.error(error); // eslint-disable-line no-console
+        card.body.textContent = gettext("This table could not be drawn. Reload the page.");
+      }
+    }
+
+    context(table) {
+      const page = this;
+      const storageKey = (key) => `classplay:${page.sessionId}:${table.table}:${key}`;
+      return {
+        role: this.role,
+        player: this.role === "player" ? this.me.player || null : null,
+        compact: this.role === "teacher",
+        session: this.session || {},
+        act: (action) => page.connection.act(table.table, action),
+        countdown: (element, deadline) => Classplay.countdown(page.connection, element, deadline),
+        serverNow: () => page.connection.serverNow(),
+        announce: (text) => page.announce(text),
+        draft: (key) => {
+          try {
+            const raw = sessionStorage.getItem(storageKey(key));
+            return raw === null ? null : JSON.parse(raw);
+          } catch (_e) {
+            return null;
+          }
+        },
+        saveDraft: (key, value) => {
+          try {
+            if (value === null || value === undefined) sessionStorage.removeItem(storageKey(key));
+            else sessionStorage.setItem(storageKey(key), JSON.stringify(value));
+          } catch (_e) {
+            /* private mode or full: the draft lives in memory only */
+          }
+        },
+        gettext, ngettext, interpolate,
+      };
+    }
+
+    // --- teacher controls posted without leaving the page --------------------------------------------
+
+    bindForms() {
+      document.addEventListener("submit", async (event) => {
+        const form = event.target;
+        if (!form.matches("[data-live-form]")) return;
+        if (form.dataset.confirm && !window.confirm(form.dataset.confirm)) {
+          event.preventDefault();
+          return;
+        }
+        event.preventDefault();
+        const button = form.querySelector("button[type=submit]");
+        if (button) button.disabled = true;
+        try {
+          const response = await fetch(form.action, {
+            method: "POST", body: new FormData(form), headers: { Accept: "application/json" }, credentials: "same-origin",
+          });
+          const result = await response.json().catch(() => ({ ok: response.ok, message: "" }));
+          const box = document.getElementById("console-message");
+          if (box) {
+            box.textContent = result.message || "";
+            box.className = result.ok ? "console-message" : "console-message is-error";
+          }
+          if (result.ok && form.dataset.then) window.location.assign(form.dataset.then);
+        } catch (_e) {
+          const box = document.getElementById("console-message");
+          if (box) box.textContent = gettext("That did not reach the server. Check the connection and try again.");
+        } finally {
+          if (button) button.disabled = false;
+        }
+      });
+    }
+  }
+
+  function csrfInput() {
+    const token = document.querySelector("[name=csrfmiddlewaretoken]");
+    return el("input", { type: "hidden", name: "csrfmiddlewaretoken", value: token ? token.value : "" });
+  }
+
+  document.addEventListener("DOMContentLoaded", () => {
+    const root = document.querySelector("[data-live-session]");
+    if (root) Classplay.page = new LivePage(root);
+  });
+})();
