@@ -139,3 +139,33 @@ def test_the_beat_schedule_names_the_tasks():
 
     names = {entry["task"] for entry in app.conf.beat_schedule.values()}
     assert {"reports.nightly", "reports.purge"} <= names
+
+
+def test_the_command_builds_a_class_here(word_up_week, class_7b):
+    from django.core.management import call_command
+
+    call_command("build_reports", "--class", str(class_7b.pk), "--now")
+    assert StudentReport.objects.filter(classroom=class_7b).count() == 2
+    assert ReportBuild.objects.get().status == "done"
+
+
+def test_ending_a_session_builds_its_report(
+    class_7b, ms_rivera, ava, ben, eager_celery, django_capture_on_commit_callbacks
+):
+    """Through the games' own services: the session ends, the build is queued after the commit and runs."""
+    from django.utils import timezone
+
+    from games import services as games
+
+    session = games.session_schedule(
+        classroom=class_7b, by=ms_rivera, game="lineup", scheduled_for=timezone.now()
+    )
+    games.session_open_lobby(session=session, by=ms_rivera)
+    games.session_join(session=session, student=ava)
+    games.session_join(session=session, student=ben)
+    games.session_start(session=session, by=ms_rivera, now=1_000_000.0)
+    with django_capture_on_commit_callbacks(execute=True):
+        games.session_end(session=session, by=ms_rivera)
+    build = ReportBuild.objects.get(scope="session", session=session)
+    assert build.status == "done"
+    assert StudentReport.objects.filter(classroom=class_7b).count() == 2
