@@ -610,7 +610,6 @@
         scoreLine(view),
         el("p", { class: "fc-round" }, roundLine(view)),
         el("p", { class: "fc-turn" + (acting ? " is-you" : ""), tabindex: "-1", "data-focus": "status" }, [turnText, " ", view.phase === "ask" ? clockNode(ctx, view) : null]),
-        acting && timeoutText(view) ? el("p", { class: "fc-hint" }, timeoutText(view)) : null,
       ])
     );
     if (mem.error) root.append(el("p", { class: "fc-error", role: "alert" }, mem.error));
@@ -697,6 +696,7 @@
       el("section", { class: "fc-pad-wrap" }, [
         el("h3", { id: "fc-pad-title-" + table.table, class: "fc-h" }, acting ? gettext("Ask a question") : gettext("The question pad")),
         pad,
+        acting && timeoutText(view) ? el("p", { class: "fc-hint" }, timeoutText(view)) : null,
       ])
     );
 
@@ -966,7 +966,8 @@
     root.append(
       el("header", { class: "fc-status" }, [
         scoreLine(view),
-        el("p", { class: "fc-round" }, [roundLine(view), " · ", statusText(view, table), " ", view.phase !== "over" && table.status === "playing" ? clockNode(ctx, view) : null]),
+        // Compact (the console), the table card's header already shows the clock.
+        el("p", { class: "fc-round" }, [roundLine(view), " · ", statusText(view, table), " ", !compact && view.phase !== "over" && table.status === "playing" ? clockNode(ctx, view) : null]),
       ])
     );
     const stats = view.players.map((player) => {
@@ -1154,17 +1155,25 @@
       mem.keys = true;
       document.addEventListener("keydown", (event) => onKey(container, event));
     }
+    if (!previous && ctx.role === "player" && view.you && window.scrollY === 0 && typeof node.scrollIntoView === "function") {
+      // A game screen: when it first appears, bring the status line and the board into view (the site's
+      // header and the page title above it are not needed while playing). Never fights a reader's scroll.
+      node.scrollIntoView({ block: "start", behavior: "instant" });
+    }
     const seen = snapshot(view);
     if (!previous || JSON.stringify(previous) !== JSON.stringify(seen)) announceChanges(ctx, view, previous);
     mem.seen = seen;
   }
 
+  // Live pages load the page controller (session.js, which defines Classplay.registerGame) with this module;
+  // if this script runs first, register once the document is parsed.
   const module = { render, faceSvg, describe };
-  if (window.Classplay && typeof window.Classplay.registerGame === "function") {
+  const register = () => {
+    if (!window.Classplay || typeof window.Classplay.registerGame !== "function") return false;
     window.Classplay.registerGame("faces", module);
-  } else {
-    // Loaded before the page controller (or on a page without one): hand the module over when it arrives.
-    window.ClassplayPendingGames = window.ClassplayPendingGames || {};
-    window.ClassplayPendingGames.faces = module;
+    return true;
+  };
+  if (!register() && document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", register, { once: true });
   }
 })();
