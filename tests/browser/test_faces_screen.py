@@ -286,3 +286,163 @@ def test_the_browser_draws_the_same_faces_as_the_server(new_page):
         drawn = page.evaluate("f => window.gameModule.faceSvg(f)", face)
         assert re.sub(r"fc[0-9a-f]{8,10}", "ID", drawn) == re.sub(r"fc[0-9a-f]{8,10}", "ID", face_svg(face))
     assert_no_errors(page)
+
+
+# ==================================================================================================
+# The real pages: a teacher starts a session; two students play a round, then one resigns and the other
+# checks the match on the verify page
+# ==================================================================================================
+
+
+@pytest.fixture
+def asgi_server(transactional_db):
+    """The site with its websocket (config.asgi's routes) served by uvicorn in a thread of this process, so
+    it shares the test database and the channel layer; static files served as in development."""
+    import socket
+    import threading
+    import time
+
+    import uvicorn
+    from channels.routing import ProtocolTypeRouter, URLRouter
+    from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
+    from django.core.asgi import get_asgi_application
+
+    from games.realtime.routing import build_websocket_application
+
+    app = ProtocolTypeRouter(
+        {
+            "http": ASGIStaticFilesHandler(get_asgi_application()),
+            "websocket": build_websocket_application(URLRouter),
+        }
+    )
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = uvicorn.Server(
+        uvicorn.Config(app, host="127.0.0.1", port=port, lifespan="off", log_level="warning", ws="websockets")
+    )
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 15
+    while not server.started:
+        assert time.monotonic() < deadline, "the test server did not start"
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    server.should_exit = True
+    thread.join(timeout=10)
+
+
+def _session_cookie(base_url, **values):
+    from importlib import import_module
+
+    from django.conf import settings
+
+    store = import_module(settings.SESSION_ENGINE).SessionStore()
+    for key, value in values.items():
+        store[key] = value
+    store.save()
+    return {"name": settings.SESSION_COOKIE_NAME, "value": store.session_key, "url": base_url}
+
+
+def _device(new_page, cookie, width=1366, height=768):
+    page = new_page(width=width, height=height)
+    page.context.add_cookies([cookie])
+    errors = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.errors = errors
+    return page
+
+
+@pytest.mark.django_db(transaction=True)
+def test_live_two_students_play_a_round_through_the_real_pages(asgi_server, new_page, class_7b, ms_rivera):
+    from datetime import timedelta
+
+    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+    from django.utils import timezone
+
+    from classrooms.middleware import STUDENT_SESSION_KEY
+    from games import services
+    from games.models import GameTable
+    from tests.factories import enrolled_student
+
+    url = asgi_server
+    students = [enrolled_student(class_7b, display_name=name) for name in ("Alex P.", "Sam T.")]
+    session = services.session_schedule(
+        classroom=class_7b,
+        by=ms_rivera,
+        game="faces",
+        scheduled_for=timezone.now() + timedelta(minutes=5),
+        settings={"turn_seconds": 300, "bot": "medium"},
+    )
+    teacher_cookie = _session_cookie(
+        url,
+        **{
+            SESSION_KEY: str(ms_rivera.pk),
+            BACKEND_SESSION_KEY: "django.contrib.auth.backends.ModelBackend",
+            HASH_SESSION_KEY: ms_rivera.get_session_auth_hash(),
+        },
+    )
+    console = _device(new_page, teacher_cookie)
+    console.goto(f"{url}/sessions/{session.pk}/")
+    console.get_by_role("button", name="Open the lobby now").click()
+    console.get_by_role("button", name="Start the game").wait_for()
+
+    devices = {}
+    for student, size in zip(students, [(1366, 768), (1024, 768)], strict=True):
+        page = _device(new_page, _session_cookie(url, **{STUDENT_SESSION_KEY: student.pk}), *size)
+        page.goto(f"{url}/play/{session.pk}/")
+        page.get_by_role("button", name="Join the game").click()
+        page.get_by_text("Wait for your teacher to start the game").wait_for()
+        devices[f"s{student.pk}"] = page
+    projector = _device(new_page, teacher_cookie)
+    projector.goto(f"{url}/sessions/{session.pk}/projector/")
+
+    console.get_by_role("button", name="Start the game").click()
+    for page in devices.values():
+        page.get_by_role("heading", name="Your board: 24 faces left").wait_for()
+    table = GameTable.objects.get(session=session)
+    first = table.state["turn"]
+    second = next(pid for pid in table.state["players"] if pid != first)
+    asker, namer = devices[first], devices[second]
+    asker.locator(".fc-turn.is-you").wait_for()
+
+    # The asker asks the question nearest to halving; the answer reaches both devices and the console.
+    splits = question_splits(table.state, first)
+    question = max(splits, key=lambda key: min(splits[key], 24 - splits[key]))
+    asker.get_by_role("button", name=f"{FEATURE_BY_KEY[question].label}?", exact=True).click()
+    asker.get_by_text("Split quality: 100 % of the best on the pad").wait_for()
+    namer.locator(".fc-turn.is-you").wait_for()
+    namer.locator(".fc-history-list li").first.wait_for()
+    console.locator(".fc-last").first.wait_for()
+
+    # The other student names the right face with the keyboard (letter, then Enter on "Yes").
+    table.refresh_from_db()
+    target = table.state["rounds"][0]["secret"][first]
+    namer.locator("body").press(target.lower())
+    namer.get_by_role("alertdialog").wait_for()
+    namer.keyboard.press("Enter")
+    namer.get_by_role("heading", name="You won round 1!").wait_for()
+    asker.get_by_role("heading", name=re.compile(r"won round 1\.$")).wait_for()
+    assert asker.locator(".fc-result svg[role=img]").count() == 2
+    projector.get_by_text(re.compile(r"Round 1: ")).wait_for()
+    assert projector.locator(".fc svg").count() == 0
+
+    # Both are ready: round two starts, and the loser of round one asks first.
+    for page in (asker, namer):
+        page.get_by_role("button", name="Ready for the next round").click()
+    for page in (asker, namer):
+        page.get_by_role("heading", name="Your board: 24 faces left").wait_for()
+    asker.locator(".fc-turn.is-you").wait_for()
+
+    # The winner of round one resigns; the other wins the match and checks it on the verify page.
+    namer.get_by_role("button", name="Resign").click()
+    namer.get_by_role("button", name="Yes, resign").click()
+    asker.get_by_role("heading", name="You won the match!").first.wait_for()
+    table.refresh_from_db()
+    assert table.status == GameTable.Status.FINISHED and table.outcome["winners"] == [first]
+    asker.get_by_text("Check that the faces were fair").click()
+    asker.get_by_role("link", name="Verify this match").click()
+    asker.get_by_text("Verified: this match was fair.").wait_for()
+    assert table.seed in asker.content()
+    for page in (*devices.values(), console, projector):
+        assert page.errors == []
