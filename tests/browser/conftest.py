@@ -58,3 +58,75 @@ def new_page(browser):
     yield make
     for context in contexts:
         context.close()
+
+
+@pytest.fixture
+def live_site(transactional_db):
+    """The whole product served as in production: config.asgi's HTTP and websocket routes under uvicorn,
+    in a thread of this process (so it shares the test database and channel layer), with the game clock
+    running beside it. Yields the base URL."""
+    import socket
+    import threading
+    import time
+
+    import uvicorn
+    from channels.routing import ProtocolTypeRouter, URLRouter
+    from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
+    from django.core.asgi import get_asgi_application
+
+    from games import clock
+    from games.realtime.routing import build_websocket_application
+
+    app = ProtocolTypeRouter(
+        {
+            "http": ASGIStaticFilesHandler(get_asgi_application()),
+            "websocket": build_websocket_application(URLRouter),
+        }
+    )
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = uvicorn.Server(
+        uvicorn.Config(app, host="127.0.0.1", port=port, lifespan="off", log_level="warning", ws="websockets")
+    )
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    stop_clock = clock.start_in_thread()
+    deadline = time.monotonic() + 15
+    while not server.started:
+        assert time.monotonic() < deadline, "the test server did not start"
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    stop_clock.set()
+    server.should_exit = True
+    thread.join(timeout=10)
+
+
+@pytest.fixture
+def signed_in(new_page):
+    """``signed_in(base_url, user=... | student=..., width, height)``: a device whose session cookie signs
+    in that teacher or student (the sign-in pages themselves are tested in test_foundation_flow)."""
+    from importlib import import_module
+
+    from django.conf import settings
+    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+
+    from classrooms.middleware import STUDENT_SESSION_KEY
+
+    def make(base_url, *, user=None, student=None, width=1366, height=768):
+        store = import_module(settings.SESSION_ENGINE).SessionStore()
+        if user is not None:
+            store[SESSION_KEY] = str(user.pk)
+            store[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+            store[HASH_SESSION_KEY] = user.get_session_auth_hash()
+        if student is not None:
+            store[STUDENT_SESSION_KEY] = student.pk
+        store.save()
+        page = new_page(width=width, height=height)
+        cookie = {"name": settings.SESSION_COOKIE_NAME, "value": store.session_key, "url": base_url}
+        page.context.add_cookies([cookie])
+        page.errors = []
+        page.on("pageerror", lambda error: page.errors.append(str(error)))
+        return page
+
+    return make
