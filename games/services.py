@@ -455,9 +455,21 @@ def _append(table, engine, state, events, *, kind, at, player="", action=None, k
         from reports.services import facts_record
 
         facts_record(table=table, entry=entry, facts=engine.facts(events))
+        _questions_shown(table, engine, events)
     if table.status == GameTable.Status.FINISHED:
         transaction.on_commit(lambda: session_finish_if_done(session_id=table.session_id))
     return entry
+
+
+def _questions_shown(table: GameTable, engine, events: list) -> None:
+    """A question the class has now seen goes to the back of its rotation (no repeats until the
+    filtered bank is used up)."""
+    shown = getattr(engine, "questions_shown", None)
+    ids = shown(events) if shown else []
+    if ids:
+        from questions.services import questions_mark_used
+
+        questions_mark_used(table.session.classroom, ids)
 
 
 def _fire_deadline(table: GameTable, *, at: float) -> TableLogEntry:
@@ -664,4 +676,11 @@ def _finish(session: GameSession) -> None:
     session.status, session.ended_at = GameSession.Status.FINISHED, timezone.now()
     session.save(update_fields=["status", "ended_at"])
     broadcast.session_changed(session.pk)
-    transaction.on_commit(lambda: __import__("reports.tasks").tasks.session_finished(session.pk))
+    transaction.on_commit(lambda: _reports_session_finished(session.pk))
+
+
+def _reports_session_finished(session_id: int) -> None:
+    """The progress reports rebuild from this session's facts (queued, never run in the request)."""
+    from reports.tasks import session_finished
+
+    session_finished(session_id)

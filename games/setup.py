@@ -28,13 +28,45 @@ def _table_level(settings: dict, players: list[dict]) -> int:
     return levels[len(levels) // 2] if levels else 3
 
 
+#: How many questions a Line Up! table takes from the class's rotation (a long board asks about 25).
+LINEUP_QUESTIONS_PER_TABLE = 40
+
+
+def lineup_questions(session) -> list[dict]:
+    """The class's questions for this session: its subjects and levels, the ones the class has not seen
+    (or saw longest ago) first; the bank in the database (shipped plus the school's own), falling back
+    to the shipped files only when the database holds none at all (a fresh install before loading)."""
+    from questions.selectors import lineup_questions_for
+
+    settings = session.settings
+    low, high = sorted((settings["min_level"], settings["max_level"]))
+    subject = settings.get("subject", "all")
+    subjects = [] if subject == "all" else [subject]
+    rows = lineup_questions_for(
+        session.classroom, subjects, list(range(low, high + 1)), limit=LINEUP_QUESTIONS_PER_TABLE
+    )
+    if rows:
+        return [row.to_engine_dict() for row in rows]
+    shipped = [q for q in content.lineup_questions() if low <= q["level"] <= high]
+    return [q for q in shipped if not subjects or q.get("subject") in subjects] or shipped
+
+
+def wordup_bank(session) -> dict | None:
+    """The school's Word Up bank (shipped questions plus its own) from the database, or None to let the
+    engine take the shipped files (a fresh install before the banks are loaded)."""
+    from questions.selectors import wordup_bank_for
+
+    bank = wordup_bank_for(session.classroom.school_id)
+    complete = all(bank[level][category] for level in bank for category in bank[level])
+    return bank if complete else None
+
+
 def engine_config(session, players: list[dict]) -> dict:
     """The config ``setup`` gets for one table. Players are ``{"id", "name", "level"}`` dicts."""
     settings, game = session.settings, session.game
     rng = core.Rng(secrets.token_hex(16))
     if game == "lineup":
-        low, high = sorted((settings["min_level"], settings["max_level"]))
-        questions = [q for q in content.lineup_questions() if low <= q["level"] <= high]
+        questions = lineup_questions(session)
         seated = [{**p, "team": content.TEAMS[i % 2]} for i, p in enumerate(players)]
         if len(seated) == 1:  # a class of one practises against the computer
             seated.append({"id": "bot1", "name": "Computer", "team": "yellow", "bot": "medium"})
@@ -56,6 +88,7 @@ def engine_config(session, players: list[dict]) -> dict:
             game,
             players=_with_bots(game, seated, 2, "medium"),
             seed_rng=rng,
+            content=wordup_bank(session),
             target=settings["target"],
             answer_seconds=settings["answer_seconds"],
         )
