@@ -57,7 +57,13 @@ def test_a_teacher_schedules_a_game_with_its_settings(client_of, ms_rivera, clas
     response = client.post(reverse("games:new"), _form(class_7b))
     session = GameSession.objects.get()
     assert response.status_code == 302 and response["Location"] == reverse("games:console", args=[session.pk])
-    assert session.settings == {"board": "short", "answer_seconds": 90, "min_level": 1, "max_level": 2}
+    assert session.settings == {
+        "board": "short",
+        "answer_seconds": 90,
+        "subject": "all",
+        "min_level": 1,
+        "max_level": 2,
+    }
     assert session.title == "Planets in order"
 
 
