@@ -23,6 +23,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods
 
+from games.engine import core
 from games.engine.faces import Faces, verify
 from games.engine.faces.art import face_svg
 from games.engine.faces.features import FEATURE_BY_KEY, describe
@@ -90,8 +91,16 @@ def check_record(record: dict[str, Any]) -> dict[str, Any]:
     if state is not None:
         names = dict(state["names"])
         boards = [round_["board"] for round_ in state["rounds"]]
+    played = list(report["rounds"])
+    if report["ok"] and state is not None:
+        # A match ended by a resignation or a timeout mid-round: that round's two faces are shown too.
+        log = [{k: v for k, v in entry.items() if k != "events"} for entry in record["log"]]
+        final = core.replay(Faces(), record["config"], record["seed"], log)
+        unfinished = (final.get("result") or {}).get("unfinished_round_faces")
+        if unfinished:
+            played.append({"round": final["round"] + 1, "faces": unfinished, "unfinished": True})
     rounds = []
-    for round_ in report["rounds"]:
+    for round_ in played:
         board = {face["id"]: face for face in boards[round_["round"] - 1]} if boards else {}
         faces = []
         for player, face_id in round_["faces"].items():
@@ -108,7 +117,8 @@ def check_record(record: dict[str, Any]) -> dict[str, Any]:
                     "svg": mark_safe(face_svg(face, title=description)),
                 }
             )
-        rounds.append({"number": round_["round"], "faces": faces})
+        unfinished_round = round_.get("unfinished", False)
+        rounds.append({"number": round_["round"], "faces": faces, "unfinished": unfinished_round})
     answers = [
         {
             "round": answer["round"],

@@ -184,6 +184,19 @@ def test_strangers_cannot_open_someone_elses_match(table, cleo, mr_okafor):
         assert client.get(f"{URL}{table.pk}/record.json").status_code == 404
 
 
+def test_a_resigned_match_shows_the_unfinished_round_faces_too(table, ms_rivera):
+    engine, rng = Faces(), Rng("resign")
+    player = engine.current_players(table.state)[0]
+    action = engine.bot_action(table.state, player, rng)
+    services.action_submit(table_id=table.pk, player=player, action=action, key="a", now=T0 + 1)
+    services.action_submit(table_id=table.pk, player=player, action={"type": "resign"}, key="b", now=T0 + 2)
+    teacher = Client()
+    teacher.force_login(ms_rivera)
+    text = teacher.get(f"{URL}{table.pk}/").content.decode()
+    assert "Verified: this match was fair." in text
+    assert "Round 1 (not finished)" in text and text.count("<svg") == 2
+
+
 def test_a_match_the_teacher_ended_early_is_checked_as_far_as_it_went(table, ms_rivera, ava):
     engine, rng = Faces(), Rng("early")
     player = engine.current_players(table.state)[0]
