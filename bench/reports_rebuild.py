@@ -186,9 +186,43 @@ def populate(students: int, sessions: int, per_session: int, class_size: int, se
         "admin": admin,
         "classrooms": classrooms,
         "students": people,
+        "student_count": len(people),
         "facts": facts,
         "sessions": len(game_sessions),
     }
+
+
+def existing() -> dict:
+    from classrooms.models import Classroom, School, Student, User
+    from games.models import GameSession
+    from reports.models import LearningFact
+
+    school = School.objects.get(name="Bench Academy")
+    classrooms = list(Classroom.objects.filter(school=school).order_by("pk"))
+    students = list(Student.objects.filter(school=school, enrolments__classroom=classrooms[0]).order_by("pk"))
+    return {
+        "school": school,
+        "admin": User.objects.get(email="admin@bench.example"),
+        "classrooms": classrooms,
+        "students": students,
+        "student_count": Student.objects.filter(school=school).count(),
+        "facts": LearningFact.objects.count(),
+        "sessions": GameSession.objects.filter(classroom__school=school).count(),
+    }
+
+
+def backend_cpu() -> float:
+    """CPU seconds used so far by this connection's PostgreSQL backend (same machine: /proc)."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("select pg_backend_pid()")
+        pid = cursor.fetchone()[0]
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def time_pages(admin, classroom, student, repeats: int) -> dict:
@@ -224,7 +258,9 @@ def main() -> None:
     parser.add_argument("--class-size", type=int, default=25)
     parser.add_argument("--repeats", type=int, default=30)
     parser.add_argument("--seed", type=int, default=9)
-    parser.add_argument("--fresh", action="store_true", help="drop and recreate the benchmark database")
+    parser.add_argument(
+        "--reuse", action="store_true", help="keep the school of the last run (skip writing the facts)"
+    )
     args = parser.parse_args()
 
     url = os.environ.get("DATABASE_URL") or DEFAULT_URL
@@ -233,7 +269,7 @@ def main() -> None:
     os.environ["DATABASE_URL"] = url
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     os.environ.setdefault("ALLOWED_HOSTS", "testserver,localhost")
-    prepare_database(url, fresh=True)  # a benchmark always starts from an empty school
+    prepare_database(url, fresh=not args.reuse)
 
     import django
 
@@ -241,29 +277,40 @@ def main() -> None:
     from django.core.management import call_command
 
     call_command("migrate", verbosity=0)
+    from classrooms.models import School
     from reports.models import ReportBuild, StudentReport
     from reports.tasks import run_build
 
     began = time.perf_counter()
-    data = populate(args.students, args.sessions, args.answers, args.class_size, args.seed)
+    if args.reuse and School.objects.filter(name="Bench Academy").exists():
+        data = existing()
+    else:
+        data = populate(args.students, args.sessions, args.answers, args.class_size, args.seed)
     populate_s = time.perf_counter() - began
 
     build = ReportBuild.objects.create(scope=ReportBuild.Scope.SCHOOL, school=data["school"])
-    began = time.perf_counter()
+    load_before = os.getloadavg()[0]
+    began, cpu, db_cpu = time.perf_counter(), time.process_time(), backend_cpu()
     summary = run_build(build)
     rebuild_s = time.perf_counter() - began
+    rebuild_cpu = time.process_time() - cpu
+    rebuild_db_cpu = backend_cpu() - db_cpu
+    load_after = os.getloadavg()[0]
     began = time.perf_counter()
     run_build(build)  # a rerun (what a redelivered message does): same rows
     rerun_s = time.perf_counter() - began
-    assert StudentReport.objects.count() == args.students
+    assert StudentReport.objects.count() == data["student_count"]
 
     classroom, student = data["classrooms"][0], data["students"][0]
     figures = {
-        "students": args.students,
+        "students": data["student_count"],
         "sessions": data["sessions"],
         "facts": data["facts"],
         "populate_s": round(populate_s, 1),
         "full_rebuild_s": round(rebuild_s, 1),
+        "full_rebuild_cpu_s": {"worker": round(rebuild_cpu, 1), "postgres_backend": round(rebuild_db_cpu, 1)},
+        "load_average": [round(load_before, 1), round(load_after, 1)],
+        "cpus": os.cpu_count(),
         "rerun_s": round(rerun_s, 1),
         "built": summary,
         **time_pages(data["admin"], classroom, student, args.repeats),

@@ -197,3 +197,23 @@ def test_the_class_page_shows_the_tables(built, client_of, ms_rivera):
     for text in ("Hardest questions", "Most common wrong answers", "Level distribution", "Each session"):
         assert text in page
     assert 'role="img"' in page  # charts have a text alternative
+
+
+def test_rebuild_queues_a_build_and_the_page_shows_its_progress(
+    built, client_of, ms_rivera, django_capture_on_commit_callbacks
+):
+    client = client_of(ms_rivera)
+    assert client.get(class_url(built, "reports:class_build")).status_code == 405  # never built on a GET
+    with django_capture_on_commit_callbacks(execute=False) as queued:
+        client.post(class_url(built, "reports:class_build"))
+        client.post(class_url(built, "reports:class_build"))
+    assert len(queued) == 1
+    build = ReportBuild.objects.get()
+    page = client.get(class_url(built)).content.decode()
+    assert f'data-build-status="/reports/builds/{build.pk}.json"' in page
+    assert '<progress id="build-progress" max="100" value="0">' in page
+
+
+def test_another_teacher_cannot_rebuild(built, client_of, mr_moss):
+    assert client_of(mr_moss).post(class_url(built, "reports:class_build")).status_code == 404
+    assert not ReportBuild.objects.exists()
