@@ -1,0 +1,250 @@
+"""The websocket runtime beyond the basics: one device per seat, resync by sequence number, presence for
+the teacher, one channel-layer subscription per process, and fuzzed input that never changes anything."""
+
+import asyncio
+import json
+from datetime import timedelta
+from importlib import import_module
+from unittest.mock import patch
+
+import pytest
+from asgiref.sync import sync_to_async
+from channels.layers import get_channel_layer
+from channels.testing import WebsocketCommunicator
+from django.conf import settings
+from django.utils import timezone
+from hypothesis import HealthCheck, given
+from hypothesis import settings as hypothesis_settings
+from hypothesis import strategies as st
+
+from classrooms.middleware import STUDENT_SESSION_KEY
+from config.asgi import application
+from games import services
+from games.broadcast import session_group
+from games.models import GameTable, Participant
+from games.realtime import fanout
+from games.realtime.consumers import TokenBucket
+
+pytestmark = [pytest.mark.django_db(transaction=True)]
+ORIGIN = (b"origin", b"http://127.0.0.1:8000")
+
+
+def _cookie_for(*, student=None, user=None) -> str:
+    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+
+    store = import_module(settings.SESSION_ENGINE).SessionStore()
+    if student is not None:
+        store[STUDENT_SESSION_KEY] = student.pk
+    if user is not None:
+        store[SESSION_KEY] = str(user.pk)
+        store[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+        store[HASH_SESSION_KEY] = user.get_session_auth_hash()
+    store.save()
+    return store.session_key
+
+
+async def _connect(session_id, cookie, role="student"):
+    headers = [ORIGIN, (b"cookie", f"{settings.SESSION_COOKIE_NAME}={cookie}".encode())]
+    communicator = WebsocketCommunicator(
+        application, f"/ws/sessions/{session_id}/?as={role}", headers=headers
+    )
+    connected, _code = await communicator.connect()
+    assert connected
+    return communicator
+
+
+async def _until(communicator, kind, timeout=5):
+    for _ in range(50):
+        message = json.loads(await communicator.receive_from(timeout=timeout))
+        if message["type"] == kind:
+            return message
+    raise AssertionError(f"no {kind} message")
+
+
+def _running(classroom, teacher, students):
+    session = services.session_schedule(
+        classroom=classroom, by=teacher, game="lineup", scheduled_for=timezone.now() + timedelta(minutes=1)
+    )
+    services.session_open_lobby(session=session, by=teacher)
+    for student in students:
+        services.session_join(session=session, student=student)
+    services.session_start(session=session, by=teacher)
+    return GameTable.objects.get(session=session)
+
+
+@pytest.fixture
+def table(class_7b, ms_rivera, ava, ben):
+    return _running(class_7b, ms_rivera, [ava, ben])
+
+
+@pytest.mark.asyncio
+async def test_a_second_device_takes_the_seat_and_the_first_is_told(table, ava):
+    cookie_a = await sync_to_async(_cookie_for)(student=ava)
+    cookie_b = await sync_to_async(_cookie_for)(student=ava)
+    first = await _connect(table.session_id, cookie_a)
+    await _until(first, "table")
+    second = await _connect(table.session_id, cookie_b)
+    await _until(second, "table")
+    error = await _until(first, "error")
+    assert error["code"] == "replaced"
+    assert (await first.receive_output(timeout=5)) == {"type": "websocket.close", "code": 4409}
+    participant = await sync_to_async(Participant.objects.get)(session_id=table.session_id, student=ava)
+    assert participant.connection  # the second device holds it
+    await second.disconnect()
+    await sync_to_async(participant.refresh_from_db)()
+    assert participant.connection == ""
+
+
+@pytest.mark.asyncio
+async def test_a_reconnecting_client_gets_only_what_it_missed(table, ava):
+    cookie = await sync_to_async(_cookie_for)(student=ava)
+    device = await _connect(table.session_id, cookie)
+    first = await _until(device, "table")
+    await device.send_to(text_data=json.dumps({"type": "hello", "last_seq": {str(table.pk): first["seq"]}}))
+    await _until(device, "session")
+    assert await device.receive_nothing(timeout=0.3)  # nothing moved on: no table resent
+    await device.send_to(text_data=json.dumps({"type": "hello", "last_seq": {str(table.pk): 0}}))
+    assert (await _until(device, "table"))["seq"] == first["seq"]
+    await device.disconnect()
+
+
+@pytest.mark.asyncio
+async def test_the_teacher_sees_who_is_connected_now(table, ava, ms_rivera):
+    teacher = await _connect(table.session_id, await sync_to_async(_cookie_for)(user=ms_rivera), "teacher")
+    summary = (await _until(teacher, "session"))["session"]
+    assert not any(p["connected"] for p in summary["participants"])
+    device = await _connect(table.session_id, await sync_to_async(_cookie_for)(student=ava))
+    for _ in range(10):
+        summary = (await _until(teacher, "session"))["session"]
+        if any(p["connected"] for p in summary["participants"]):
+            break
+    assert [p["name"] for p in summary["participants"] if p["connected"]] == ["Ava M."]
+    await device.disconnect()
+    for _ in range(10):
+        summary = (await _until(teacher, "session"))["session"]
+        if not any(p["connected"] for p in summary["participants"]):
+            break
+    assert not any(p["connected"] for p in summary["participants"])
+    await teacher.disconnect()
+
+
+@pytest.mark.asyncio
+async def test_a_students_device_never_gets_the_class_list(table, ava):
+    device = await _connect(table.session_id, await sync_to_async(_cookie_for)(student=ava))
+    summary = (await _until(device, "session"))["session"]
+    assert summary["participants"] == [] and summary["counts"]["present"] == 2
+    await device.disconnect()
+
+
+@pytest.mark.asyncio
+async def test_one_process_subscribes_once_per_session_however_many_connect(table, ava, ben, ms_rivera):
+    cookies = [
+        await sync_to_async(_cookie_for)(student=ava),
+        await sync_to_async(_cookie_for)(student=ben),
+    ]
+    devices = [await _connect(table.session_id, cookie) for cookie in cookies]
+    teacher = await _connect(table.session_id, await sync_to_async(_cookie_for)(user=ms_rivera), "teacher")
+    for communicator in [*devices, teacher]:
+        assert (await _until(communicator, "table"))["seq"] == 1
+    hub = fanout.hub()
+    assert len(hub.sessions[table.session_id]) == 3
+    layer = get_channel_layer()
+    if hasattr(layer, "groups"):  # the in-memory layer shows its groups; Redis is covered by two_process
+        assert list(layer.groups[session_group(table.session_id)]) == [hub.channel]
+    # One change reaches everyone through that one subscription.
+    await sync_to_async(services.table_extend)(table=table, by=ms_rivera, seconds=30)
+    for communicator in [*devices, teacher]:
+        assert (await _until(communicator, "table"))["seq"] == 2
+    for communicator in [*devices, teacher]:
+        await communicator.disconnect()
+    assert table.session_id not in hub.sessions
+
+
+# --- fuzzing ------------------------------------------------------------------------------------
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=40),
+    lambda children: (
+        st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=10), children, max_size=4)
+    ),
+    max_leaves=12,
+)
+
+
+def _messages(table_id: int, other_table: int):
+    action_bodies = st.one_of(
+        json_values,
+        st.fixed_dictionaries(
+            {"type": st.sampled_from(["rack", "confirm", "predict", "bid", "lay", "stop", "explode"])},
+            optional={
+                "order": json_values,
+                "value": json_values,
+                "card": json_values,
+                "position": json_values,
+            },
+        ),
+    )
+    actions = st.fixed_dictionaries(
+        {
+            "type": st.just("action"),
+            "table": st.sampled_from([table_id, other_table, -1, 0]) | st.integers(),
+            "key": st.sampled_from(["k1", "k1", "k2"]) | st.text(max_size=80),
+            "action": action_bodies,
+        }
+    )
+    return st.lists(
+        st.one_of(
+            actions.map(json.dumps),
+            json_values.map(json.dumps),
+            st.text(min_size=1, max_size=200),
+            st.just("x" * 20_000),
+            st.just(json.dumps({"type": "hello", "last_seq": {"1": 1}})),
+            st.just(json.dumps({"type": "ping"})),
+        ),
+        min_size=1,
+        max_size=12,
+    )
+
+
+@hypothesis_settings(
+    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(data=st.data())
+def test_fuzzed_messages_never_crash_and_only_acknowledged_actions_change_the_table(table, ava, data):
+    cookie = _cookie_for(student=ava)
+    raws = data.draw(_messages(table.pk, table.pk + 1000))
+    start_seq = GameTable.objects.get(pk=table.pk).seq
+
+    async def scenario():
+        device = await _connect(table.session_id, cookie)
+        await _until(device, "table")
+        applied = 0
+        for raw in raws:
+            await device.send_to(text_data=raw)
+            await device.send_to(text_data=json.dumps({"type": "ping"}))
+            while True:  # every message gets its answer before the pong that follows it
+                reply = json.loads(await device.receive_from(timeout=5))
+                assert reply["type"] in ("ack", "error", "pong", "session", "table")
+                if reply["type"] == "error":
+                    assert reply["code"] and reply["message"]
+                if reply["type"] == "ack" and not reply["duplicate"]:
+                    applied += 1
+                if reply["type"] == "pong":
+                    break
+        await device.disconnect()
+        return applied
+
+    with patch.object(TokenBucket, "take", return_value=True):  # the limiter has its own test
+        applied = asyncio.run(scenario())
+    assert GameTable.objects.get(pk=table.pk).seq - start_seq == applied
+
+
+@pytest.mark.asyncio
+async def test_a_flood_of_messages_is_rate_limited_with_a_clear_error(table, ava):
+    device = await _connect(table.session_id, await sync_to_async(_cookie_for)(student=ava))
+    await _until(device, "table")
+    for _ in range(40):
+        await device.send_to(text_data=json.dumps({"type": "ping"}))
+    error = await _until(device, "error")
+    assert error["code"] == "rate_limited" and "Slow down" in error["message"]
+    await device.disconnect()
