@@ -408,7 +408,7 @@
     memory.error = null;
     const promise = Promise.resolve(ctx.act(action));
     promise.then(
-      () => onDone && onDone(true),
+      (ack) => onDone && onDone(true, ack),
       (err) => {
         memory.error = (err && err.message) || gettext("That did not work. Try again.");
         if (ctx.announce) ctx.announce(memory.error);
@@ -445,14 +445,17 @@
     return next;
   }
 
+  // The rack is sent on every move, one message in flight at a time (the latest order waits its turn).
+  // Until a view at least as new as the acknowledgement arrives, this device shows its own order: the ack
+  // may come before the new view, and a quick second move must not start from the old rack.
   function sendRack(memory, ctx, order) {
-    memory.pending = { key: memory.questionKey, order };
+    memory.pending = { key: memory.questionKey, order, ackSeq: null };
     if (memory.inflight) {
       memory.queued = order;
       return;
     }
     memory.inflight = true;
-    const done = () => {
+    const done = (ok, ack) => {
       memory.inflight = false;
       if (memory.queued) {
         const next = memory.queued;
@@ -460,7 +463,8 @@
         sendRack(memory, ctx, next);
         return;
       }
-      memory.pending = null;
+      if (ok && ack && typeof ack.seq === "number" && memory.pending) memory.pending.ackSeq = ack.seq;
+      else memory.pending = null;
       const waiting = memory.afterRack.splice(0);
       waiting.forEach((fn) => fn());
       rerender(memory);
@@ -1367,6 +1371,8 @@
       memory.starCard = null;
       memory.error = null;
     }
+    const pending = memory.pending;
+    if (pending && pending.ackSeq !== null && table.seq >= pending.ackSeq) memory.pending = null;
     const active = document.activeElement;
     const focusKey = active && container.contains(active) ? active.getAttribute("data-focus") : null;
     let screen;
