@@ -1,0 +1,749 @@
+"""Benchmark: one live Line Up! session with N students, served by a real server process.
+
+    .venv/bin/python bench/live_load.py --students 2000 --mode embedded
+    .venv/bin/python bench/live_load.py --students 2000 --mode redis
+
+A script, not a test. It makes a fresh database (embedded: a SQLite file in a temporary directory;
+redis: the PostgreSQL database ``classplay_live_bench`` on 127.0.0.1:5432, dropped and remade, and a
+spare Redis database), creates a school, a class, a teacher and N students, schedules a Line Up!
+session through ``games.services`` (Line Up! seats everyone on two teams at one table), starts it and
+pauses it. Then it starts ``uvicorn config.asgi:application`` on loopback as a separate process (plus
+``manage.py run_clock`` in redis mode; embedded mode runs the clock inside the server), opens one
+websocket per student (with a signed-in Django session cookie) plus the teacher's, and measures:
+
+1. delivery: from a phase change to the LAST client receiving it, for the teacher's resume and pause
+   (posted to the console's control URLs), the teacher's "advance" (the deadline rule, now) and a real
+   deadline fired by the clock. The phase change is timestamped by the server itself, from the state
+   every client receives (a resume's new deadline minus the remaining time it froze, a pause's old
+   deadline minus its remaining time, the ``at`` of the events a deadline logged, the deadline that
+   was due), and compared with the client's receive time on the same machine;
+2. a burst of answers: every student moves the team's cards in the same second (one action, unique
+   key each); the time until every action has an ack or an error, acks, rules refusals, transport
+   errors, and "lost" actions (neither); the log in the database is checked against the acks;
+3. errors: failed connections, connections closed by the server, updates a client never received;
+4. the server process's peak RSS (psutil, sampled every 50 ms).
+
+Prints a table row per figure and one JSON line (``--json-out`` writes it to a file too).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import random
+import re
+import resource
+import secrets
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.request
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+PYTHON = sys.executable
+PG_URL = "postgres://postgres@127.0.0.1:5432/classplay_live_bench"
+SEQ = re.compile(r'"seq":(\d+)')
+SERVER_TIME = re.compile(r'"server_time":([0-9.e+-]+)')
+KEY_PREFIX = "bench-"
+
+
+# --- set-up ------------------------------------------------------------------------------------------
+
+
+def raise_fd_limit(wanted: int) -> int:
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    target = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+    if soft < target:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+    return resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+
+
+def environment(mode: str, var_dir: str, redis_db: int) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
+    env.update(
+        DJANGO_SETTINGS_MODULE="config.settings",
+        CLASSPLAY_VAR_DIR=var_dir,
+        DEBUG="true",
+        LOG_LEVEL="WARNING",
+        PYTHONUNBUFFERED="1",
+    )
+    env.pop("PYTEST_XDIST_WORKER", None)
+    if mode == "redis":
+        env["DATABASE_URL"] = PG_URL
+        env["REDIS_URL"] = f"redis://127.0.0.1:6379/{redis_db}"
+    return env
+
+
+def fresh_postgres(url: str) -> None:
+    import psycopg
+
+    name = url.rsplit("/", 1)[1]
+    admin = url.rsplit("/", 1)[0] + "/postgres"
+    with psycopg.connect(admin, autocommit=True) as connection:
+        connection.execute(f'drop database if exists "{name}" with (force)')
+        connection.execute(f'create database "{name}"')
+
+
+def flush_redis(url: str) -> None:
+    import redis
+
+    redis.Redis.from_url(url).flushdb()
+
+
+@dataclass
+class World:
+    session_id: int
+    table_id: int
+    teacher_cookie: str
+    student_cookies: list[str]
+    players: list[str]
+
+
+def populate(students: int, answer_seconds: int) -> World:
+    """Everything through the ORM and games.services, in this process (no server is running yet)."""
+    from importlib import import_module
+
+    from django.conf import settings
+    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+    from django.db import transaction
+    from django.utils import timezone
+
+    from classrooms.middleware import STUDENT_SESSION_KEY
+    from classrooms.models import Classroom, Enrolment, Membership, School, Student, User
+    from games import services
+
+    school = School.objects.create(name="Bench Academy")
+    teacher = User.objects.create_user(email="teacher@bench.example", password="bench-password-1")
+    Membership.objects.create(user=teacher, school=school, role=Membership.Role.TEACHER)
+    classroom = Classroom.objects.create(school=school, name="Bench class")
+    classroom.teachers.add(teacher)
+    people = Student.objects.bulk_create(
+        [Student(school=school, given_name=f"S{n}", display_name=f"Student {n:04d}") for n in range(students)]
+    )
+    Enrolment.objects.bulk_create([Enrolment(student=s, classroom=classroom) for s in people])
+    session = services.session_schedule(
+        classroom=classroom,
+        by=teacher,
+        game="lineup",
+        scheduled_for=timezone.now(),
+        planned_minutes=30,
+        settings={"answer_seconds": answer_seconds},
+        title="Load benchmark",
+    )
+    services.session_open_lobby(session=session, by=teacher)
+    with transaction.atomic():
+        for student in people:
+            services.session_join(session=session, student=student)
+    session = services.session_start(session=session, by=teacher)
+    session = services.session_pause(session=session, by=teacher)
+    table = session.tables.get()
+    store_class = import_module(settings.SESSION_ENGINE).SessionStore
+
+    def cookie(**values) -> str:
+        store = store_class()
+        for key, value in values.items():
+            store[key] = value
+        store.save()
+        return store.session_key
+
+    teacher_cookie = cookie(
+        **{
+            SESSION_KEY: str(teacher.pk),
+            BACKEND_SESSION_KEY: "django.contrib.auth.backends.ModelBackend",
+            HASH_SESSION_KEY: teacher.get_session_auth_hash(),
+        }
+    )
+    with transaction.atomic():
+        cookies = [cookie(**{STUDENT_SESSION_KEY: s.pk}) for s in people]
+    return World(
+        session_id=session.pk,
+        table_id=table.pk,
+        teacher_cookie=teacher_cookie,
+        student_cookies=cookies,
+        players=[services.student_player_id(s.pk) for s in people],
+    )
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def start_server(env: dict[str, str], port: int, log_path: Path) -> subprocess.Popen:
+    log = open(log_path, "wb")  # noqa: SIM115 (closed with the process)
+    command = [
+        PYTHON,
+        "-m",
+        "uvicorn",
+        "config.asgi:application",
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(port),
+        "--lifespan",
+        "on",
+        "--log-level",
+        "warning",
+        "--no-access-log",
+        "--backlog",
+        "4096",
+        "--limit-concurrency",
+        "20000",
+    ]
+    return subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+
+
+def wait_listening(port: int, process: subprocess.Popen, timeout: float = 60) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError("the server exited while starting (see its log)")
+        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), timeout=1):
+            return
+        time.sleep(0.1)
+    raise RuntimeError("the server did not start listening")
+
+
+class RssSampler(threading.Thread):
+    """The server's peak resident memory (its children too, should uvicorn fork)."""
+
+    def __init__(self, pid: int, every: float = 0.05):
+        super().__init__(daemon=True)
+        import psutil
+
+        self.process = psutil.Process(pid)
+        self.every = every
+        self.peak = 0
+        self.stopped = threading.Event()
+
+    def sample(self) -> int:
+        import psutil
+
+        total = 0
+        with contextlib.suppress(psutil.Error):
+            total = self.process.memory_info().rss
+            for child in self.process.children(recursive=True):
+                with contextlib.suppress(psutil.Error):
+                    total += child.memory_info().rss
+        return total
+
+    def run(self) -> None:
+        while not self.stopped.wait(self.every):
+            self.peak = max(self.peak, self.sample())
+
+
+# --- clients -----------------------------------------------------------------------------------------
+
+
+@dataclass
+class Client:
+    name: str
+    cookie: str
+    teacher: bool = False
+    ws: object = None
+    max_seq: int = 0
+    first_seen: dict[int, float] = field(default_factory=dict)  # seq -> receive time (first message)
+    latest_view: dict | None = None  # the teacher keeps its latest table message, parsed
+    sessions: int = 0
+    replies: dict[str, tuple[float, dict]] = field(default_factory=dict)  # action key -> (time, reply)
+    transport_errors: list[str] = field(default_factory=list)
+    closed: str | None = None
+    received: int = 0
+    bytes: int = 0
+    push_lag: list[float] = field(default_factory=list)  # receive time - server_time, table messages
+
+
+class Bench:
+    def __init__(self, world: World, port: int, timeout: float, compression: bool):
+        self.world, self.port, self.timeout = world, port, timeout
+        self.compression = "deflate" if compression else None
+        self.base = f"http://127.0.0.1:{port}"
+        self.uri = f"ws://127.0.0.1:{port}/ws/sessions/{world.session_id}/"
+        self.teacher = Client("teacher", world.teacher_cookie, teacher=True)
+        self.students = [Client(p, c) for p, c in zip(world.players, world.student_cookies, strict=True)]
+        self.connect_failures: list[str] = []
+        self.changes: list[dict] = []
+        self.tasks: list[asyncio.Task] = []
+
+    @property
+    def clients(self) -> list[Client]:
+        return [self.teacher, *self.students]
+
+    # connections
+
+    async def open(self, client: Client) -> None:
+        from websockets.asyncio.client import connect
+
+        query = "?as=teacher" if client.teacher else "?as=student"
+        try:
+            client.ws = await connect(
+                self.uri + query,
+                origin=f"http://127.0.0.1:{self.port}",
+                additional_headers={"Cookie": f"sessionid={client.cookie}"},
+                compression=self.compression,
+                max_size=None,
+                max_queue=None,
+                open_timeout=self.timeout,
+                ping_interval=None,
+                proxy=None,
+            )
+        except Exception as error:  # counted, never fatal: the figures say how many failed
+            self.connect_failures.append(f"{client.name}: {type(error).__name__}: {error}")
+            return
+        self.tasks.append(asyncio.get_running_loop().create_task(self.read(client)))
+
+    async def read(self, client: Client) -> None:
+        from websockets.exceptions import ConnectionClosed
+
+        try:
+            async for raw in client.ws:
+                now = time.time()
+                client.received += 1
+                client.bytes += len(raw)
+                head = raw[:24]
+                if head.startswith('{"type":"table"'):
+                    seq = int(SEQ.search(raw).group(1))
+                    client.first_seen.setdefault(seq, now)
+                    client.max_seq = max(client.max_seq, seq)
+                    stamp = SERVER_TIME.search(raw, max(0, len(raw) - 60))
+                    if stamp:
+                        client.push_lag.append(now - float(stamp.group(1)))
+                    if client.teacher:
+                        client.latest_view = json.loads(raw)
+                elif head.startswith('{"type":"session"'):
+                    client.sessions += 1
+                elif head.startswith(('{"type":"ack"', '{"type":"error"')):
+                    message = json.loads(raw)
+                    key = message.get("key")
+                    if key:
+                        client.replies.setdefault(key, (now, message))
+                    else:
+                        client.transport_errors.append(message.get("code", "?"))
+        except ConnectionClosed as closed:
+            client.closed = f"{closed.rcvd.code if closed.rcvd else 'no close frame'}"
+        except Exception as error:
+            client.closed = f"{type(error).__name__}: {error}"
+        else:
+            client.closed = "closed"
+
+    async def connect_all(self, concurrency: int) -> float:
+        started = time.perf_counter()
+        await self.open(self.teacher)
+        gate = asyncio.Semaphore(concurrency)
+
+        async def one(client: Client) -> None:
+            async with gate:
+                await self.open(client)
+
+        await asyncio.gather(*(one(c) for c in self.students))
+        return time.perf_counter() - started
+
+    async def close_all(self) -> None:
+        async def close(client: Client) -> None:
+            if client.ws is not None:
+                with contextlib.suppress(Exception):
+                    await asyncio.wait_for(client.ws.close(), 10)
+
+        await asyncio.gather(*(close(c) for c in self.clients))
+        for task in self.tasks:
+            task.cancel()
+
+    def connected(self) -> list[Client]:
+        return [c for c in self.clients if c.ws is not None and c.closed is None]
+
+    # the teacher's controls
+
+    def post(self, path: str) -> int:
+        token = secrets.token_hex(16)
+        request = urllib.request.Request(
+            self.base + path,
+            data=b"",
+            method="POST",
+            headers={
+                "Cookie": f"sessionid={self.world.teacher_cookie}; csrftoken={token}",
+                "X-CSRFToken": token,
+                "Accept": "application/json",
+            },
+        )
+        with urllib.request.urlopen(request, timeout=self.timeout) as response:
+            return response.status
+
+    async def control(self, kind: str) -> None:
+        path = f"/sessions/{self.world.session_id}/control/{kind}/"
+        if kind == "advance":
+            path = f"/sessions/{self.world.session_id}/tables/{self.world.table_id}/advance/"
+        status = await asyncio.to_thread(self.post, path)
+        if status != 200:
+            raise RuntimeError(f"{kind}: HTTP {status}")
+
+    # waiting
+
+    async def settle(self, quiet: float = 0.5, limit: float = 60.0) -> None:
+        """Until no client has received anything for ``quiet`` seconds (throttled session updates)."""
+        deadline = time.monotonic() + limit
+        last = sum(c.received for c in self.clients)
+        calm_since = time.monotonic()
+        while time.monotonic() < deadline:
+            await asyncio.sleep(0.05)
+            now_total = sum(c.received for c in self.clients)
+            if now_total != last:
+                last, calm_since = now_total, time.monotonic()
+            elif time.monotonic() - calm_since >= quiet:
+                return
+
+    async def wait_teacher(self, predicate, limit: float) -> dict:
+        deadline = time.monotonic() + limit
+        while time.monotonic() < deadline:
+            view = self.teacher.latest_view
+            if view is not None and predicate(view):
+                return view
+            await asyncio.sleep(0.005)
+        raise TimeoutError("the teacher never saw the change")
+
+    async def wait_all_seq(self, seq: int, limit: float) -> None:
+        deadline = time.monotonic() + limit
+        while time.monotonic() < deadline:
+            if all(c.max_seq >= seq for c in self.connected()):
+                return
+            await asyncio.sleep(0.01)
+
+    # one phase change
+
+    async def phase_change(self, kind: str) -> dict:
+        before = self.teacher.latest_view
+        seq0 = before["seq"]
+        clock0 = before["view"]["clock"]
+        posted = time.time()
+        if kind == "deadline":
+            due = clock0["deadline"]
+        else:
+            await self.control(kind)
+        view = await self.wait_teacher(lambda v: v["seq"] > seq0, self.timeout)
+        seq, clock = view["seq"], view["view"]["clock"]
+        if kind == "resume":
+            origin = clock["deadline"] - clock0["remaining"]
+        elif kind == "pause":
+            origin = clock0["deadline"] - clock["remaining"]
+        elif kind == "advance":
+            origin = max(event["at"] for event in view["view"]["last_events"])
+        else:
+            origin = due
+        await self.wait_all_seq(seq, self.timeout)
+        arrivals = []
+        missing = 0
+        for client in self.connected():
+            times = [t for s, t in client.first_seen.items() if s >= seq]
+            if times:
+                arrivals.append(min(times) - origin)
+            else:
+                missing += 1
+        await self.settle()
+        result = {
+            "kind": kind,
+            "seq": seq,
+            "clients": len(arrivals),
+            "missing": missing,
+            "last": max(arrivals) if arrivals else None,
+            "p50_client": percentile(arrivals, 50),
+            "p95_client": percentile(arrivals, 95),
+            "from_post": (max(arrivals) + origin - posted) if arrivals and kind != "deadline" else None,
+        }
+        self.changes.append(result)
+        return result
+
+    # the burst
+
+    async def burst(self) -> dict:
+        view = self.teacher.latest_view
+        table = self.world.table_id
+        rng = random.Random(7)
+        sends = []
+        for index, client in enumerate(self.students):
+            if client.ws is None or client.closed:
+                continue
+            order = [1, 2, 3, 4, 5]
+            rng.shuffle(order)
+            key = f"{KEY_PREFIX}{index}-{secrets.token_hex(4)}"
+            action = {"type": "rack", "order": order}
+            message = {"type": "action", "table": table, "key": key, "action": action}
+            sends.append((client, key, json.dumps(message)))
+        assert view["view"]["phase"] == "answer", view["view"]["phase"]
+
+        async def send(client: Client, raw: str) -> bool:
+            try:
+                await client.ws.send(raw)
+                return True
+            except Exception as error:
+                client.transport_errors.append(f"send: {type(error).__name__}")
+                return False
+
+        started = time.time()
+        sent_ok = await asyncio.gather(*(send(c, raw) for c, _key, raw in sends))
+        sent_at = time.time()
+        pending = {(c.name, key) for (c, key, _raw), ok in zip(sends, sent_ok, strict=True) if ok}
+        by_name = {c.name: c for c in self.students}
+        deadline = time.monotonic() + self.timeout * 4
+        while pending and time.monotonic() < deadline:
+            pending = {(n, k) for n, k in pending if k not in by_name[n].replies}
+            await asyncio.sleep(0.02)
+        acks = rules = transport = 0
+        last_reply = started
+        codes: dict[str, int] = {}
+        for client, key, _raw in sends:
+            reply = client.replies.get(key)
+            if reply is None:
+                continue
+            at, message = reply
+            last_reply = max(last_reply, at)
+            if message["type"] == "ack":
+                acks += 1
+            else:
+                codes[message["code"]] = codes.get(message["code"], 0) + 1
+                if message["code"] in ("rate_limited", "invalid", "too_large"):
+                    transport += 1
+                else:
+                    rules += 1
+        await self.settle(limit=self.timeout * 4)
+        return {
+            "sent": sum(sent_ok),
+            "send_seconds": sent_at - started,
+            "acks": acks,
+            "rules_errors": rules,
+            "transport_errors": transport + (len(sends) - sum(sent_ok)),
+            "error_codes": codes,
+            "lost": len(pending),
+            "seconds": last_reply - started,
+            "keys": [key for client, key, _raw in sends if _replied(client, key) == "ack"],
+        }
+
+
+def _replied(client: Client, key: str) -> str | None:
+    reply = client.replies.get(key)
+    return reply[1].get("type") if reply else None
+
+
+def percentile(values: list[float], p: float) -> float | None:
+    if not values:
+        return None
+    ordered = sorted(values)
+    if len(ordered) == 1:
+        return ordered[0]
+    rank = (len(ordered) - 1) * p / 100
+    low = int(rank)
+    high = min(low + 1, len(ordered) - 1)
+    return ordered[low] + (ordered[high] - ordered[low]) * (rank - low)
+
+
+async def drive(bench: Bench, args) -> dict:
+    figures: dict = {}
+    figures["connect_seconds"] = await bench.connect_all(args.connect_concurrency)
+    await bench.wait_teacher(lambda v: True, bench.timeout)
+    await bench.settle(limit=bench.timeout)
+    figures["connected"] = len(bench.connected()) - 1
+    # phase changes with nothing else going on
+    for _cycle in range(args.cycles):
+        await bench.phase_change("resume")
+        await bench.phase_change("pause")
+    await bench.phase_change("resume")
+    figures["burst"] = await bench.burst()
+    await bench.phase_change("advance")  # answer -> reveal: the deadline rule, fired by the teacher
+    await bench.phase_change("deadline")  # reveal -> next round: fired by the clock
+    await bench.phase_change("pause")
+    figures["closed_by_server"] = sum(1 for c in bench.clients if c.ws is not None and c.closed)
+    figures["transport_errors_unkeyed"] = sum(len(c.transport_errors) for c in bench.clients)
+    figures["messages"] = sum(c.received for c in bench.clients)
+    figures["megabytes"] = sum(c.bytes for c in bench.clients) / 1e6
+    lag = [x for c in bench.students for x in c.push_lag]
+    figures["push_to_receive_p95"] = percentile(lag, 95)
+    await bench.close_all()
+    return figures
+
+
+def check_log(table_id: int, keys: list[str]) -> dict:
+    """Every acknowledged action is in the table's log, exactly once."""
+    from games.models import TableLogEntry
+
+    logged = list(
+        TableLogEntry.objects.filter(table_id=table_id, idempotency_key__startswith=KEY_PREFIX).values_list(
+            "idempotency_key", flat=True
+        )
+    )
+    return {
+        "logged": len(logged),
+        "acked_not_logged": len(set(keys) - set(logged)),
+        "logged_twice": len(logged) - len(set(logged)),
+    }
+
+
+def summarise(args, figures: dict, changes: list[dict], rss: int, load: tuple, log_check: dict) -> dict:
+    lasts = [c["last"] for c in changes if c["last"] is not None]
+    by_kind: dict[str, list[float]] = {}
+    for change in changes:
+        if change["last"] is not None:
+            by_kind.setdefault(change["kind"], []).append(change["last"])
+    burst = figures["burst"]
+    burst.pop("keys")
+    return {
+        "students": args.students,
+        "mode": args.mode,
+        "connected": figures["connected"],
+        "connect_seconds": round(figures["connect_seconds"], 2),
+        "connect_failures": figures["connect_failures"],
+        "phase_changes": len(changes),
+        "delivery_last_p50_ms": ms(percentile(lasts, 50)),
+        "delivery_last_p95_ms": ms(percentile(lasts, 95)),
+        "delivery_last_p99_ms": ms(percentile(lasts, 99)),
+        "delivery_last_by_kind_ms": {k: [ms(v) for v in vs] for k, vs in by_kind.items()},
+        "delivery_client_p95_ms_median": ms(
+            statistics.median([c["p95_client"] for c in changes if c["last"] is not None] or [0])
+        ),
+        "updates_missed": sum(c["missing"] for c in changes),
+        "burst": {k: (round(v, 2) if isinstance(v, float) else v) for k, v in burst.items()},
+        "log_check": log_check,
+        "closed_by_server": figures["closed_by_server"],
+        "unkeyed_errors": figures["transport_errors_unkeyed"],
+        "messages": figures["messages"],
+        "megabytes_received": round(figures["megabytes"], 1),
+        "push_to_receive_p95_ms": ms(figures["push_to_receive_p95"]),
+        "server_peak_rss_mb": round(rss / 2**20, 1),
+        "load_average": load,
+    }
+
+
+def ms(seconds: float | None) -> float | None:
+    return None if seconds is None else round(seconds * 1000, 1)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--students", type=int, default=2000)
+    parser.add_argument("--mode", choices=["embedded", "redis"], default="embedded")
+    parser.add_argument("--cycles", type=int, default=5, help="pause/resume pairs measured before the burst")
+    parser.add_argument("--redis-db", type=int, default=13, help="a spare Redis database number (redis mode)")
+    parser.add_argument("--timeout", type=float, default=120.0, help="seconds to wait for any one step")
+    parser.add_argument("--connect-concurrency", type=int, default=100, help="websocket handshakes at once")
+    parser.add_argument("--answer-seconds", type=int, default=300, help="the session's answer timer")
+    parser.add_argument("--no-deflate", action="store_true", help="clients refuse permessage-deflate")
+    parser.add_argument("--keep", action="store_true", help="keep the temporary directory (server log)")
+    parser.add_argument("--json-out", help="also append the JSON line to this file")
+    args = parser.parse_args()
+
+    limit = raise_fd_limit(2 * args.students + 1000)  # the server inherits it: one socket each side
+    var_dir = tempfile.mkdtemp(prefix="classplay-live-bench-")
+    env = environment(args.mode, var_dir, args.redis_db)
+    if args.mode == "redis":
+        fresh_postgres(PG_URL)
+        flush_redis(env["REDIS_URL"])
+    os.environ.update(env)
+    for name in ("DATABASE_URL", "REDIS_URL"):
+        if name not in env:
+            os.environ.pop(name, None)
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    started = time.perf_counter()
+    call_command("migrate", verbosity=0, interactive=False)
+    world = populate(args.students, args.answer_seconds)
+    setup_seconds = time.perf_counter() - started
+    print(f"# {args.students} students, {args.mode}: set up in {setup_seconds:.1f} s, fd limit {limit}")
+    from django.db import connections
+
+    connections.close_all()
+
+    port = free_port()
+    server = start_server(env, port, Path(var_dir) / "server.log")
+    clock = None
+    if args.mode == "redis":
+        clock_log = open(Path(var_dir) / "clock.log", "wb")  # noqa: SIM115
+        clock = subprocess.Popen(
+            [PYTHON, "manage.py", "run_clock"], cwd=ROOT, env=env, stdout=clock_log, stderr=subprocess.STDOUT
+        )
+    sampler = None
+    try:
+        wait_listening(port, server)
+        sampler = RssSampler(server.pid)
+        sampler.start()
+        load_before = os.getloadavg()
+        bench = Bench(world, port, args.timeout, compression=not args.no_deflate)
+        try:
+            import uvloop
+
+            runner = uvloop.run
+        except ImportError:
+            runner = asyncio.run
+        figures = runner(drive(bench, args))
+        figures["connect_failures"] = len(bench.connect_failures)
+        load_after = os.getloadavg()
+        sampler.stopped.set()
+        sampler.join()
+        log_check = check_log(world.table_id, figures["burst"]["keys"])
+        load = (round(load_before[0], 1), round(load_after[0], 1))
+        result = summarise(args, figures, bench.changes, sampler.peak, load, log_check)
+        if bench.connect_failures:
+            print("# connect failures (first 5):", *bench.connect_failures[:5], sep="\n#   ")
+    finally:
+        if sampler is not None:
+            sampler.stopped.set()
+        for process in (clock, server):
+            if process is not None and process.poll() is None:
+                process.send_signal(signal.SIGINT)
+                try:
+                    process.wait(15)
+                except subprocess.TimeoutExpired:
+                    process.kill()
+        if args.keep:
+            print(f"# kept {var_dir}")
+        else:
+            shutil.rmtree(var_dir, ignore_errors=True)
+    print_table(result)
+    line = json.dumps(result)
+    print(line)
+    if args.json_out:
+        with open(args.json_out, "a") as out:
+            out.write(line + "\n")
+    return 0
+
+
+def print_table(r: dict) -> None:
+    b = r["burst"]
+    rows = [
+        ("students connected", f"{r['connected']} of {r['students']} ({r['connect_failures']} failed)"),
+        ("connect all", f"{r['connect_seconds']} s"),
+        (
+            "delivery to last client p50/p95/p99",
+            f"{r['delivery_last_p50_ms']} / {r['delivery_last_p95_ms']} / {r['delivery_last_p99_ms']} ms"
+            f" over {r['phase_changes']} phase changes",
+        ),
+        ("delivery by kind (ms)", json.dumps(r["delivery_last_by_kind_ms"])),
+        ("updates never received", r["updates_missed"]),
+        (
+            "answer burst",
+            f"{b['sent']} sent, {b['acks']} acks, {b['rules_errors']} refused by rules, "
+            f"{b['transport_errors']} transport errors, {b['lost']} lost, all replied in {b['seconds']} s",
+        ),
+        ("log check", json.dumps(r["log_check"])),
+        ("closed by server / unkeyed errors", f"{r['closed_by_server']} / {r['unkeyed_errors']}"),
+        ("server peak RSS", f"{r['server_peak_rss_mb']} MB"),
+        ("load average (1 min) before/after", r["load_average"]),
+    ]
+    for name, value in rows:
+        print(f"{name:38} {value}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
