@@ -312,7 +312,7 @@ def test_after_the_draft_a_hand_card_is_played_by_drag_then_the_line_is_scored(n
         ava=("player", "p1"),
     )
     page = bench.pages["ava"][0]
-    page.get_by_text("You may play one card from your hand into your line.").wait_for()
+    page.get_by_text("You may play one card from your hand into your line", exact=False).wait_for()
     assert page.get_by_role("button", name="Play it into my line").is_disabled()
     drag(page, page.locator(".lineit-hand button.lineit-card").first, page.locator(".lineit-mine"))
     assert bench.pump("ava")[0]["action"] == {"type": "play", "card": n(45)}
@@ -372,3 +372,164 @@ def test_views_of_other_roles_and_sizes_render_without_secrets(new_page):
     assert all(name.strip() for name in names), "every button has a name"
     assert rules.market_size(state) == 5
     bench.check_clean()
+
+
+# ==================================================================================================
+# The real pages: a teacher starts Line-it, three students play a round at one table
+# ==================================================================================================
+
+
+@pytest.fixture
+def asgi_server(transactional_db):
+    """The site with its websocket (config.asgi's routes) served by uvicorn in a thread of this process, so
+    it shares the test database and the channel layer; static files served as in development."""
+    import socket
+    import threading
+    import time
+
+    import uvicorn
+    from channels.routing import ProtocolTypeRouter, URLRouter
+    from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
+    from django.core.asgi import get_asgi_application
+
+    from games.realtime.routing import build_websocket_application
+
+    app = ProtocolTypeRouter(
+        {
+            "http": ASGIStaticFilesHandler(get_asgi_application()),
+            "websocket": build_websocket_application(URLRouter),
+        }
+    )
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = uvicorn.Server(
+        uvicorn.Config(app, host="127.0.0.1", port=port, lifespan="off", log_level="warning", ws="websockets")
+    )
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 15
+    while not server.started:
+        assert time.monotonic() < deadline, "the test server did not start"
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    server.should_exit = True
+    thread.join(timeout=10)
+
+
+def _session_cookie(base_url, **values):
+    from importlib import import_module
+
+    from django.conf import settings
+
+    store = import_module(settings.SESSION_ENGINE).SessionStore()
+    for key, value in values.items():
+        store[key] = value
+    store.save()
+    return {"name": settings.SESSION_COOKIE_NAME, "value": store.session_key, "url": base_url}
+
+
+def _device(new_page, cookie, width=1024, height=768):
+    page = new_page(width=width, height=height)
+    page.context.add_cookies([cookie])
+    page.errors = []
+    page.on("pageerror", lambda error: page.errors.append(str(error)))
+    return page
+
+
+def _table_state(session):
+    from games.models import GameTable
+
+    return GameTable.objects.get(session=session).state
+
+
+@pytest.mark.django_db(transaction=True)
+def test_live_a_teacher_starts_line_it_and_three_students_play_a_round(
+    asgi_server, new_page, class_7b, ms_rivera
+):
+    from datetime import timedelta
+
+    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+    from django.utils import timezone
+
+    from classrooms.middleware import STUDENT_SESSION_KEY
+    from games import services
+    from tests.factories import enrolled_student
+
+    students = [enrolled_student(class_7b, display_name=name) for name in ("Ava M.", "Ben K.", "Cai L.")]
+    session = services.session_schedule(
+        classroom=class_7b,
+        by=ms_rivera,
+        game="lineit",
+        scheduled_for=timezone.now() + timedelta(minutes=5),
+        settings={"level": "3", "turn_seconds": 120},
+    )
+    url = asgi_server
+    teacher_cookie = _session_cookie(
+        url,
+        **{
+            SESSION_KEY: str(ms_rivera.pk),
+            BACKEND_SESSION_KEY: "django.contrib.auth.backends.ModelBackend",
+            HASH_SESSION_KEY: ms_rivera.get_session_auth_hash(),
+        },
+    )
+    console = _device(new_page, teacher_cookie, 1366, 768)
+    console.goto(f"{url}/sessions/{session.pk}/")
+    console.get_by_role("button", name="Open the lobby now").click()
+    console.get_by_role("button", name="Start the game").wait_for()
+
+    devices = {}
+    for student in students:
+        page = _device(new_page, _session_cookie(url, **{STUDENT_SESSION_KEY: student.pk}))
+        page.goto(f"{url}/play/{session.pk}/")
+        page.get_by_role("button", name="Join the game").click()
+        page.get_by_text("Wait for your teacher to start the game").wait_for()
+        devices[services.student_player_id(student.pk)] = page
+    projector = _device(new_page, teacher_cookie, 1366, 768)
+    projector.goto(f"{url}/sessions/{session.pk}/projector/")
+
+    console.get_by_role("button", name="Start the game").click()
+    for page in devices.values():
+        page.locator(".lineit--player").wait_for()
+    state = _table_state(session)
+    order = [state["order"][(state["first"] + i) % 3] for i in range(3)]
+    first, second, third = (devices[p] for p in order)
+    first.get_by_text("Your turn", exact=True).wait_for()
+    second.locator(".lineit-status__turn", has_text="'s turn").wait_for()
+
+    # The first player taps a market card, then "In my line", then ends the turn.
+    card = state["market"][0]
+    first.locator(f".lineit-market button[data-card='{card}']").click()
+    first.get_by_role("button", name="In my line").click()
+    first.locator(".lineit-mine .lineit-card").first.wait_for()
+    first.get_by_role("button", name="End my turn").click()
+
+    # The second drags a card into the hand: nobody else's page ever holds that card.
+    second.get_by_text("Your turn", exact=True).wait_for()
+    card = _table_state(session)["market"][0]
+    drag(second, second.locator(f".lineit-market button[data-card='{card}']"), second.locator(".lineit-hand"))
+    second.locator(".lineit-hand .lineit-card").first.wait_for()
+    assert _table_state(session)["hands"][order[1]] == [card]
+    first.get_by_text("took a card into their hand.").first.wait_for()
+    second.keyboard.press("e")
+
+    # The third plays with the keyboard only.
+    third.get_by_text("Your turn", exact=True).wait_for()
+    third.keyboard.press("1")
+    third.keyboard.press("l")
+    third.locator(".lineit-mine .lineit-card").first.wait_for()
+    third.keyboard.press("e")
+
+    # Round 2 everywhere; the teacher's console and the projector follow.
+    second.get_by_text("Your turn", exact=True).wait_for()
+    state = _table_state(session)
+    assert state["round"] == 2 and state["turn"]["player"] == order[1]
+    for page in (*devices.values(), projector):
+        page.locator(".lineit").get_by_text("Round 2").first.wait_for()
+    console.locator(".lineit-compact__table tbody tr").nth(2).wait_for()
+    assert projector.locator(".lineit-proj__player").count() == 3
+    hand_card = state["hands"][order[1]][0]
+    for page in (first, third, console, projector):
+        assert hand_card not in page.content()
+    for page in (*devices.values(), console, projector):
+        assert page.errors == []

@@ -513,8 +513,20 @@
     return zone && !zone.classList.contains("is-closed") ? zone : null;
   }
 
+  // While a card is dragged near the top or bottom of the window, the page scrolls (a hand or a line below
+  // the fold on a small tablet is still in reach).
+  const EDGE = 48;
+  function autoScroll() {
+    if (!press || !press.ghost) return;
+    const y = press.lastY;
+    const step = y < EDGE ? -(EDGE - y) / 3 : y > window.innerHeight - EDGE ? (y - (window.innerHeight - EDGE)) / 3 : 0;
+    if (step) window.scrollBy(0, step);
+    press.scrolling = step ? window.requestAnimationFrame(autoScroll) : null;
+  }
+
   window.addEventListener("pointermove", (event) => {
     if (!press) return;
+    press.lastY = event.clientY;
     if (!press.ghost) {
       if (Math.hypot(event.clientX - press.x, event.clientY - press.y) < DRAG_THRESHOLD) return;
       const { st, el } = press;
@@ -536,13 +548,15 @@
     const zone = zoneAt(event.clientX, event.clientY);
     for (const el of press.st.container.querySelectorAll("[data-drop].is-over")) if (el !== zone) el.classList.remove("is-over");
     if (zone) zone.classList.add("is-over");
+    if (!press.scrolling) autoScroll();
     event.preventDefault();
   });
 
   function endPress(event, cancelled) {
     if (!press) return;
-    const { st, source, id, ghost } = press;
+    const { st, source, id, ghost, scrolling } = press;
     press = null;
+    if (scrolling) window.cancelAnimationFrame(scrolling);
     if (!ghost) return; // a tap: the click handler selects
     ghost.remove();
     st.dragging = false;
@@ -601,12 +615,12 @@
     const hand = (view.you && view.you.hand) || [];
     if (now === "take") {
       return hand.length >= view.hand_limit
-        ? gettext("Take one card from the market: into your line, or, if it fits neither your line nor your full hand, score your line and start a new one with it.")
-        : gettext("Take one card from the market: into your line or into your hand.");
+        ? gettext("Take one card from the market (tap, drag or press its number): into your line, or, if it fits neither your line nor your full hand, score your line and start a new one with it.")
+        : gettext("Take one card from the market (tap, drag or press its number): into your line or into your hand.");
     }
     if (now === "after") {
       if (!view.turn.played_from_hand && hand.length) {
-        return gettext("You may play one card from your hand into your line. Then score your line or end your turn.");
+        return gettext("You may play one card from your hand into your line (tap it, or drag it onto the line). Then score your line or end your turn.");
       }
       return gettext("Score your line, or end your turn.");
     }
@@ -824,11 +838,7 @@
       const card = picked && picked.source === "market" ? view.market.find((c) => c.id === picked.id) : null;
       const full = hand.length >= view.hand_limit;
       bar.push(
-        h(
-          "p",
-          { class: "lineit-actions__what", id: st.uid + "-picked" },
-          card ? fmt(gettext("Picked: %(card)s. Put it:"), { card: cardName(card) }) : gettext("Pick a card in the market (tap it, drag it, or press its number)."),
-        ),
+        card ? h("p", { class: "lineit-actions__what", id: st.uid + "-picked" }, fmt(gettext("Picked: %(card)s. Put it:"), { card: cardName(card) })) : null,
         h(
           "div",
           { class: "lineit-actions__buttons" },
@@ -846,14 +856,8 @@
     } else {
       const canPlay = !view.turn.played_from_hand && hand.length;
       const card = picked && picked.source === "hand" ? hand.find((c) => c.id === picked.id) : null;
-      if (canPlay) {
-        bar.push(
-          h(
-            "p",
-            { class: "lineit-actions__what", id: st.uid + "-picked" },
-            card ? fmt(gettext("Picked from your hand: %(card)s."), { card: cardName(card) }) : gettext("To play a card from your hand, pick it first (or drag it onto your line)."),
-          ),
-        );
+      if (canPlay && card) {
+        bar.push(h("p", { class: "lineit-actions__what", id: st.uid + "-picked" }, fmt(gettext("Picked from your hand: %(card)s."), { card: cardName(card) })));
       }
       const lineEmpty = !me || !me.line.cards.length;
       bar.push(
@@ -1168,8 +1172,6 @@
         "p",
         { class: "lineit-compact__status" },
         h("strong", { text: turnText(st) }),
-        " ",
-        clockEl(st, false),
         h(
           "span",
           { class: "lineit-muted" },
@@ -1180,6 +1182,9 @@
         ),
       ),
       h(
+        "div",
+        { class: "lineit-compact__scroll" },
+        h(
         "table",
         { class: "lineit-compact__table" },
         h(
@@ -1215,12 +1220,14 @@
               ),
               h(
                 "td",
-                {},
-                h("span", { class: "lineit-dir__arrow lineit-dir--" + (p.line.direction || "none"), "aria-label": directionText(p.line.direction), text: p.line.direction === "up" ? "\u25B2" : p.line.direction === "down" ? "\u25BC" : "\u25C6" }),
+                { class: "lineit-compact__line" },
+                h("span", { class: "lineit-dir__arrow lineit-dir--" + (p.line.direction || "none"), "aria-hidden": "true", text: p.line.direction === "up" ? "\u25B2" : p.line.direction === "down" ? "\u25BC" : "\u25C6" }),
+                h("span", { class: "visually-hidden", text: directionText(p.line.direction) + ", " }),
                 " ",
-                fmt(ngettext("%(n)s card", "%(n)s cards", p.line.cards.length), { n: p.line.cards.length }),
-                end ? " \u00B7 " + pretty(end.face) : "",
-                p.line.bet ? " \u00B7 " + fmt(gettext("bet %(after)s/%(bet)s"), p.line.bet) : "",
+                h("span", { "aria-hidden": "true", text: String(p.line.cards.length) }),
+                h("span", { class: "visually-hidden", text: fmt(ngettext("%(n)s card", "%(n)s cards", p.line.cards.length), { n: p.line.cards.length }) }),
+                end ? h("span", { class: "lineit-muted" }, " \u00B7 ", h("span", { class: "visually-hidden", text: gettext("ends with") + " " }), pretty(end.face)) : null,
+                p.line.bet ? h("span", { class: "lineit-compact__bet" }, " \u00B7 ", fmt(gettext("bet %(after)s/%(bet)s"), p.line.bet)) : null,
               ),
               h("td", { text: String(p.hand_count) }),
               h("td", { text: String(p.pile_count) }),
@@ -1229,6 +1236,7 @@
             );
           }),
         ),
+      ),
       ),
       h(
         "ul",
@@ -1254,7 +1262,6 @@
         "div",
         { class: "lineit-proj__status" },
         h("span", { class: "lineit-proj__turn", text: turnText(st) }),
-        clockEl(st, true),
         h(
           "span",
           { class: "lineit-proj__round" },
