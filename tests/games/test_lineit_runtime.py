@@ -198,3 +198,26 @@ def test_a_whole_game_through_the_services_ends_with_scores_and_learning_facts(
     assert core.state_hash(replayed) == core.state_hash(table.state)
     final_view = view_for(table, {"role": "projector"})
     assert final_view["phase"] == "over" and final_view["outcome"]["winners"]
+
+
+def test_results_and_the_step_through_replay_of_a_finished_table(class_7b, ms_rivera, ava, ben, client_of):
+    table = start(class_7b, ms_rivera, [ava, ben], level="4")
+    bot_rng = core.Rng("replay")
+    at = T0
+    while True:
+        table.refresh_from_db()
+        if table.status != GameTable.Status.PLAYING:
+            break
+        player = ENGINE.current_players(table.state)[0]
+        at += 1
+        submit(table, player, ENGINE.bot_action(table.state, player, bot_rng), at=at)
+    client = client_of(ms_rivera)
+    results = client.get(f"/sessions/{table.session_id}/results/")
+    assert results.status_code == 200 and "Ava M." in results.content.decode()
+    page = client.get(f"/sessions/{table.session_id}/replay/{table.number}/")
+    assert page.status_code == 200 and "/static/js/games/lineit.js" in page.content.decode()
+    steps = table.log.count()
+    first = client.get(f"/sessions/{table.session_id}/replay/{table.number}/1.json").json()
+    last = client.get(f"/sessions/{table.session_id}/replay/{table.number}/{steps}.json").json()
+    assert first["table"]["view"]["round"] == 1 and "you" not in first["table"]["view"]
+    assert last["table"]["status"] == "finished" and last["table"]["view"]["outcome"] == table.outcome
