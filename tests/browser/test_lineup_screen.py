@@ -13,10 +13,12 @@ import json
 import pathlib
 import re
 import sys
+from datetime import timedelta
 
 import pytest
 
 from games.engine.core import IllegalAction
+from games.engine.lineup import right_count
 
 pytestmark = [pytest.mark.browser]
 
@@ -621,3 +623,109 @@ def test_the_how_to_play_page_has_a_practice_rack_that_scores_the_rulebooks_exam
     order = try_it.locator("[data-rack] [data-card]").evaluate_all("els => els.map(e => +e.dataset.card)")
     assert order == [1, 2, 3, 4, 5]
     assert errors == []
+
+
+# ==================================================================================================
+# The real pages: a teacher starts a session, four students play a purple round in two teams of two
+# ==================================================================================================
+
+
+def arrange(page, order):
+    """Put the rack in this order with the number keys (card to place), waiting for each move to show."""
+    in_place = "([c, n]) => document.querySelectorAll('[data-rack] [data-card]')[n - 1].dataset.card === c"
+    for place, card in enumerate(order, start=1):
+        page.locator(f"[data-rack] [data-card='{card}']").focus()
+        page.keyboard.press(str(place))
+        page.wait_for_function(in_place, arg=[str(card), place])
+
+
+@pytest.mark.django_db(transaction=True)
+def test_live_a_teacher_starts_line_up_and_two_teams_of_two_play_a_round(
+    live_site, signed_in, class_7b, ms_rivera
+):
+    from django.utils import timezone
+
+    from games import services
+    from games.models import GameSession, GameTable
+    from tests.factories import enrolled_student
+
+    names = ("Ava M.", "Ben K.", "Cai L.", "Dee R.")
+    students = [enrolled_student(class_7b, display_name=name) for name in names]
+    session = services.session_schedule(
+        classroom=class_7b,
+        by=ms_rivera,
+        game="lineup",
+        scheduled_for=timezone.now() + timedelta(minutes=5),
+        settings={"board": "short", "answer_seconds": 120},
+    )
+    url = live_site
+    console = signed_in(url, user=ms_rivera)
+    console.goto(f"{url}/sessions/{session.pk}/")
+    console.get_by_role("button", name="Open the lobby now").click()
+    console.get_by_role("button", name="Start the game").wait_for()
+
+    devices = {}
+    for student in students:
+        page = signed_in(url, student=student, width=1024, height=768)
+        page.goto(f"{url}/play/{session.pk}/")
+        page.get_by_role("button", name="Join the game").click()
+        page.get_by_text("Wait for your teacher to start the game").wait_for()
+        devices[student.display_name] = page
+    projector = signed_in(url, user=ms_rivera)
+    projector.goto(f"{url}/sessions/{session.pk}/projector/")
+
+    console.get_by_role("button", name="Start the game").click()
+    for page in devices.values():
+        page.locator("[data-rack] [data-card='5']").wait_for()
+    table = GameTable.objects.get(session=session)
+    state = table.state
+    by_team = {
+        team: [devices[state["players"][p]["name"]] for p in info["members"]]
+        for team, info in state["teams"].items()
+    }
+    captain = {team: devices[state["players"][state["q"]["captain"][team]]["name"]] for team in by_team}
+    mate = {team: next(p for p in by_team[team] if p is not captain[team]) for team in by_team}
+    answer = h.current_question(state)["answer"]
+
+    # Blue: the teammate taps two cards to swap them; the captain sees it and finishes with the keyboard.
+    mate["blue"].locator("[data-rack] [data-card='2']").click()
+    mate["blue"].locator("[data-rack] [data-card='1']").click()
+    rack_is = (
+        "o => [...document.querySelectorAll('[data-rack] [data-card]')]"
+        ".map(e => e.dataset.card).join('') === o"
+    )
+    captain["blue"].wait_for_function(rack_is, arg="21345")
+    # All five right: blue ends on space 5 (no star there), yellow gets one right and ends on space 1.
+    arrange(captain["blue"], answer)
+    arrange(mate["yellow"], h.order_with(answer, 1))
+    captain["yellow"].wait_for_function(rack_is, arg="".join(map(str, h.order_with(answer, 1))))
+    assert mate["blue"].locator("[data-action=confirm]").count() == 0
+    captain["blue"].locator("[data-action=confirm]").click()
+    captain["blue"].get_by_text("Your answer is locked in.").wait_for()
+    projector.locator("[data-team=blue]").get_by_text("locked in").wait_for()
+    # The projector never shows a rack or a datum before the reveal.
+    question = h.current_question(GameTable.objects.get(pk=table.pk).state)
+    screen = projector.locator("[data-tables]").inner_text()
+    assert projector.locator("[data-rack], [data-rack-readonly]").count() == 0
+    assert question["explanation"] not in screen
+    assert all(item["display"] not in screen for item in question["items"])
+
+    # Yellow locks in what its teammate arranged.
+    captain["yellow"].locator("[data-action=confirm]").click()
+    for page in (*devices.values(), projector):
+        page.locator("[data-phase=reveal]").wait_for()
+    assert question["explanation"] in projector.locator("[data-tables]").inner_text()
+    table.refresh_from_db()
+    results = table.state["reveal"]["results"]
+    assert right_count(results["blue"]["order"], answer) == 5 and results["yellow"]["right"] == 1
+    assert {team: info["pos"] for team, info in table.state["teams"].items()} == {"blue": 5, "yellow": 1}
+    assert "Blue team moves 5 spaces" in projector.locator("[data-tables]").inner_text()
+    console.locator("[data-team-detail=blue]").wait_for()
+
+    # After the reveal's seconds the game clock starts round 2 on every device.
+    for page in devices.values():
+        page.locator("[data-phase=answer] [data-rack]").wait_for(timeout=25_000)
+    assert GameTable.objects.get(pk=table.pk).state["round"] == 2
+    assert GameSession.objects.get(pk=session.pk).status == GameSession.Status.RUNNING
+    for page in (*devices.values(), projector, console):
+        assert page.errors == []
