@@ -268,6 +268,14 @@ def test_a_card_that_breaks_the_line_is_refused_with_the_reason_and_the_pick_is_
     page.locator(".lineit-error", has_text="30 is less than 55: this line goes up").wait_for()
     assert page.evaluate("window.announced").pop() == "30 is less than 55: this line goes up"
     assert market_button(page, 0).get_attribute("aria-pressed") == "true", "the pick is kept"
+    # While the teacher has paused the session, no move can be made (the server would refuse it anyway).
+    page.evaluate("window.ctx.session.status = 'paused'")
+    bench.draw("ava")
+    page.get_by_text("The game is paused. Wait for your teacher.").wait_for()
+    assert page.locator(".lineit-market button").count() == 0
+    page.evaluate("window.ctx.session.status = 'running'")
+    bench.draw("ava")
+    page.get_by_role("button", name="30, ", exact=False).click()
     page.get_by_role("button", name="In my hand").click()
     bench.pump("ava")
     assert bench.state["hands"]["p1"] == [n(30)]

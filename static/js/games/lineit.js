@@ -368,8 +368,13 @@
     return st.ctx.role === "player" && st.me !== null && view.whose_turn === st.me && st.table.status === "playing" && view.phase !== "over";
   }
 
+  function paused(st) {
+    return ((st.ctx && st.ctx.session) || {}).status === "paused";
+  }
+
+  /** The step of the viewer's own turn when they may act now (not while the session is paused). */
   function step(st) {
-    return myTurn(st) ? st.table.view.turn.step : null;
+    return myTurn(st) && !paused(st) ? st.table.view.turn.step : null;
   }
 
   // ---------------------------------------------------------------------------------------------------
@@ -452,11 +457,12 @@
     if (st.selected) {
       const pool = source === "market" ? view.market : (view.you && view.you.hand) || [];
       const card = pool.find((c) => c.id === id);
-      st.ctx.announce(
-        source === "market"
-          ? fmt(gettext("Picked %(card)s. Now choose: your line, your hand, or a new line."), { card: cardName(card) })
-          : fmt(gettext("Picked %(card)s from your hand. Play it into your line?"), { card: cardName(card) }),
-      );
+      const full = ((view.you && view.you.hand) || []).length >= view.hand_limit;
+      let text;
+      if (source === "hand") text = fmt(gettext("Picked %(card)s from your hand. Play it into your line?"), { card: cardName(card) });
+      else if (full) text = fmt(gettext("Picked %(card)s. Put it in your line, or score your line and start a new one with it."), { card: cardName(card) });
+      else text = fmt(gettext("Picked %(card)s. Put it in your line or in your hand."), { card: cardName(card) });
+      st.ctx.announce(text);
     }
   }
 
@@ -630,6 +636,7 @@
         : gettext("Last play: score your line to finish.");
     }
     if (view.phase === "over" || st.table.status !== "playing") return "";
+    if (paused(st)) return gettext("The game is paused. Wait for your teacher.");
     return fmt(gettext("Wait for %(name)s."), { name: nameOf(view, view.whose_turn) });
   }
 
