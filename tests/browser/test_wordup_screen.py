@@ -183,9 +183,11 @@ class Bench:
         self.draw_all()
 
 
-def shot(device: Device, name: str) -> None:
+def shot(device, name: str) -> None:
+    """A screenshot for people to look at (not compared): /tmp/wordup-shots/<name>.png."""
     SHOTS.mkdir(exist_ok=True)
-    device.page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+    page = device.page if isinstance(device, Device) else device
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
 
 
 def fresh_state(players: int = 2, levels=(1, 3)) -> dict:
@@ -426,7 +428,7 @@ def test_the_teacher_accepts_a_refused_answer_from_the_console(new_page):
     device.page.keyboard.press("r")
     bench.pump(device)
     answer = bench.state["question"]["data"]["answers"][0]
-    projector.page.locator(".wu-centre .wu-question").wait_for()
+    projector.page.locator(".wu-side .wu-question").wait_for()
     for screen in (projector, console):
         assert answer not in screen.page.locator("#root").inner_html()
     shot(projector, "projector-question")
@@ -488,3 +490,145 @@ def test_a_tablet_in_portrait_shows_the_move_before_the_board(new_page):
     assert roll["y"] < board["y"]
     assert board["width"] <= 768
     shot(device, "tablet")
+
+
+# ------------------------------------------------------------------------------------------------
+# The real thing: pages, websocket, clock, audio endpoint
+# ------------------------------------------------------------------------------------------------
+
+
+def _steer(table_id: int, category: str) -> str:
+    """Put the player whose turn it is where the next roll lands on a ``category`` square (the dice are
+    part of the state). Returns that player. Row-locked, like every writer of a table."""
+    from django.db import transaction
+
+    from games.engine.wordup import board as B
+    from games.models import GameTable
+
+    with transaction.atomic():
+        table = GameTable.objects.select_for_update().get(pk=table_id)
+        state = table.state
+        assert state["phase"] == "roll", state["phase"]
+        square = next(s["index"] for s in B.BOARD if s.get("category") == category)
+        state["positions"][state["turn"]] = (square - S.peek_dice(state)) % B.BOARD_SIZE
+        table.state = state
+        table.save(update_fields=["state"])
+        return state["turn"]
+
+
+def _question(table_id: int) -> dict:
+    from games.models import GameTable
+
+    return GameTable.objects.get(pk=table_id).state["question"]
+
+
+def test_a_live_game_a_turn_on_each_category_the_spelling_heard_and_a_teacher_accept(
+    live_site, signed_in, class_7b, ms_rivera, ava, ben, settings, tmp_path
+):
+    from django.utils import timezone
+
+    from games import services
+    from games.extra import wordup as audio
+    from games.models import GameTable
+    from reports.models import LearningFact
+
+    settings.WORDUP_AUDIO_DIR = tmp_path / "audio"
+    session = services.session_schedule(
+        classroom=class_7b, by=ms_rivera, game="wordup", scheduled_for=timezone.now(), title="Word Up 7B"
+    )
+    console = signed_in(live_site, user=ms_rivera)
+    console.goto(f"{live_site}/sessions/{session.pk}/")
+    console.get_by_role("button", name="Open the lobby now").click()  # (the services' broadcasts need
+    console.get_by_role("button", name="Start the game").wait_for()  # a thread without Playwright's loop)
+    devices = {}
+    for student, size in ((ava, (1366, 768)), (ben, (1024, 768))):
+        page = signed_in(live_site, student=student, width=size[0], height=size[1])
+        page.goto(f"{live_site}/play/{session.pk}/")
+        page.get_by_role("button", name="Join the game").click()
+        page.get_by_text("Wait for your teacher to start the game").wait_for()
+        devices[f"s{student.pk}"] = page
+    console.get_by_text("2 students in, 2 connected now").wait_for()
+    projector = signed_in(live_site, user=ms_rivera, width=1920, height=1080)
+    projector.goto(f"{live_site}/sessions/{session.pk}/projector/")
+    console.get_by_role("button", name="Start the game").click()
+    for page in devices.values():
+        page.locator(".wu-board").wait_for()
+    table = GameTable.objects.get(session=session)
+
+    def turn(category: str):
+        player = _steer(table.pk, category)
+        page = devices[player]
+        page.get_by_role("button", name=re.compile("Roll the dice")).click()
+        page.locator(".wu-question").first.wait_for()
+        question = _question(table.pk)
+        assert question["category"] == category and question["player"] == player
+        return player, page, question
+
+    # Missing Word, Crossword Clues, Multiple Choice: right answers, so the same player rolls again.
+    player, page, question = turn("missing_word")
+    page.get_by_label("Your answer").fill(question["data"]["answers"][0])
+    page.get_by_label("Your answer").press("Enter")
+    page.locator(".wu-result-right").wait_for()
+    player2, page, question = turn("crossword")
+    assert player2 == player
+    page.get_by_label("Your answer").fill(question["data"]["answers"][0].upper())
+    page.get_by_role("button", name="Send").click()
+    page.locator(".wu-result-right").wait_for()
+    _same, page, question = turn("multiple_choice")
+    page.locator(".wu-mc .wu-option").nth(question["right"][0]).click()
+    page.locator(".wu-result-right").wait_for()
+
+    # Spelling: the device plays the server's audio (sentence, then the word); the word is on no screen.
+    if not audio.espeak_path():  # CI installs espeak-ng; elsewhere the audio is "generated in advance" here
+        for part, text in audio.spoken_parts(_question_for_next_spelling(table.pk, player)).items():
+            cached = audio._cache_file(text, part)
+            cached.parent.mkdir(parents=True, exist_ok=True)
+            cached.write_bytes(silent_wav())
+    with page.expect_response(re.compile(r"/games/wordup/audio/\d+/\d+/word/$")) as heard:
+        _same, page, question = turn("spelling")
+    assert heard.value.status == 200 and heard.value.headers["content-type"] == "audio/wav"
+    word, sentence = question["data"]["answers"][0], question["data"]["sentence"]
+    page.wait_for_function("document.querySelector('.wu-sound-state')?.textContent === ''")
+    for screen in [console, projector, *devices.values()]:
+        html = screen.locator("[data-tables]").inner_html()
+        assert word not in html and sentence not in html and question["data"]["id"] not in html
+    shot(page, "live-device-spelling")
+    shot(projector, "live-projector-spelling")
+    page.get_by_label("Type the word you heard").fill(word)
+    page.get_by_role("button", name="Send").click()
+    page.locator(".wu-result-right").wait_for()
+    assert GameTable.objects.get(pk=table.pk).state["tokens"][player] == {
+        "missing_word": 1,
+        "crossword": 1,
+        "multiple_choice": 1,
+        "spelling": 1,
+    }
+
+    # A refused answer: the teacher accepts it from the console; the student gets the token.
+    _same, page, question = turn("missing_word")
+    page.get_by_label("Your answer").fill("zzzz")
+    page.get_by_role("button", name="Send").click()
+    console.get_by_role("button", name=re.compile("Accept .* answer")).wait_for()
+    shot(console, "live-console-reveal")
+    console.get_by_role("button", name=re.compile("Accept .* answer")).click()
+    page.get_by_text("Accepted by the teacher").wait_for()
+    fact = LearningFact.objects.filter(table=table, teacher_marked=True).get()
+    assert fact.correct is True and fact.response == "zzzz"
+    assert GameTable.objects.get(pk=table.pk).state["tokens"][player]["missing_word"] == 2
+    for screen in [console, projector, *devices.values()]:
+        assert screen.errors == []
+
+
+def _question_for_next_spelling(table_id: int, player: str) -> dict:
+    """The Spelling question ``player`` will be asked next (their sheet, in bank order)."""
+    from games.engine.wordup.questions import SHEET_SIZE
+    from games.models import GameTable
+
+    state = GameTable.objects.get(pk=table_id).state
+    sheet = state["sheets"][player]
+    source = state["sources"][str(sheet["level"])]["spelling"]
+    items = state["bank"][str(source)]["spelling"]
+    used = sheet["used"]["spelling"]
+    number = sheet["sheet"] + 1 if used >= SHEET_SIZE else sheet["sheet"]
+    position = SHEET_SIZE * number + (0 if used >= SHEET_SIZE else used)
+    return items[position % len(items)]

@@ -428,7 +428,7 @@
         opts.levels ? h("td", { text: String((view.levels || {})[p.id] || "") }) : null
       );
     });
-    return h("table", { class: "wu-players" }, h("caption", { text: caption }), h("thead", null, head), h("tbody", null, rows));
+    return h("div", { class: "wu-players-box" }, h("table", { class: "wu-players" }, h("caption", { text: caption }), h("thead", null, head), h("tbody", null, rows)));
   }
 
   // ---------------------------------------------------------------------------------------------------
@@ -948,35 +948,32 @@
   // Layouts
   // ---------------------------------------------------------------------------------------------------
 
+  /** The game clock of the timed variant (the page controller already shows the step's countdown). */
   function clocks(view, ctx) {
-    const phaseClock = h("span", { class: "wu-clock", role: "timer", "aria-label": gettext("Time left for this step") });
-    const gameClock = view.time_limit ? h("span", { class: "wu-clock wu-game-clock", role: "timer", "aria-label": gettext("Time left in the game") }) : null;
+    if (!view.time_limit) return null;
+    const gameClock = h("span", { class: "wu-clock wu-game-clock", role: "timer", "aria-label": gettext("Time left in the game") });
     const live = ctx.role !== "replay" && view.phase !== "over";
-    if (ctx.countdown) {
-      ctx.countdown(phaseClock, live ? (view.clock || {}).deadline || null : null);
-      if (gameClock) ctx.countdown(gameClock, live ? (view.clock || {}).game_deadline || null : null);
-    }
-    return h(
-      "div",
-      { class: "wu-clocks" },
-      h("span", { class: "wu-clock-box" }, h("span", { class: "wu-clock-label", text: gettext("This step") }), phaseClock),
-      gameClock ? h("span", { class: "wu-clock-box" }, h("span", { class: "wu-clock-label", text: gettext("Game") }), gameClock) : null
-    );
+    if (ctx.countdown) ctx.countdown(gameClock, live ? (view.clock || {}).game_deadline || null : null);
+    return h("span", { class: "wu-clock-box" }, h("span", { class: "wu-clock-label", text: gettext("Game time") }), gameClock);
   }
 
-  function centre(view, ctx, tableId, mem, large) {
+  /** The middle of the board: the last roll, what is happening, the pile of cards. */
+  function centre(view, ctx) {
     const bits = [];
     const lastRoll = view.last_roll;
     if (lastRoll) bits.push(h("div", { class: "wu-roll-line" }, dice(lastRoll), h("span", { text: fmt(gettext("%(name)s rolled %(total)s"), { name: who(view, ctx, lastRoll.player), total: lastRoll.total }) })));
     if (view.phase === "over") bits.push(h("p", { class: "wu-over", text: outcomeLine(view, ctx) }));
     else bits.push(h("p", { class: "wu-status", text: statusLine(view, ctx) }));
-    if (large) {
-      if (view.question && view.phase === "answer") bits.push(questionCard(view, ctx, view.question, { mine: false }));
-      else if (view.last_result && view.phase === "reveal") bits.push(resultPanel(view, ctx, view.last_result, mem, tableId));
-      else if (view.phase === "card_choice" || (view.last_card && view.phase === "choose_category" && view.pending && view.pending.source === "card")) bits.push(cardFace(view, (view.pending && view.pending.card) || view.last_card));
-    }
     bits.push(h("p", { class: "wu-deck", text: fmt(gettext("Word Up cards: %(n)s"), { n: view.deck_size }) }));
     return bits;
+  }
+
+  /** The projector's panel: the question on show (public part), the reveal, or the card being played. */
+  function showPanel(view, ctx, tableId, mem) {
+    if (view.question && view.phase === "answer") return questionCard(view, ctx, view.question, { mine: false });
+    if (view.last_result && view.phase !== "answer") return resultPanel(view, ctx, view.last_result, mem, tableId);
+    if (view.phase === "card_choice" && view.pending && view.pending.card) return cardFace(view, view.pending.card);
+    return null;
   }
 
   function sidePanel(view, ctx, tableId, mem) {
@@ -1037,8 +1034,8 @@
         view.you ? h("span", { class: "wu-level", text: fmt(gettext("Your level: %(name)s"), { name: levelName(view.you.level) }) }) : null,
         clocks(view, ctx)
       );
-      const boardArea = drawBoard(view, ctx, centre(view, ctx, tableId, mem, large));
-      const side = large ? [] : sidePanel(view, ctx, tableId, mem);
+      const boardArea = drawBoard(view, ctx, centre(view, ctx));
+      const side = large ? [showPanel(view, ctx, tableId, mem)] : sidePanel(view, ctx, tableId, mem);
       root = h(
         "div",
         { class: `wu-screen wu-role-${role}` + (large ? " wu-large" : "") },
