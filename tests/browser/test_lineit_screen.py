@@ -321,15 +321,37 @@ def test_after_the_draft_a_hand_card_is_played_by_drag_then_the_line_is_scored(n
     )
     page = bench.pages["ava"][0]
     page.get_by_text("You may play one card from your hand into your line", exact=False).wait_for()
+    page.get_by_text("Scoring now banks 1 card.").wait_for()  # 10, 20, 30 are thrown away, 40 is banked
     assert page.get_by_role("button", name="Play it into my line").is_disabled()
     drag(page, page.locator(".lineit-hand button.lineit-card").first, page.locator(".lineit-mine"))
     assert bench.pump("ava")[0]["action"] == {"type": "play", "card": n(45)}
+    page.get_by_text("Scoring now banks 2 cards.").wait_for()
     assert page.locator(".lineit-hand button.lineit-card").count() == 0, "one hand card per turn"
     page.get_by_role("button", name="Score my line (ends your turn)").click()
     bench.pump("ava")
     assert bench.state["piles"]["p1"] == [n(40), n(45)]
     assert bench.turn() == "p2"
     page.get_by_text("Wait for Ben.").wait_for()
+    bench.check_clean()
+
+
+def test_a_line_with_a_bet_shows_its_progress_and_what_scoring_now_would_give(new_page):
+    n = S.n
+    bench = _scenario(
+        new_page,
+        market=[n(2), n(3), n(4), n(5)],
+        lines={"p1": [n(10), S.BET3, n(20), n(30)], "p2": [S.BET5, n(60)]},
+        ava=("player", "p1"),
+    )
+    page = bench.pages["ava"][0]
+    page.locator(".lineit-mine").get_by_text("Bet +3: 2 of 3 number cards after it").wait_for()
+    page.get_by_text("Scoring now banks 0 cards and loses the bet (\u22123).").wait_for()
+    page.locator(".lineit-others").get_by_text("Bet +5: 1 of 5 number cards after it").wait_for()
+    assert page.get_by_role("button", name="Bet card +3").count() == 0, "a Bet in a line is not a button"
+    market_button(page, 2).click()  # 4 does not fit a line going up from 30: the server says why
+    page.keyboard.press("l")
+    bench.pump("ava")
+    page.locator(".lineit-error", has_text="4 is less than 30: this line goes up").wait_for()
     bench.check_clean()
 
 

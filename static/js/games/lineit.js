@@ -740,6 +740,23 @@
     );
   }
 
+  /** What scoring the line now would give: the cards after the first three, and the bet's token. */
+  function scorePreview(line) {
+    const numbers = lineNumberCount(line);
+    if (!line.cards.length) return null;
+    const banked = Math.max(0, numbers - 3);
+    let text = fmt(ngettext("Scoring now banks %(n)s card", "Scoring now banks %(n)s cards", banked), { n: banked });
+    if (line.bet) {
+      text +=
+        line.bet.cards_after >= line.bet.bet
+          ? fmt(gettext(" and wins the bet (+%(bet)s)."), line.bet)
+          : fmt(gettext(" and loses the bet (\u2212%(bet)s)."), line.bet);
+    } else {
+      text += ".";
+    }
+    return h("p", { class: "lineit-preview", text });
+  }
+
   function lineHint(line) {
     const end = lineEndCard(line);
     if (!line.cards.length) return gettext("Empty: any card starts it.");
@@ -771,6 +788,7 @@
         : h("p", { class: "lineit-empty", text: gettext("No cards yet.") }),
       h("p", { class: "lineit-hint", text: lineHint(line) }),
       betNote(line),
+      scorePreview(line),
       colourChips(st, line),
     );
   }
