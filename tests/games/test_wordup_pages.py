@@ -70,7 +70,15 @@ def test_the_keys_are_documented_as_the_screen_uses_them():
 def test_the_shared_pages_serve_them(client, ms_rivera, path):
     client.force_login(ms_rivera)
     response = client.get(f"/games/wordup/{path}/")
-    if response.status_code == 404 and b"wordup" not in response.content:
-        pytest.skip("the shared game pages are not mounted yet")
     assert response.status_code == 200
-    assert b"Word Up" in response.content
+    assert b"Word Up" in response.content and b"wordup.css" in response.content
+
+
+def test_a_student_reads_how_to_play(client, ava):
+    from classrooms.middleware import STUDENT_SESSION_KEY
+
+    session = client.session
+    session[STUDENT_SESSION_KEY] = ava.pk
+    session.save()
+    response = client.get("/games/wordup/how-to-play/")
+    assert response.status_code == 200 and b"Say it again" in response.content
