@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -389,3 +390,133 @@ def test_after_a_reload_unacknowledged_strokes_are_sent_again_unless_the_board_h
     page.wait_for_function("(key) => window.drafts[key] === ''", arg=key)
     strokes = table.state["drawings"]["s0"]["strokes"]
     assert strokes == [[lines[0]], [lines[1]]]  # the lost one again, the known one not twice
+
+
+# --------------------------------------------------------------------------------------------------
+# 2. Through the real pages: scheduling form, console, projector, three student devices, websocket, clock
+# --------------------------------------------------------------------------------------------------
+
+TOUCH_STROKE = """(points) => {
+  const svg = document.querySelector(".ml-main-board");
+  const group = svg.querySelector(".ml-turn");
+  const matrix = group.getScreenCTM();
+  const at = ([x, y]) => {
+    const point = svg.createSVGPoint();
+    point.x = x; point.y = y;
+    const screen = point.matrixTransform(matrix);
+    return { clientX: screen.x, clientY: screen.y };
+  };
+  const base = { pointerId: 3, pointerType: "touch", isPrimary: true, bubbles: true, cancelable: true };
+  const send = (kind, point) => svg.dispatchEvent(new PointerEvent(kind, { ...base, ...at(point) }));
+  send("pointerdown", points[0]);
+  for (const point of points.slice(1)) send("pointermove", point);
+  send("pointerup", points[points.length - 1]);
+}"""
+
+
+def _walk(state: dict, player: str) -> list[list[int]]:
+    table = Table.__new__(Table)
+    table.state = state
+    return table.walk(player, 3)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_group_of_three_plays_a_round_through_the_real_pages(live_site, signed_in, class_7b, ms_rivera):
+    from games.models import GameSession, GameTable
+    from tests.factories import enrolled_student
+
+    names = ("Ava M.", "Ben K.", "Chloe L.")
+    students = [enrolled_student(class_7b, display_name=name) for name in names]
+
+    console = signed_in(live_site, user=ms_rivera)
+    console.goto(f"{live_site}/dashboard/")
+    console.get_by_role("link", name="Schedule a game").click()
+    console.get_by_label("Game").select_option("mindlines")
+    console.locator("#id_title").fill("Week 12 words")
+    console.get_by_role("spinbutton", name="Seconds to draw").fill("300")
+    console.get_by_role("button", name="Save").click()
+    console.get_by_role("heading", name="Week 12 words").wait_for()
+    session = GameSession.objects.get(title="Week 12 words")
+    assert session.settings["draw_seconds"] == 300
+    console.get_by_role("button", name="Open the lobby now").click()
+    console.get_by_role("button", name="Start the game").wait_for()
+
+    devices = {}
+    for student, size in zip(students, [(1366, 768), (1024, 768), (820, 1180)], strict=True):
+        page = signed_in(live_site, student=student, width=size[0], height=size[1])
+        page.goto(f"{live_site}/me/")
+        page.get_by_role("link", name=re.compile("Join Week 12 words")).click()
+        page.get_by_role("button", name="Join the game").click()
+        page.get_by_text("Wait for your teacher to start the game").wait_for()
+        devices[f"s{student.pk}"] = page
+    console.get_by_text("3 students in, 3 connected now").wait_for()
+    projector = signed_in(live_site, user=ms_rivera)
+    projector.goto(f"{live_site}/sessions/{session.pk}/projector/")
+    console.get_by_role("button", name="Start the game").click()
+
+    # Everyone reads their two secret concepts (three players: two each) and says so.
+    for page in devices.values():
+        page.get_by_text("Your two secret concepts").wait_for()
+    table = GameTable.objects.get(session=session)
+    for player, page in devices.items():
+        page.get_by_text("Your two secret concepts").wait_for()
+        for cid in table.state["hands"][player]:
+            page.get_by_text(table.state["concepts"][cid]["text"], exact=True).wait_for()
+        page.get_by_role("button", name="I know my concept").click()
+    for page in devices.values():
+        page.get_by_role("application", name="Your scribble board").wait_for()
+
+    # Each draws with touch along their own board's dotted lines and shows the drawing.
+    table.refresh_from_db()
+    for player, page in devices.items():
+        page.evaluate(TOUCH_STROKE, _walk(table.state, player))
+        page.wait_for_function(
+            "() => document.querySelector('.ml-ink-meter').textContent.startsWith('Strokes: 1 ')"
+        )
+    table.refresh_from_db()
+    for player in devices:
+        assert len(table.state["drawings"][player]["strokes"]) == 1
+    first = next(iter(devices))
+    console.locator(f".ml-drawing[data-player='{first}'] .ml-stroke").first.wait_for(state="attached")
+    for page in devices.values():
+        page.get_by_role("button", name="Done: show my drawing").click()
+        page.get_by_role("button", name="Yes, show it").click()
+
+    # Prophesying: twelve cards; in turn each excludes a card that is not their own, twice each.
+    for page in devices.values():
+        page.locator(".ml-prophecy").wait_for()
+    projector.locator(".ml-role-projector .ml-cards .ml-card").first.wait_for()
+    assert projector.locator(".ml-role-projector .ml-cards .ml-card").count() == 12
+    for turn in range(6):
+        table.refresh_from_db()
+        player = table.state["turn_order"][turn]
+        page = devices[player]
+        hand = set(table.state["hands"][player])
+        excluded = {entry["card"] for entry in table.state["excluded"]}
+        decoys = set(table.state["decoys"])  # a group that reads every drawing right
+        card = next(c for c, cid in enumerate(table.state["cards"]) if cid in decoys and c not in excluded)
+        assert table.state["cards"][card] not in hand
+        page.get_by_text("Your turn: exclude one concept").first.wait_for()
+        page.locator(f".ml-card-button[data-card='{card}']").click()
+        page.locator("[data-focus=exclude]").click()
+        for other in devices.values():
+            other.locator(f".ml-card.ml-out[data-card='{card}']").wait_for(state="attached")
+
+    # The reveal on every screen: who drew what, the decoys, the error points.
+    for page in [*devices.values(), projector]:
+        page.locator(".ml-round-result").wait_for()
+    table.refresh_from_db()
+    errors = table.state["history"][-1]["errors"]
+    assert projector.locator(".ml-revealed .ml-error").count() == errors
+    assert errors == 0 and projector.locator(".ml-revealed .ml-drawn.ml-left").count() == 6
+    assert console.locator(".ml-drawing .ml-concept-tag").count() == 3
+    # Everyone moves on: round 2 starts with the boards passed clockwise.
+    for page in devices.values():
+        page.get_by_role("button", name="Next round").click()
+    for page in devices.values():
+        page.locator("[data-round='2'][data-phase='looking']").wait_for(state="attached")
+    table.refresh_from_db()
+    players = table.state["players"]
+    assert [table.state["drawings"][p]["board"] for p in players] == [2, 0, 1]
+    for page in [console, projector, *devices.values()]:
+        assert page.errors == []

@@ -394,9 +394,15 @@
   // Shared parts
   // ------------------------------------------------------------------------------------------------
 
-  function header(view, table, ctx, large) {
-    const timer = h("span", { class: "ml-timer", role: "timer", "aria-label": gettext("Time left") });
-    if (ctx.countdown) ctx.countdown(timer, view.clock && view.clock.deadline ? view.clock.deadline : null);
+  function header(view, table, ctx, large, ui) {
+    // One timer node per table, kept across re-renders: a countdown's interval belongs to its node, so a
+    // fresh node on every change would leave the old intervals ticking.
+    if (!ui.timer) ui.timer = h("span", { class: "ml-timer countdown" });
+    const timer = ui.timer;
+    const showTimer = !ctx.compact && table.status === "playing" && view.phase !== "over";
+    const deadline = showTimer && view.clock && view.clock.deadline ? view.clock.deadline : null;
+    if (ctx.countdown) ctx.countdown(timer, deadline);
+    else timer.textContent = "";
     const roundText = interpolate(gettext("Round %(round)s of %(rounds)s"), {
       round: Math.min(view.round, view.rounds),
       rounds: view.rounds,
@@ -508,7 +514,7 @@
         else verdict = gettext("✗ drawn, but excluded");
         return h(
           "li",
-          { class: classes.join(" ") },
+          { class: classes.join(" "), "data-card": card.card },
           h("span", { class: "ml-card-text" }, card.text),
           h("span", { class: "ml-card-note" }, lines.join(" · ")),
           h("strong", { class: "ml-verdict" }, verdict),
@@ -1120,7 +1126,7 @@
 
   function playerScreen(view, table, ui, ctx) {
     const me = view.me;
-    const parts = [header(view, table, ctx, false)];
+    const parts = [header(view, table, ctx, false, ui)];
     const drawing = me.drawing;
     if (view.phase === "looking") {
       parts.push(h("div", { class: "ml-split" },
@@ -1234,7 +1240,7 @@
     const teacherDrawings = view.teacher ? view.teacher.drawings : null;
     const { reveal } = conceptTexts(view);
     const revealed = ["reveal", "over"].includes(view.phase) && reveal;
-    const parts = [header(view, table, ctx, false), playerStatus(view, null)];
+    const parts = [header(view, table, ctx, false, ui), playerStatus(view, null)];
     if (view.phase === "prophesying") {
       parts.push(prophesyingPanel(view, ui, ctx, null));
     }
@@ -1259,7 +1265,7 @@
   }
 
   function projectorScreen(view, table, ui, ctx) {
-    const parts = [header(view, table, ctx, true)];
+    const parts = [header(view, table, ctx, true, ui)];
     const { reveal } = conceptTexts(view);
     if (view.phase === "looking") {
       parts.push(h("p", { class: "ml-big-note" }, gettext("Read your secret concept on your device. Don't say it!")));
