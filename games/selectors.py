@@ -104,11 +104,21 @@ def session_snapshot(session_id: int) -> SessionSnapshot | None:
     session = GameSession.objects.select_related("classroom").filter(pk=session_id).first()
     if session is None:
         return None
-    participants = list(session.participants.select_related("student").order_by("student__display_name"))
+    # Plain rows, not model instances: every connecting device reads this, and a session may seat 2000.
+    rows = list(
+        session.participants.order_by("student__display_name").values_list(
+            "pk", "student__display_name", "status", "table_id", "connection", "player_id"
+        )
+    )
     tables = {table.pk: table for table in session.tables.select_related("session")}
+    summary = _summary(session, [], tables)
+    summary["participants"] = [
+        {"id": pk, "name": name, "status": status, "table": table_id, "connected": bool(connection)}
+        for pk, name, status, table_id, connection, _player in rows
+    ]
     return SessionSnapshot(
-        summary=_summary(session, participants, tables),
-        seats={p.pk: (p.status, p.table_id, p.player_id) for p in participants},
+        summary=summary,
+        seats={pk: (status, table_id, player) for pk, _name, status, table_id, _connection, player in rows},
         tables=tables,
     )
 

@@ -5,17 +5,31 @@ consumer (measured ~1.5 s on uvicorn; see DESIGN.md). Instead each process keeps
 connections per session and subscribes ONE process channel to the session's group. When a change
 arrives, the hub reads the table (or the session) once, then sends every local connection its own view.
 
-The hub lives on the event loop that serves the websockets; all database reads go through
-``database_sync_to_async`` so the loop never blocks on the ORM.
+Large sessions (bench/live_load.py, docs/performance.md) shaped the rest:
+
+* a table's changes are coalesced: while one fan-out of a table runs, further changes of that table
+  only mark it dirty, and ONE more fan-out with the latest state follows. Views are whole snapshots
+  (the client keeps the newest sequence number), so a burst of n answers never costs n fan-outs;
+* a connection is never sent the same view twice: the hub remembers the (sequence number, status,
+  viewer) it last sent each connection for each table, so a session update that also carries the
+  tables sends only what changed;
+* each distinct message is serialised once (msgspec), and only ``server_time`` is added per send;
+* views are computed on the hub's own thread, not the database thread, so a fan-out never holds up
+  the actions being submitted meanwhile.
+
+All database reads go through ``database_sync_to_async``, so the event loop never blocks on the ORM.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections import defaultdict
+from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
 
+import msgspec
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 
@@ -29,6 +43,9 @@ logger = logging.getLogger(__name__)
 #: Sends run concurrently in batches, so one slow device never holds up the rest of the class.
 SEND_BATCH = 500
 THROTTLE_SECONDS = 0.25
+ENCODER = msgspec.json.Encoder()
+#: Views are pure and need no database: they are computed here, off the thread the ORM calls share.
+_VIEW_THREAD = ThreadPoolExecutor(max_workers=1, thread_name_prefix="classplay-views")
 
 
 class SessionHub:
@@ -41,6 +58,10 @@ class SessionHub:
         self.reader: asyncio.Task | None = None
         self.lock = asyncio.Lock()
         self.pending: dict[int, dict] = {}
+        #: table id -> True when it changed again while its fan-out was running
+        self.table_jobs: dict[int, bool] = {}
+        #: per connection: table id -> (seq, status, viewer key) of the last view the hub sent it
+        self.sent: dict[GameConsumer, dict[int, tuple]] = {}
 
     async def join(self, consumer: GameConsumer) -> None:
         async with self.lock:
@@ -51,9 +72,11 @@ class SessionHub:
             if not self.sessions[session_id]:
                 await self.layer.group_add(session_group(session_id), self.channel)
             self.sessions[session_id].add(consumer)
+            self.sent[consumer] = {}
 
     async def leave(self, consumer: GameConsumer) -> None:
         async with self.lock:
+            self.sent.pop(consumer, None)
             local = self.sessions.get(consumer.session_id)
             if local is None:
                 return
@@ -73,14 +96,37 @@ class SessionHub:
                 logger.exception("session hub failed to deliver a message")
 
     async def dispatch(self, message: dict[str, Any]) -> None:
-        consumers = list(self.sessions.get(message.get("session"), ()))
-        if not consumers:
+        """Never waits for a fan-out: the reader must keep draining the channel (a full channel drops
+        messages), and changes that arrive during a fan-out are coalesced into the next one."""
+        session_id = message.get("session")
+        if not self.sessions.get(session_id):
             return
         kind = message.get("type")
         if kind == "table.changed":
-            await self._table_changed(message, consumers)
+            self._table_dirty(session_id, message["table"])
         elif kind in ("session.changed", "presence.changed"):
-            self._throttle(message["session"], staff_only=kind == "presence.changed")
+            self._throttle(session_id, staff_only=kind == "presence.changed")
+
+    def _table_dirty(self, session_id: int, table_id: int) -> None:
+        if table_id in self.table_jobs:
+            self.table_jobs[table_id] = True  # one more fan-out after the running one, with the latest state
+            return
+        self.table_jobs[table_id] = False
+        asyncio.get_running_loop().create_task(self._table_loop(session_id, table_id))
+
+    async def _table_loop(self, session_id: int, table_id: int) -> None:
+        try:
+            while True:
+                self.table_jobs[table_id] = False
+                consumers = list(self.sessions.get(session_id, ()))
+                if consumers:
+                    await self._table_changed(table_id, consumers)
+                if not self.table_jobs.get(table_id):
+                    break
+        except Exception:
+            logger.exception("session hub failed to send a table update")
+        finally:
+            self.table_jobs.pop(table_id, None)
 
     def _throttle(self, session_id: int, *, staff_only: bool) -> None:
         """Session and presence changes come in bursts (a class joining at once): send the first at once,
@@ -112,14 +158,44 @@ class SessionHub:
             self.pending.pop(session_id, None)
             logger.exception("session hub failed to send a session update")
 
-    async def _table_changed(self, message: dict, consumers: list[GameConsumer]) -> None:
-        table = await database_sync_to_async(selectors.table_for_fanout)(message["table"])
+    # --- table views ------------------------------------------------------------------------------
+
+    def _stale(self, consumer: GameConsumer, table) -> tuple | None:
+        """The viewer key, if this connection has not been sent this table as it stands; else None."""
+        viewer = consumer.engine_viewer()
+        key = _viewer_key(viewer)
+        sent = self.sent.get(consumer)
+        if sent is not None and sent.get(table.pk) == (table.seq, table.status, key):
+            return None
+        return key
+
+    def _mark_sent(self, consumer: GameConsumer, table, key: tuple) -> None:
+        sent = self.sent.get(consumer)
+        if sent is not None:
+            sent[table.pk] = (table.seq, table.status, key)
+
+    async def _table_changed(self, table_id: int, consumers: list[GameConsumer]) -> None:
+        table = await database_sync_to_async(selectors.table_for_fanout)(table_id)
         if table is None:
             return
-        watchers = [c for c in consumers if c.may_watch(table.pk)]
-        payloads = await database_sync_to_async(_views_for)(table, [c.engine_viewer() for c in watchers])
-        pairs = zip(watchers, payloads, strict=True)
-        await _send_all([(consumer, {"type": "table", **payload}) for consumer, payload in pairs])
+        wanted: list[tuple[GameConsumer, tuple]] = []
+        viewers: dict[tuple, dict] = {}
+        for consumer in consumers:
+            if not consumer.may_watch(table.pk):
+                continue
+            key = self._stale(consumer, table)
+            if key is None:
+                continue
+            wanted.append((consumer, key))
+            viewers.setdefault(key, consumer.engine_viewer())
+        if not wanted:
+            return
+        bodies = await _in_view_thread(_table_bodies, table, viewers)
+        for consumer, key in wanted:
+            self._mark_sent(consumer, table, key)
+        await _send_all([(consumer, bodies[key]) for consumer, key in wanted])
+
+    # --- session updates --------------------------------------------------------------------------
 
     async def _session_changed(self, session_id: int, consumers: list[GameConsumer]) -> None:
         snapshot = await database_sync_to_async(selectors.session_snapshot)(session_id)
@@ -127,12 +203,36 @@ class SessionHub:
             return
         for consumer in consumers:
             consumer.adopt_seat(snapshot.seats)
-        sends = []
-        views = await database_sync_to_async(_snapshot_views)(snapshot, consumers)
-        for consumer, tables in zip(consumers, views, strict=True):
-            summary = {"type": "session", "session": snapshot.summary_for(consumer.role), **consumer.me()}
-            sends.append((consumer, summary))
-            sends += [(consumer, {"type": "table", **payload}) for payload in tables]
+        summaries: dict[str, str] = {}
+        wanted: dict[int, list[tuple[GameConsumer, tuple]]] = defaultdict(list)
+        for consumer in consumers:
+            role = "staff" if consumer.role in ("teacher", "projector") else "player"
+            if role not in summaries:
+                summaries[role] = ENCODER.encode(snapshot.summary_for(consumer.role)).decode()
+            for table_id in snapshot.table_ids:
+                table = snapshot.tables[table_id]
+                if consumer.may_watch(table_id):
+                    key = self._stale(consumer, table)
+                    if key is not None:
+                        wanted[table_id].append((consumer, key))
+        bodies: dict[int, dict[tuple, str]] = {}
+        for table_id, pairs in wanted.items():
+            viewers: dict[tuple, dict] = {}
+            for consumer, key in pairs:
+                viewers.setdefault(key, consumer.engine_viewer())
+            bodies[table_id] = await _in_view_thread(_table_bodies, snapshot.tables[table_id], viewers)
+        tables_of: dict[GameConsumer, list[str]] = defaultdict(list)
+        for table_id, pairs in wanted.items():
+            table = snapshot.tables[table_id]
+            for consumer, key in pairs:
+                self._mark_sent(consumer, table, key)
+                tables_of[consumer].append(bodies[table_id][key])
+        sends: list[tuple[GameConsumer, str]] = []
+        for consumer in consumers:
+            role = "staff" if consumer.role in ("teacher", "projector") else "player"
+            me = ENCODER.encode(consumer.me()).decode()
+            sends.append((consumer, _open('{"type":"session","session":' + summaries[role] + "," + me[1:])))
+            sends += [(consumer, body) for body in tables_of.get(consumer, ())]
         await _send_all(sends)
 
     async def _presence_changed(self, session_id: int, consumers: list[GameConsumer]) -> None:
@@ -141,15 +241,38 @@ class SessionHub:
             return
         snapshot = await database_sync_to_async(selectors.session_snapshot)(session_id)
         if snapshot is not None:
-            await _send_all([(c, {"type": "session", "session": snapshot.summary}) for c in staff])
+            body = _open(ENCODER.encode({"type": "session", "session": snapshot.summary}).decode())
+            await _send_all([(c, body) for c in staff])
+
+
+def _viewer_key(viewer: dict) -> tuple:
+    return tuple(sorted(viewer.items()))
+
+
+def _open(body: str) -> str:
+    """A serialised message without its closing brace: ``_send_all`` adds the server's time."""
+    return body[:-1]
+
+
+def _table_bodies(table, viewers: dict[tuple, dict]) -> dict[tuple, str]:
+    """Each distinct viewer's table message, computed and serialised once (a projector wall, the
+    teacher's second tab and the console share one)."""
+    return {
+        key: _open(ENCODER.encode({"type": "table", **selectors.table_view(table, viewer)}).decode())
+        for key, viewer in viewers.items()
+    }
+
+
+async def _in_view_thread(function, *args):
+    return await asyncio.get_running_loop().run_in_executor(_VIEW_THREAD, function, *args)
 
 
 def _views_for(table, viewers: list[dict]) -> list[dict]:
-    """Each viewer's view, computed once per distinct viewer (a whole projector wall shares one)."""
+    """Each viewer's view, computed once per distinct viewer."""
     cache: dict[tuple, dict] = {}
     out = []
     for viewer in viewers:
-        key = tuple(sorted(viewer.items()))
+        key = _viewer_key(viewer)
         if key not in cache:
             cache[key] = selectors.table_view(table, viewer)
         out.append(cache[key])
@@ -160,24 +283,15 @@ def views_of(snapshot, table_ids: list[int], viewer: dict) -> list[dict]:
     return [selectors.table_view(snapshot.tables[table_id], viewer) for table_id in table_ids]
 
 
-def _snapshot_views(snapshot, consumers: list[GameConsumer]) -> list[list[dict]]:
-    by_table: dict[int, list[tuple[int, dict]]] = defaultdict(list)
-    for index, consumer in enumerate(consumers):
-        for table_id in snapshot.table_ids:
-            if consumer.may_watch(table_id):
-                by_table[table_id].append((index, consumer.engine_viewer()))
-    out: list[list[dict]] = [[] for _consumer in consumers]
-    for table_id, wanted in by_table.items():
-        views = _views_for(snapshot.tables[table_id], [viewer for _index, viewer in wanted])
-        for (index, _viewer), view in zip(wanted, views, strict=True):
-            out[index].append(view)
-    return out
+async def _send_all(sends: list[tuple[GameConsumer, str]]) -> None:
+    """Every message carries the server's time, as ``GameConsumer.push`` adds it."""
 
+    async def send(consumer: GameConsumer, body: str) -> None:
+        await consumer.send(text_data=f'{body},"server_time":{time.time()!r}}}')
 
-async def _send_all(sends: list[tuple[GameConsumer, dict]]) -> None:
     for start in range(0, len(sends), SEND_BATCH):
         batch = sends[start : start + SEND_BATCH]
-        await asyncio.gather(*(consumer.push(payload) for consumer, payload in batch), return_exceptions=True)
+        await asyncio.gather(*(send(consumer, body) for consumer, body in batch), return_exceptions=True)
 
 
 _hubs: dict[int, SessionHub] = {}
