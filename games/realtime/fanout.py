@@ -66,7 +66,9 @@ class SessionHub:
     async def join(self, consumer: GameConsumer) -> None:
         async with self.lock:
             if self.channel is None:
-                self.channel = await self.layer.new_channel("classplay.hub.")
+                # The default prefix matters: channels_redis polls one Redis list per process for every
+                # "specific." channel; a channel of another prefix would never be read.
+                self.channel = await self.layer.new_channel()
                 self.reader = asyncio.get_running_loop().create_task(self._read())
             session_id = consumer.session_id
             if not self.sessions[session_id]:
