@@ -182,10 +182,12 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
-def start_server(env: dict[str, str], port: int, log_path: Path) -> subprocess.Popen:
+def start_server(env: dict[str, str], port: int, log_path: Path, profile: str | None) -> subprocess.Popen:
     log = open(log_path, "wb")  # noqa: SIM115 (closed with the process)
+    profiler = ["-m", "cProfile", "-o", profile] if profile else []
     command = [
         PYTHON,
+        *profiler,
         "-m",
         "uvicorn",
         "config.asgi:application",
@@ -431,7 +433,12 @@ class Bench:
             due = clock0["deadline"]
         else:
             await self.control(kind)
-        view = await self.wait_teacher(lambda v: v["seq"] > seq0, self.timeout)
+        phase0 = before["view"]["phase"]
+        changed = {
+            "resume": lambda v: not v["view"]["clock"]["paused"],
+            "pause": lambda v: v["view"]["clock"]["paused"],
+        }.get(kind, lambda v: v["view"]["phase"] != phase0)
+        view = await self.wait_teacher(lambda v: v["seq"] > seq0 and changed(v), self.timeout)
         seq, clock = view["seq"], view["view"]["clock"]
         if kind == "resume":
             origin = clock["deadline"] - clock0["remaining"]
@@ -516,6 +523,11 @@ class Bench:
                     transport += 1
                 else:
                     rules += 1
+        last_seq = max(
+            (m.get("seq") or 0 for c, key, _raw in sends for _t, m in [c.replies.get(key, (0, {}))]),
+            default=0,
+        )
+        await self.wait_teacher(lambda v: v["seq"] >= last_seq, self.timeout * 4)
         await self.settle(limit=self.timeout * 4)
         return {
             "sent": sum(sent_ok),
@@ -638,6 +650,7 @@ def main() -> int:
     parser.add_argument("--answer-seconds", type=int, default=300, help="the session's answer timer")
     parser.add_argument("--no-deflate", action="store_true", help="clients refuse permessage-deflate")
     parser.add_argument("--keep", action="store_true", help="keep the temporary directory (server log)")
+    parser.add_argument("--profile", help="run the server under cProfile and write its profile here")
     parser.add_argument("--json-out", help="also append the JSON line to this file")
     args = parser.parse_args()
 
@@ -666,7 +679,7 @@ def main() -> int:
     connections.close_all()
 
     port = free_port()
-    server = start_server(env, port, Path(var_dir) / "server.log")
+    server = start_server(env, port, Path(var_dir) / "server.log", args.profile)
     clock = None
     if args.mode == "redis":
         clock_log = open(Path(var_dir) / "clock.log", "wb")  # noqa: SIM115
