@@ -280,6 +280,7 @@
   }
 
   function clock(view, table, ctx) {
+    if (ctx.outerClock) return null; // the page already shows this table's countdown
     const el = h("span", { class: "lu-clock", "data-countdown": true, "aria-label": gettext("Time left") });
     const live = table.status === "playing" && !view.over;
     const c = view.clock || {};
@@ -805,7 +806,7 @@
     }
     out.push(rackInteractive(view, ctx, memory, order));
     if (mine.rack_by) {
-      out.push(h("p", { class: "lu-note lu-rack-by" }, fmt(gettext("Last moved by %(name)s."), { name: nameOf(view, mine.rack_by) })));
+      out.push(h("p", { class: "lu-note lu-rack-by" }, fmt(gettext("Last moved by %(name)s"), { name: nameOf(view, mine.rack_by) })));
     }
     if (you.captain) {
       const label = final ? ((mine.attempts || []).length ? gettext("Lock in our final answer") : gettext("Check our answer")) : gettext("Lock in our answer");
@@ -1225,7 +1226,7 @@
     return h(
       "div",
       { class: "lu lu-projector" },
-      topBar(view, table, ctx, h("strong", { class: "lu-title" }, view.title)),
+      topBar(view, table, ctx, null),
       h("p", { class: "lu-mini-line" }, miniLine(view)),
       board(view, "large"),
       teamsBar(view),
@@ -1307,7 +1308,7 @@
     return h(
       "div",
       { class: "lu lu-teacher-full" },
-      topBar(view, table, ctx, h("strong", { class: "lu-title" }, view.title)),
+      topBar(view, table, ctx, null),
       h("p", { class: "lu-mini-line" }, miniLine(view)),
       board(view, "large"),
       over ? [winnerPanel(view, null, false), endedPanel(table)] : null,
@@ -1373,6 +1374,11 @@
     }
     const pending = memory.pending;
     if (pending && pending.ackSeq !== null && table.seq >= pending.ackSeq) memory.pending = null;
+    // A page controller that draws the table's countdown itself (session.js puts one in the card's
+    // header) needs no second one from us.
+    const card = container.closest("[data-table-id]");
+    const outer = card && Array.from(card.querySelectorAll(".countdown")).find((el) => !container.contains(el));
+    ctx = Object.assign({}, ctx, { outerClock: Boolean(outer) });
     const active = document.activeElement;
     const focusKey = active && container.contains(active) ? active.getAttribute("data-focus") : null;
     let screen;
