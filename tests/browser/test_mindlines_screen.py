@@ -421,7 +421,9 @@ def _walk(state: dict, player: str) -> list[list[int]]:
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_group_of_three_plays_a_round_through_the_real_pages(live_site, signed_in, class_7b, ms_rivera):
+def test_a_group_of_three_plays_a_round_through_the_real_pages(
+    live_site, signed_in, class_7b, ms_rivera, tmp_path
+):
     from games.models import GameSession, GameTable
     from tests.factories import enrolled_student
 
@@ -477,6 +479,7 @@ def test_a_group_of_three_plays_a_round_through_the_real_pages(live_site, signed
     for player in devices:
         assert len(table.state["drawings"][player]["strokes"]) == 1
     first = next(iter(devices))
+    list(devices.values())[2].screenshot(path=str(tmp_path / "portrait-drawing.png"))
     console.locator(f".ml-drawing[data-player='{first}'] .ml-stroke").first.wait_for(state="attached")
     for page in devices.values():
         page.get_by_role("button", name="Done: show my drawing").click()
@@ -508,6 +511,8 @@ def test_a_group_of_three_plays_a_round_through_the_real_pages(live_site, signed
     table.refresh_from_db()
     errors = table.state["history"][-1]["errors"]
     assert projector.locator(".ml-revealed .ml-error").count() == errors
+    console.screenshot(path=str(tmp_path / "console.png"), full_page=True)
+    projector.screenshot(path=str(tmp_path / "projector.png"))
     assert errors == 0 and projector.locator(".ml-revealed .ml-drawn.ml-left").count() == 6
     assert console.locator(".ml-drawing .ml-concept-tag").count() == 3
     # Everyone moves on: round 2 starts with the boards passed clockwise.
