@@ -9,6 +9,7 @@ students drag, tap and use the keyboard; the captain locks in; the projector and
 from __future__ import annotations
 
 import importlib.util
+import itertools
 import json
 import pathlib
 import re
@@ -60,6 +61,7 @@ window.setupCtx = function (role, player, compact) {
     act(action) {
       const id = ++nextId;
       window.outbox.push({ id, action });
+      window.sent = (window.sent || []).concat([{ action, at: performance.now() }]);
       return new Promise((resolve, reject) => waiting.set(id, { resolve, reject }));
     },
     countdown(el, deadline) { el.textContent = deadline == null ? "" : "0:30"; },
@@ -140,7 +142,7 @@ class Bench:
 
     def pump(self):
         """Apply every action the devices sent, in order, until none is left; redraw after each change."""
-        for _round in range(20):
+        for _round in range(60):
             sent = False
             for page, _viewer, player in self.pages.values():
                 for item in page.evaluate("window.takeOutbox()"):
@@ -157,7 +159,11 @@ class Bench:
                     self.draw_all()
                     page.evaluate("a => window.settle(...a)", [item["id"], True, "", self.seq])
             if not sent:
-                return
+                # A device spacing its rack messages out sends the next one in a moment.
+                devices = [page for page, _viewer, _player in self.pages.values()]
+                if not any(page.locator("[data-rack-waiting]").count() for page in devices):
+                    return
+                next(iter(self.pages.values()))[0].wait_for_timeout(150)
         raise AssertionError("the devices never stopped sending")
 
     def deadline(self):
@@ -533,6 +539,22 @@ def test_a_picked_up_card_survives_a_teammates_move(new_page):
     assert bench.rack("blue") == [5, 2, 4, 1, 3]
 
 
+def test_quick_moves_are_coalesced_and_spaced_out_for_the_rate_limit(new_page):
+    bench = Bench(new_page, h.new_game())
+    ava = bench.device("ava", "player", "ava")
+    ava.locator("[data-rack] [data-card='1']").focus()
+    for _ in range(4):
+        ava.keyboard.press("ArrowRight")  # four moves before the first is acknowledged
+    assert rack_order(ava) == [2, 3, 4, 5, 1]  # the screen follows every key at once
+    bench.pump()
+    assert bench.rack("blue") == [2, 3, 4, 5, 1]
+    sent = ava.evaluate("window.sent")
+    assert 1 <= len(sent) <= 2 and sent[-1]["action"]["order"] == [2, 3, 4, 5, 1]
+    gaps = [b["at"] - a["at"] for a, b in itertools.pairwise(sent)]
+    assert all(gap >= 120 for gap in gaps)
+    assert ava.evaluate("document.activeElement.dataset.card") == "1"
+
+
 # ==================================================================================================
 # Every role renders every phase of whole bot games without an error and without a secret
 # ==================================================================================================
@@ -727,5 +749,7 @@ def test_live_a_teacher_starts_line_up_and_two_teams_of_two_play_a_round(
         page.locator("[data-phase=answer] [data-rack]").wait_for(timeout=25_000)
     assert GameTable.objects.get(pk=table.pk).state["round"] == 2
     assert GameSession.objects.get(pk=session.pk).status == GameSession.Status.RUNNING
+    # One countdown per device: the page's own, in the table's header (the module draws none there).
+    assert all(page.locator(".lu-clock").count() == 0 for page in devices.values())
     for page in (*devices.values(), projector, console):
         assert page.errors == []

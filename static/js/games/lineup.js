@@ -25,6 +25,7 @@
   const DIE = [1, 2, 3, 5];
   const CARDS = [1, 2, 3, 4, 5];
   const DRAG_THRESHOLD = 8;
+  const RACK_GAP_MS = 125;
 
   // Django's JavaScript catalog (set from ctx on every render; plain fallbacks keep the module usable).
   let gettext = (s) => s;
@@ -280,7 +281,7 @@
   }
 
   function clock(view, table, ctx) {
-    if (ctx.outerClock) return null; // the page already shows this table's countdown
+    if (ctx.outerClock || ctx.role === "replay") return null; // the page shows it, or there is none to show
     const el = h("span", { class: "lu-clock", "data-countdown": true, "aria-label": gettext("Time left") });
     const live = table.status === "playing" && !view.over;
     const c = view.clock || {};
@@ -456,6 +457,16 @@
       return;
     }
     memory.inflight = true;
+    // At most one rack message every RACK_GAP_MS: a held arrow key must not trip the server's rate limit.
+    const wait = Math.max(0, (memory.lastSent || 0) + RACK_GAP_MS - Date.now());
+    const host = memory.last && memory.last[0];
+    const go = () => {
+      if (host) delete host.dataset.rackWaiting;
+      memory.lastSent = Date.now();
+      const latest = memory.queued || order;
+      memory.queued = null;
+      send(memory, ctx, { type: "rack", order: latest }, done);
+    };
     const done = (ok, ack) => {
       memory.inflight = false;
       if (memory.queued) {
@@ -470,7 +481,10 @@
       waiting.forEach((fn) => fn());
       rerender(memory);
     };
-    send(memory, ctx, { type: "rack", order }, done);
+    if (wait > 0) {
+      if (host) host.dataset.rackWaiting = "1"; // tests wait for it; nothing to see
+      setTimeout(go, wait);
+    } else go();
   }
 
   function setRack(memory, ctx, order, said) {
