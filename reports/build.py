@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import operator
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -300,7 +301,7 @@ def wrong_answer_rows(facts, *, archived: bool = False) -> list[ClassWrongAnswer
         key = (row["classroom_id"], row["game"], row["category"], row["item_id"], text.casefold())
         merged.setdefault(key, Counter())[text] += row["count"]
     return [
-        ClassWrongAnswer(
+        Row(
             classroom_id=classroom_id,
             game=game,
             category=category,
@@ -330,13 +331,16 @@ def bulk_insert(model, rows: list) -> None:
     fields = [field for field in model._meta.concrete_fields if not field.primary_key]
     columns = ", ".join(connection.ops.quote_name(field.column) for field in fields)
     statement = f"COPY {connection.ops.quote_name(model._meta.db_table)} ({columns}) FROM STDIN"
+    values = operator.attrgetter(*(field.attname for field in fields))
+    json_at = [index for index, field in enumerate(fields) if isinstance(field, JSONField)]
     with connection.cursor() as cursor, cursor.cursor.copy(statement) as copy:
         for row in rows:
-            copy.write_row([_copy_value(field, getattr(row, field.attname)) for field in fields])
-
-
-def _copy_value(field, value):
-    return json.dumps(value) if isinstance(field, JSONField) and value is not None else value
+            record = values(row)
+            if json_at:
+                record = list(record)
+                for index in json_at:
+                    record[index] = json.dumps(record[index])
+            copy.write_row(record)
 
 
 # --- student reports ------------------------------------------------------------------------------------
@@ -351,8 +355,9 @@ def _build_student_reports(classroom_ids, targets, sessions, now, result: BuildR
         return
     student_ids = sorted({student for _classroom, student in targets})
     facts = LearningFact.objects.filter(classroom_id__in=classroom_ids, student_id__in=student_ids)
-    by_category = (
-        facts.values("student_id", "classroom_id", "game", "category")
+    # One scan for both: by game and category, and (answers only) by skill and level.
+    grouped = (
+        facts.values("student_id", "classroom_id", "game", "category", "skill", "level")
         .annotate(
             n=Count("id"),
             answered=Count("id", filter=Q(correct__isnull=False)),
@@ -365,23 +370,44 @@ def _build_student_reports(classroom_ids, targets, sessions, now, result: BuildR
         )
         .order_by()
     )
+    merged_categories: dict[tuple, dict] = {}
+    merged_levels: dict[tuple, dict] = {}
+    for row in grouped:
+        key = (row["classroom_id"], row["student_id"], row["game"], row["category"])
+        entry = merged_categories.get(key)
+        if entry is None:
+            merged_categories[key] = entry = {
+                "student_id": row["student_id"],
+                "classroom_id": row["classroom_id"],
+                "game": row["game"],
+                "category": row["category"],
+                **dict.fromkeys(("n", "answered", "right", "time_count", "score_count", "marked"), 0),
+                "time_total": None,
+                "score_total": None,
+            }
+        for name in ("n", "answered", "right", "time_count", "score_count", "marked"):
+            entry[name] += row[name]
+        for name in ("time_total", "score_total"):
+            if row[name] is not None:
+                entry[name] = (entry[name] or 0.0) + row[name]
+        if row["level"] is not None and row["answered"] and catalog.is_answer(row["game"], row["category"]):
+            level_key = (row["classroom_id"], row["student_id"], row["skill"], row["level"])
+            level = merged_levels.setdefault(
+                level_key, {"skill": row["skill"], "level": row["level"], "answered": 0, "right": 0}
+            )
+            level["answered"] += row["answered"]
+            level["right"] += row["right"]
     categories: dict[tuple[int, int], list[dict]] = defaultdict(list)
     class_categories: dict[tuple[int, str, str], list[int]] = defaultdict(lambda: [0, 0])
-    for row in by_category:
-        categories[(row["classroom_id"], row["student_id"])].append(row)
-        if catalog.is_answer(row["game"], row["category"]):
-            entry = class_categories[(row["classroom_id"], row["game"], row["category"])]
+    for (classroom_id, student_id, game, category), row in merged_categories.items():
+        categories[(classroom_id, student_id)].append(row)
+        if catalog.is_answer(game, category):
+            entry = class_categories[(classroom_id, game, category)]
             entry[0] += row["right"]
             entry[1] += row["answered"]
-    by_level = (
-        facts.filter(catalog.answers_q(), level__isnull=False)
-        .values("student_id", "classroom_id", "skill", "level")
-        .annotate(answered=Count("id"), right=Count("id", filter=Q(correct=True)))
-        .order_by()
-    )
     level_rows: dict[tuple[int, int], list[dict]] = defaultdict(list)
-    for row in by_level:
-        level_rows[(row["classroom_id"], row["student_id"])].append(row)
+    for (classroom_id, student_id, _skill, _level), row in merged_levels.items():
+        level_rows[(classroom_id, student_id)].append(row)
     series: dict[tuple[int, int], list[StudentSessionStat]] = defaultdict(list)
     for stat in (
         StudentSessionStat.objects.filter(classroom_id__in=classroom_ids, student_id__in=student_ids)
@@ -497,20 +523,8 @@ def _build_skill_summaries(student_ids: list[int], now) -> dict[int, dict[str, d
         .order_by()
     )
     by_key = {(row["student_id"], row["skill"]): row for row in totals}
-    ranked = (
-        LearningFact.objects.filter(catalog.level_evidence_q(), student_id__in=student_ids)
-        .annotate(
-            rank=Window(
-                RowNumber(),
-                partition_by=[F("student_id"), F("skill")],
-                order_by=[F("created_at").desc(), F("id").desc()],
-            )
-        )
-        .filter(rank__lte=levels.WINDOW)
-        .values_list("student_id", "skill", "level", "correct")
-    )
     evidence: dict[tuple[int, str], list[tuple[int, bool]]] = defaultdict(list)
-    for student_id, skill, level, correct in ranked:
+    for student_id, skill, level, correct in _latest_evidence(student_ids):
         evidence[(student_id, skill)].append((level, correct))
     current = {
         (student_id, skill): level
@@ -548,6 +562,45 @@ def _build_skill_summaries(student_ids: list[int], now) -> dict[int, dict[str, d
         SkillSummary.objects.filter(student_id__in=student_ids).delete()
         bulk_insert(SkillSummary, rows)
     return found
+
+
+def _latest_evidence(student_ids: list[int]):
+    """``(student, skill, level, correct)`` of each student's latest ``levels.WINDOW`` levelled answers per
+    skill. On PostgreSQL one index walk per student and skill (LATERAL ... LIMIT); elsewhere a window."""
+    if connection.vendor == "postgresql":
+        games = [game for game, categories in catalog.LEVEL_EVIDENCE.items() if categories is None]
+        limited = [
+            (game, list(categories)) for game, categories in catalog.LEVEL_EVIDENCE.items() if categories
+        ]
+        conditions = ["f.game = ANY(%s)"] + ["(f.game = %s AND f.category = ANY(%s))" for _limited in limited]
+        params: list = [games] + [value for game, categories in limited for value in (game, categories)]
+        pairs = [(student, skill) for student in student_ids for skill in catalog.LEVELLED_SKILLS]
+        sql = f"""
+            SELECT p.student_id, p.skill, f.level, f.correct
+            FROM unnest(%s::bigint[], %s::text[]) AS p(student_id, skill)
+            CROSS JOIN LATERAL (
+                SELECT f.level, f.correct FROM {LearningFact._meta.db_table} f
+                WHERE f.student_id = p.student_id AND f.skill = p.skill
+                  AND f.correct IS NOT NULL AND f.level IS NOT NULL AND ({" OR ".join(conditions)})
+                ORDER BY f.created_at DESC, f.id DESC
+                LIMIT %s
+            ) f
+        """
+        with connection.cursor() as cursor:
+            cursor.execute(sql, [[p[0] for p in pairs], [p[1] for p in pairs], *params, levels.WINDOW])
+            return cursor.fetchall()
+    return (
+        LearningFact.objects.filter(catalog.level_evidence_q(), student_id__in=student_ids)
+        .annotate(
+            rank=Window(
+                RowNumber(),
+                partition_by=[F("student_id"), F("skill")],
+                order_by=[F("created_at").desc(), F("id").desc()],
+            )
+        )
+        .filter(rank__lte=levels.WINDOW)
+        .values_list("student_id", "skill", "level", "correct")
+    )
 
 
 def _student_report(

@@ -33,6 +33,11 @@ def test_student_figures_match_the_hand_computed_ones(word_up_week, class_7b, av
         {"skill": "english_vocabulary", "level": 3, "answered": 6, "correct": 4, "accuracy": 0.6667}
     ]
 
+    vocabulary = SkillSummary.objects.get(student=ava, skill="english_vocabulary")
+    assert (vocabulary.answered, vocabulary.correct, vocabulary.sessions) == (6, 4, 2)
+    assert vocabulary.evidence == {"3": [4, 6]} and vocabulary.evidence_answers == 6
+    assert vocabulary.recommended_level is None  # fewer than 8 answers: no recommendation yet
+
     ben_report = StudentReport.objects.get(student=ben, classroom=class_7b)
     assert (ben_report.answered, ben_report.correct, ben_report.sessions_played) == (3, 0, 2)
     # Ben's second session: present, no answers.
