@@ -81,6 +81,8 @@ class Participant(models.Model):
         "GameTable", null=True, blank=True, on_delete=models.SET_NULL, related_name="seats"
     )
     player_id = models.CharField(max_length=32, blank=True)
+    #: Before the start: the table (or, in a team game, the team: 1 blue, 2 yellow) the teacher put them at.
+    planned_table = models.PositiveSmallIntegerField(null=True, blank=True)
     joined_at = models.DateTimeField(default=timezone.now)
     last_seen_at = models.DateTimeField(default=timezone.now)
     #: The device currently holding this seat; a second device replaces the first.

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from classrooms.models import Classroom, Enrolment, Student, User
+from classrooms.models import Classroom, Enrolment, Student, StudentLevel, User
 from classrooms.selectors import can_manage_classroom, classrooms_for_user
 
 from .engine import core
@@ -47,7 +47,20 @@ def session_summary(session: GameSession) -> dict:
 
 
 def _summary(session: GameSession, participants: list[Participant], tables: dict[int, GameTable]) -> dict:
+    from . import catalog
+
+    skill = catalog.spec_for(session.game).skill
+    levels = (
+        dict(
+            StudentLevel.objects.filter(
+                student__in=[p.student_id for p in participants], skill=skill
+            ).values_list("student_id", "level")
+        )
+        if skill and session.status == GameSession.Status.LOBBY
+        else {}
+    )
     return {
+        "seating": catalog.spec_for(session.game).seating,
         "id": session.pk,
         "game": session.game,
         "title": str(session),
@@ -62,6 +75,8 @@ def _summary(session: GameSession, participants: list[Participant], tables: dict
                 "name": p.student.display_name,
                 "status": p.status,
                 "table": p.table_id,
+                "planned_table": p.planned_table,
+                "level": levels.get(p.student_id),
                 "connected": bool(p.connection),
             }
             for p in participants

@@ -231,6 +231,100 @@ def session_lock_lobby(*, session: GameSession, by: User, locked: bool = True) -
     return session
 
 
+# --- arranging tables before the start ----------------------------------------------------------------
+
+
+def planned_table_count(session: GameSession, students: int) -> int:
+    spec = catalog.spec_for(session.game)
+    if spec.seating == "teams":
+        return 2
+    return max(1, len(catalog.table_sizes(students, spec)))
+
+
+@transaction.atomic
+def session_arrange(*, session: GameSession, by: User) -> int:
+    """Propose tables (balanced by level, or random, as the session says) that the teacher can then
+    change student by student. Returns the number of tables (teams, in a team game)."""
+    participants = list(
+        session.participants.filter(status=Participant.Status.PRESENT).select_related("student")
+    )
+    if not participants:
+        raise ValidationError(_("Nobody has joined yet."))
+    spec = catalog.spec_for(session.game)
+    seats = _seat_info(participants, spec.skill)
+    groups = _groups(session, seats, spec)
+    for number, group in enumerate(groups, start=1):
+        for seat in group:
+            seat["participant"].planned_table = number
+            seat["participant"].save(update_fields=["planned_table"])
+    _control(session, by, "arrange", {"tables": len(groups)})
+    broadcast.session_changed(session.pk)
+    return len(groups)
+
+
+def _groups(session: GameSession, seats: list[dict], spec: catalog.GameSpec) -> list[list[dict]]:
+    """Automatic seating; in a team game the two groups are the two teams."""
+    rng = core.Rng(secrets.token_hex(16))
+    balanced = session.arrangement == GameSession.Arrangement.BALANCED
+    if spec.seating == "teams":
+        ordered = catalog.seat_students(seats, spec, balanced=balanced, shuffle=rng.shuffled)[0]
+        return [ordered[0::2], ordered[1::2]] if len(ordered) > 1 else [ordered]
+    return catalog.seat_students(seats, spec, balanced=balanced, shuffle=rng.shuffled)
+
+
+def participant_plan(*, participant: Participant, by: User, table: int | None) -> Participant:
+    """The teacher moves one student to another table (or team) before the start."""
+    session = participant.session
+    if session.status != GameSession.Status.LOBBY:
+        raise ValidationError(_("Tables can be changed only in the lobby, before the start."))
+    present = session.participants.filter(status=Participant.Status.PRESENT).count()
+    limit = max(planned_table_count(session, present) + 1, _planned_max(session))
+    if table is not None and not 1 <= table <= limit:
+        raise ValidationError(_("There is no table %(n)s.") % {"n": table})
+    participant.planned_table = table
+    participant.save(update_fields=["planned_table"])
+    _control(session, by, "plan", {"student": participant.student_id, "table": table})
+    broadcast.session_changed(session.pk)
+    return participant
+
+
+def _planned_max(session: GameSession) -> int:
+    return session.participants.aggregate(models.Max("planned_table"))["planned_table__max"] or 0
+
+
+def _planned_groups(
+    session: GameSession, seats: list[dict], spec: catalog.GameSpec
+) -> list[list[dict]] | None:
+    """The teacher's tables, if they arranged any: students they did not place join the smallest
+    tables. Raises a clear error for a table the game cannot play with."""
+    if not any(seat["participant"].planned_table for seat in seats):
+        return None
+    numbers = sorted({s["participant"].planned_table for s in seats if s["participant"].planned_table})
+    groups = {number: [] for number in numbers}
+    for seat in seats:
+        if seat["participant"].planned_table:
+            groups[seat["participant"].planned_table].append(seat)
+    for seat in seats:
+        if not seat["participant"].planned_table:
+            min(groups.values(), key=len).append(seat)
+    ordered = [groups[number] for number in numbers if groups[number]]
+    if spec.seating == "teams":
+        if len(ordered) != 2 and len(seats) > 1:
+            raise ValidationError(_("Put at least one student in each team."))
+        for team, group in zip(("blue", "yellow"), ordered, strict=False):
+            for seat in group:
+                seat["team"] = team
+        return [[seat for group in ordered for seat in group]]
+    smallest = 1 if spec.fill == "bot" else spec.table_min
+    for number, group in enumerate(ordered, start=1):
+        if not smallest <= len(group) <= spec.table_max:
+            raise ValidationError(
+                _("Table %(n)s has %(count)s players; this game needs %(min)s to %(max)s.")
+                % {"n": number, "count": len(group), "min": smallest, "max": spec.table_max}
+            )
+    return ordered
+
+
 # --- starting -----------------------------------------------------------------------------------------
 
 
@@ -255,13 +349,14 @@ def session_start(*, session: GameSession, by: User | None, now: float | None = 
     now = now_ts() if now is None else now
     spec = catalog.spec_for(session.game)
     seats = _seat_info(participants, spec.skill)
-    seating_rng = core.Rng(secrets.token_hex(16))
-    groups = catalog.seat_students(
-        seats,
-        spec,
-        balanced=session.arrangement == GameSession.Arrangement.BALANCED,
-        shuffle=seating_rng.shuffled,
-    )
+    groups = _planned_groups(session, seats, spec)
+    if groups is None:
+        groups = _groups(session, seats, spec)
+        if spec.seating == "teams":
+            for team, group in zip(("blue", "yellow"), groups, strict=False):
+                for seat in group:
+                    seat["team"] = team
+            groups = [[seat for group in groups for seat in group]]
     for number, group in enumerate(groups, start=1):
         _table_create(session, number, group, now)
     session.status = GameSession.Status.RUNNING

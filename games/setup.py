@@ -67,7 +67,7 @@ def engine_config(session, players: list[dict]) -> dict:
     rng = core.Rng(secrets.token_hex(16))
     if game == "lineup":
         questions = lineup_questions(session)
-        seated = [{**p, "team": content.TEAMS[i % 2]} for i, p in enumerate(players)]
+        seated = [{**p, "team": p.get("team") or content.TEAMS[i % 2]} for i, p in enumerate(players)]
         if len(seated) == 1:  # a class of one practises against the computer
             seated.append({"id": "bot1", "name": "Computer", "team": "yellow", "bot": "medium"})
         return content.default_config(

@@ -178,6 +178,7 @@ SESSION_CONTROLS = {
     "pause": lambda s, u: services.session_pause(session=s, by=u),
     "resume": lambda s, u: services.session_resume(session=s, by=u),
     "end": lambda s, u: services.session_end(session=s, by=u),
+    "arrange": lambda s, u: services.session_arrange(session=s, by=u),
     "lock": lambda s, u: services.session_lock_lobby(session=s, by=u, locked=True),
     "unlock": lambda s, u: services.session_lock_lobby(session=s, by=u, locked=False),
 }
@@ -211,6 +212,13 @@ PARTICIPANT_CONTROLS = {
 def participant_control(request, pk: int, participant_pk: int, kind: str):
     session = _staff_session(request, pk)
     participant = get_object_or_404(Participant, pk=participant_pk, session=session)
+    if kind == "plan":
+        table = _int(request.POST.get("table"), 0) or None
+        try:
+            services.participant_plan(participant=participant, by=request.user, table=table)
+        except ValidationError as error:
+            return _done(request, session, error=_error_text(error))
+        return _done(request, session)
     control = PARTICIPANT_CONTROLS.get(kind)
     if control is None:
         raise Http404

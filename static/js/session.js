@@ -168,7 +168,71 @@
       box.hidden = !text;
     }
 
+    /** The lobby's tables (or teams): drag a student, or pick from the list beside each name. */
+    renderArrangement() {
+      const box = this.root.querySelector("[data-arrangement]");
+      if (!box || this.role !== "teacher") return;
+      const people = (this.session.participants || []).filter((p) => p.status === "present");
+      if (this.session.status !== "lobby" || !people.some((p) => p.planned_table)) {
+        box.replaceChildren();
+        return;
+      }
+      const teams = this.session.seating === "teams";
+      const highest = Math.max(0, ...people.map((p) => p.planned_table || 0));
+      const count = teams ? 2 : highest + 1; // one empty table to start a new one
+      const name = (n) => (teams ? (n === 1 ? gettext("Blue team") : gettext("Yellow team"))
+        : interpolate(gettext("Table %(n)s"), { n }, true));
+      const plan = (person, table) => this.postForm(
+        this.root.dataset.planUrl.replace("/0/", `/${person.id}/`), { table: table || "" });
+      const columns = [];
+      for (let n = 1; n <= count; n += 1) {
+        const members = people.filter((p) => p.planned_table === n);
+        const list = el("ul", { class: "arrangement-list", "data-plan-table": n });
+        for (const person of members) {
+          const select = el("select", { "aria-label": interpolate(gettext("Table for %(name)s"), { name: person.name }, true) },
+            ...Array.from({ length: count }, (_v, i) => el("option", { value: i + 1, selected: i + 1 === n }, name(i + 1))));
+          select.addEventListener("change", () => plan(person, Number(select.value)));
+          const level = person.level ? el("span", { class: "muted" }, interpolate(gettext("level %(n)s"), { n: person.level }, true)) : null;
+          const item = el("li", { class: "arrangement-student", draggable: "true", "data-participant": person.id },
+            el("span", { class: "participant-name" }, person.name), level, select);
+          item.addEventListener("dragstart", (event) => event.dataTransfer.setData("text/plain", String(person.id)));
+          list.append(item);
+        }
+        list.addEventListener("dragover", (event) => { event.preventDefault(); list.classList.add("is-drop"); });
+        list.addEventListener("dragleave", () => list.classList.remove("is-drop"));
+        list.addEventListener("drop", (event) => {
+          event.preventDefault();
+          list.classList.remove("is-drop");
+          const person = people.find((p) => String(p.id) === event.dataTransfer.getData("text/plain"));
+          if (person && person.planned_table !== n) plan(person, n);
+        });
+        columns.push(el("section", { class: "arrangement-table" },
+          el("h3", {}, name(n), " ", el("span", { class: "muted" }, `(${members.length})`)), list));
+      }
+      const unplaced = people.filter((p) => !p.planned_table);
+      if (unplaced.length) {
+        columns.push(el("p", { class: "help" }, interpolate(gettext("Seated automatically: %(names)s"),
+          { names: unplaced.map((p) => p.name).join(", ") }, true)));
+      }
+      box.replaceChildren(...columns);
+    }
+
+    async postForm(url, fields) {
+      const body = new FormData();
+      body.append("csrfmiddlewaretoken", csrfInput().value);
+      for (const [key, value] of Object.entries(fields)) body.append(key, value);
+      const response = await fetch(url, { method: "POST", body, headers: { Accept: "application/json" }, credentials: "same-origin" });
+      const result = await response.json().catch(() => ({ ok: response.ok, message: "" }));
+      const box = document.getElementById("console-message");
+      if (box) {
+        box.textContent = result.message || "";
+        box.className = result.ok ? "console-message" : "console-message is-error";
+      }
+      return result;
+    }
+
     renderParticipants() {
+      this.renderArrangement();
       const list = this.root.querySelector("[data-participants]");
       if (!list) return;
       const people = this.session.participants || [];
