@@ -819,17 +819,20 @@
       out.push(h("p", { class: "lu-prompt" }, gettext("Put the cards in order on your team's rack.")));
     }
     out.push(rackInteractive(view, ctx, memory, order));
-    if (mine.rack_by) {
-      out.push(h("p", { class: "lu-note lu-rack-by" }, fmt(gettext("Last moved by %(name)s"), { name: nameOf(view, mine.rack_by) })));
-    }
+    // The lock-in sits right under the rack, with who moved it last beside it (fits 1366×768 unscrolled).
+    const row = [];
     if (you.captain) {
       const label = final ? ((mine.attempts || []).length ? gettext("Lock in our final answer") : gettext("Check our answer")) : gettext("Lock in our answer");
       const lockIn = () => send(memory, ctx, { type: "confirm" });
       // A lock-in waits for this device's own rack moves, so the order the captain sees is the one locked.
-      out.push(confirmButton(label, can.has("confirm"), () => (memory.inflight ? memory.afterRack.push(lockIn) : lockIn())));
+      row.push(confirmButton(label, can.has("confirm"), () => (memory.inflight ? memory.afterRack.push(lockIn) : lockIn())));
     } else {
-      out.push(captainNote(view, you.team));
+      row.push(captainNote(view, you.team));
     }
+    if (mine.rack_by) {
+      row.push(h("p", { class: "lu-note lu-rack-by" }, fmt(gettext("Last moved by %(name)s"), { name: nameOf(view, mine.rack_by) })));
+    }
+    out.push(h("div", { class: "lu-row" }, row));
     return out;
   }
 
