@@ -49,16 +49,7 @@ def session_summary(session: GameSession) -> dict:
 def _summary(session: GameSession, participants: list[Participant], tables: dict[int, GameTable]) -> dict:
     from . import catalog
 
-    skill = catalog.spec_for(session.game).skill
-    levels = (
-        dict(
-            StudentLevel.objects.filter(
-                student__in=[p.student_id for p in participants], skill=skill
-            ).values_list("student_id", "level")
-        )
-        if skill and session.status == GameSession.Status.LOBBY
-        else {}
-    )
+    levels = _lobby_levels(session, [p.student_id for p in participants])
     return {
         "seating": catalog.spec_for(session.game).seating,
         "id": session.pk,
@@ -122,20 +113,47 @@ def session_snapshot(session_id: int) -> SessionSnapshot | None:
     # Plain rows, not model instances: every connecting device reads this, and a session may seat 2000.
     rows = list(
         session.participants.order_by("student__display_name").values_list(
-            "pk", "student__display_name", "status", "table_id", "connection", "player_id"
+            "pk",
+            "student__display_name",
+            "status",
+            "table_id",
+            "connection",
+            "player_id",
+            "planned_table",
+            "student_id",
         )
     )
     tables = {table.pk: table for table in session.tables.select_related("session")}
     summary = _summary(session, [], tables)
+    levels = _lobby_levels(session, [row[7] for row in rows])
     summary["participants"] = [
-        {"id": pk, "name": name, "status": status, "table": table_id, "connected": bool(connection)}
-        for pk, name, status, table_id, connection, _player in rows
+        {
+            "id": pk,
+            "name": name,
+            "status": status,
+            "table": table_id,
+            "planned_table": planned,
+            "level": levels.get(student_id),
+            "connected": bool(connection),
+        }
+        for pk, name, status, table_id, connection, _player, planned, student_id in rows
     ]
     return SessionSnapshot(
         summary=summary,
-        seats={pk: (status, table_id, player) for pk, _name, status, table_id, _connection, player in rows},
+        seats={pk: (status, table_id, player) for pk, _name, status, table_id, _c, player, _p, _s in rows},
         tables=tables,
     )
+
+
+def _lobby_levels(session: GameSession, student_ids: list[int]) -> dict[int, int]:
+    """Levels help the teacher arrange tables, so they are read only while the lobby is open."""
+    from . import catalog
+
+    skill = catalog.spec_for(session.game).skill
+    if not skill or session.status != GameSession.Status.LOBBY:
+        return {}
+    rows = StudentLevel.objects.filter(student__in=student_ids, skill=skill)
+    return dict(rows.values_list("student_id", "level"))
 
 
 # --- pages -----------------------------------------------------------------------------------------

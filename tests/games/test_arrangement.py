@@ -84,3 +84,17 @@ def test_the_console_moves_a_student_by_post(client_of, class_7b, ms_rivera):
     assert participant.planned_table == 2
     refused = client.post(url, {"table": 99}, HTTP_ACCEPT="application/json")
     assert refused.status_code == 400 and "no table 99" in refused.json()["message"]
+
+
+def test_the_console_snapshot_carries_the_plan_and_levels_in_the_lobby(class_7b, ms_rivera):
+    from classrooms.models import StudentLevel
+    from games.selectors import session_snapshot
+
+    session, students = _lobby(class_7b, ms_rivera, "wordup", 3)
+    StudentLevel.objects.update_or_create(
+        student=students[0], skill="english_vocabulary", defaults={"level": 4}
+    )
+    services.session_arrange(session=session, by=ms_rivera)
+    people = session_snapshot(session.pk).summary["participants"]
+    assert all(p["planned_table"] == 1 for p in people)
+    assert {p["name"]: p["level"] for p in people}["Student 00"] == 4
