@@ -294,78 +294,17 @@ def test_the_browser_draws_the_same_faces_as_the_server(new_page):
 # ==================================================================================================
 
 
-@pytest.fixture
-def asgi_server(transactional_db):
-    """The site with its websocket (config.asgi's routes) served by uvicorn in a thread of this process, so
-    it shares the test database and the channel layer; static files served as in development."""
-    import socket
-    import threading
-    import time
-
-    import uvicorn
-    from channels.routing import ProtocolTypeRouter, URLRouter
-    from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
-    from django.core.asgi import get_asgi_application
-
-    from games.realtime.routing import build_websocket_application
-
-    app = ProtocolTypeRouter(
-        {
-            "http": ASGIStaticFilesHandler(get_asgi_application()),
-            "websocket": build_websocket_application(URLRouter),
-        }
-    )
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    server = uvicorn.Server(
-        uvicorn.Config(app, host="127.0.0.1", port=port, lifespan="off", log_level="warning", ws="websockets")
-    )
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 15
-    while not server.started:
-        assert time.monotonic() < deadline, "the test server did not start"
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    server.should_exit = True
-    thread.join(timeout=10)
-
-
-def _session_cookie(base_url, **values):
-    from importlib import import_module
-
-    from django.conf import settings
-
-    store = import_module(settings.SESSION_ENGINE).SessionStore()
-    for key, value in values.items():
-        store[key] = value
-    store.save()
-    return {"name": settings.SESSION_COOKIE_NAME, "value": store.session_key, "url": base_url}
-
-
-def _device(new_page, cookie, width=1366, height=768):
-    page = new_page(width=width, height=height)
-    page.context.add_cookies([cookie])
-    errors = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.errors = errors
-    return page
-
-
 @pytest.mark.django_db(transaction=True)
-def test_live_two_students_play_a_round_through_the_real_pages(asgi_server, new_page, class_7b, ms_rivera):
+def test_live_two_students_play_a_round_through_the_real_pages(live_site, signed_in, class_7b, ms_rivera):
     from datetime import timedelta
 
-    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
     from django.utils import timezone
 
-    from classrooms.middleware import STUDENT_SESSION_KEY
     from games import services
     from games.models import GameTable
     from tests.factories import enrolled_student
 
-    url = asgi_server
+    url = live_site
     students = [enrolled_student(class_7b, display_name=name) for name in ("Alex P.", "Sam T.")]
     session = services.session_schedule(
         classroom=class_7b,
@@ -374,27 +313,19 @@ def test_live_two_students_play_a_round_through_the_real_pages(asgi_server, new_
         scheduled_for=timezone.now() + timedelta(minutes=5),
         settings={"turn_seconds": 300, "bot": "medium"},
     )
-    teacher_cookie = _session_cookie(
-        url,
-        **{
-            SESSION_KEY: str(ms_rivera.pk),
-            BACKEND_SESSION_KEY: "django.contrib.auth.backends.ModelBackend",
-            HASH_SESSION_KEY: ms_rivera.get_session_auth_hash(),
-        },
-    )
-    console = _device(new_page, teacher_cookie)
+    console = signed_in(url, user=ms_rivera)
     console.goto(f"{url}/sessions/{session.pk}/")
     console.get_by_role("button", name="Open the lobby now").click()
     console.get_by_role("button", name="Start the game").wait_for()
 
     devices = {}
-    for student, size in zip(students, [(1366, 768), (1024, 768)], strict=True):
-        page = _device(new_page, _session_cookie(url, **{STUDENT_SESSION_KEY: student.pk}), *size)
+    for student, (width, height) in zip(students, [(1366, 768), (1024, 768)], strict=True):
+        page = signed_in(url, student=student, width=width, height=height)
         page.goto(f"{url}/play/{session.pk}/")
         page.get_by_role("button", name="Join the game").click()
         page.get_by_text("Wait for your teacher to start the game").wait_for()
         devices[f"s{student.pk}"] = page
-    projector = _device(new_page, teacher_cookie)
+    projector = signed_in(url, user=ms_rivera)
     projector.goto(f"{url}/sessions/{session.pk}/projector/")
 
     console.get_by_role("button", name="Start the game").click()
