@@ -350,7 +350,15 @@ class Bench:
             async with gate:
                 await self.open(client)
 
+        async def progress() -> None:
+            while True:
+                await asyncio.sleep(30)
+                opened = sum(1 for c in self.students if c.ws is not None)
+                print(f"# {opened} connected after {time.perf_counter() - started:.0f} s", flush=True)
+
+        reporter = asyncio.get_running_loop().create_task(progress())
         await asyncio.gather(*(one(c) for c in self.students))
+        reporter.cancel()
         return time.perf_counter() - started
 
     async def close_all(self) -> None:
@@ -425,6 +433,11 @@ class Bench:
     # one phase change
 
     async def phase_change(self, kind: str) -> dict:
+        result = await self._phase_change(kind)
+        print(f"# {kind}: last client after {ms(result['last'])} ms", flush=True)
+        return result
+
+    async def _phase_change(self, kind: str) -> dict:
         before = self.teacher.latest_view
         seq0 = before["seq"]
         clock0 = before["view"]["clock"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from dataclasses import dataclass
 
 from classrooms.models import Classroom, Enrolment, Student, StudentLevel, User
@@ -75,8 +76,36 @@ def _summary(session: GameSession, participants: list[Participant], tables: dict
     }
 
 
+#: Decoded states by table: (seq, updated_at) -> state. A state never changes without a new sequence
+#: number (the log is append-only), so a large table's state (a 2000-student Line Up! board is ~250 KB
+#: of JSON) is decoded once per change in this process, not once per connecting device.
+_STATES: OrderedDict[int, tuple[tuple, dict]] = OrderedDict()
+_STATES_KEPT = 256
+
+
+def _with_state(tables: list[GameTable]) -> list[GameTable]:
+    """Tables loaded with ``state`` and ``config`` deferred, given their state from the cache or the
+    database (a table that moved on meanwhile is read again whole, so seq and state always agree)."""
+    out = []
+    for table in tables:
+        version = (table.seq, table.updated_at)
+        cached = _STATES.get(table.pk)
+        if cached is None or cached[0] != version:
+            table = GameTable.objects.select_related("session").defer("config").get(pk=table.pk)
+            version = (table.seq, table.updated_at)
+            _STATES[table.pk] = (version, table.state)
+            if len(_STATES) > _STATES_KEPT:
+                _STATES.popitem(last=False)
+        else:
+            table.state = cached[1]
+            _STATES.move_to_end(table.pk)
+        out.append(table)
+    return out
+
+
 def table_for_fanout(table_id: int) -> GameTable | None:
-    return GameTable.objects.select_related("session").filter(pk=table_id).first()
+    table = GameTable.objects.select_related("session").defer("state", "config").filter(pk=table_id).first()
+    return None if table is None else _with_state([table])[0]
 
 
 @dataclass
@@ -123,7 +152,10 @@ def session_snapshot(session_id: int) -> SessionSnapshot | None:
             "student_id",
         )
     )
-    tables = {table.pk: table for table in session.tables.select_related("session")}
+    tables = {
+        table.pk: table
+        for table in _with_state(list(session.tables.select_related("session").defer("state", "config")))
+    }
     summary = _summary(session, [], tables)
     levels = _lobby_levels(session, [row[7] for row in rows])
     summary["participants"] = [
