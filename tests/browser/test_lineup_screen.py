@@ -452,12 +452,13 @@ def test_star_turn_mistake_moves_the_other_team(new_page):
     cai = bench.device("cai", "player", "cai")
     answer = bench.answer()
     wrong = next(c for c in (1, 2, 3, 4, 5) if c != answer[2])
-    # Choosing a place before a card says what to do.
+    # The place first, then the card, works too.
     captain.locator("[data-star-places] [data-place='3']").click()
-    assert "Choose a card first" in captain.locator(".lu-error").inner_text()
+    assert captain.locator("[data-star-places] [data-place='3']").get_attribute("aria-pressed") == "true"
+    assert captain.evaluate("window.outbox.length") == 0
     captain.locator(f"[data-star-hand] [data-card='{wrong}']").click()
-    captain.locator("[data-star-places] [data-place='3']").click()
     bench.pump()
+    assert bench.state["q"]["star"]["proposal"]["position"] == 3
     captain.locator("[data-action=confirm]").click()
     bench.pump()
     assert bench.state["teams"]["yellow"]["pos"] == 1
@@ -750,6 +751,9 @@ def test_live_a_teacher_starts_line_up_and_two_teams_of_two_play_a_round(
     assert GameTable.objects.get(pk=table.pk).state["round"] == 2
     assert GameSession.objects.get(pk=session.pk).status == GameSession.Status.RUNNING
     # One countdown per device: the page's own, in the table's header (the module draws none there).
-    assert all(page.locator(".lu-clock").count() == 0 for page in devices.values())
+    for page in devices.values():
+        assert page.locator(".lu-clock").count() == 0, page.locator("[data-table-id]").evaluate_all(
+            "cards => cards.map(c => c.outerHTML.slice(0, 400))"
+        )
     for page in (*devices.values(), projector, console):
         assert page.errors == []

@@ -72,6 +72,7 @@
         questionKey: null,
         selected: null, // rack: the card picked up (tap or Enter) for a swap
         starCard: null, // star turn: the card chosen before its place
+        starPlace: null, // star turn: the place chosen before its card
         pending: null, // rack: our order not yet acknowledged {key, order}
         inflight: false,
         queued: null,
@@ -836,7 +837,7 @@
     return out;
   }
 
-  function starPlaces(view, laid, proposal, interactive, onPlace) {
+  function starPlaces(view, laid, proposal, interactive, onPlace, chosenPlace) {
     const at = {};
     for (const c of laid) at[c.position] = c;
     return h(
@@ -865,7 +866,8 @@
               "button",
               {
                 type: "button",
-                class: "lu-place-button",
+                class: `lu-place-button${chosenPlace === place ? " lu-selected" : ""}`,
+                "aria-pressed": String(chosenPlace === place),
                 "data-place": place,
                 "data-focus": `place:${place}`,
                 "aria-label": fmt(gettext("Place %(place)s"), { place }),
@@ -908,22 +910,31 @@
               ),
               { n: rightSoFar, m: rightSoFar + 1 }
             )
-          : gettext("Star space! Choose a card, then the place where it belongs. Lay the card you are surest of.")
+          : gettext("Star space! Choose a card and the place where it belongs. Lay the card you are surest of.")
       )
     );
     if (memory.starCard !== null && laidCards.has(memory.starCard)) memory.starCard = null;
-    const choosePlace = (place) => {
-      if (memory.starCard === null) {
-        memory.error = gettext("Choose a card first, then its place.");
-        rerender(memory);
-        return;
-      }
-      const card = memory.starCard;
+    if (memory.starPlace !== null && star.laid.some((c) => c.position === memory.starPlace)) memory.starPlace = null;
+    // A card and a place make a suggestion, chosen in either order.
+    const suggest = (card, place) => {
       memory.starCard = null;
+      memory.starPlace = null;
       send(memory, ctx, { type: "lay", card, position: place });
       if (ctx.announce) ctx.announce(fmt(gettext("Suggested: card %(card)s in place %(place)s."), { card, place }));
     };
-    out.push(starPlaces(view, star.laid, proposal, can.has("lay"), choosePlace));
+    const choosePlace = (place) => {
+      if (memory.starCard !== null) return suggest(memory.starCard, place);
+      memory.starPlace = memory.starPlace === place ? null : place;
+      if (memory.starPlace !== null && ctx.announce) ctx.announce(fmt(gettext("Place %(place)s: now choose the card for it."), { place }));
+      rerender(memory);
+    };
+    const chooseCard = (card) => {
+      if (memory.starPlace !== null) return suggest(card, memory.starPlace);
+      memory.starCard = memory.starCard === card ? null : card;
+      if (memory.starCard !== null && ctx.announce) ctx.announce(fmt(gettext("Card %(card)s: now choose its place."), { card }));
+      rerender(memory);
+    };
+    out.push(starPlaces(view, star.laid, proposal, can.has("lay"), choosePlace, memory.starPlace));
     out.push(
       h(
         "div",
@@ -938,10 +949,7 @@
               "data-focus": `star:${c}`,
               "aria-pressed": String(memory.starCard === c),
               disabled: !can.has("lay"),
-              onclick: () => {
-                memory.starCard = memory.starCard === c ? null : c;
-                rerender(memory);
-              },
+              onclick: () => chooseCard(c),
             },
             h("span", { class: "lu-card-n" }, c),
             h("span", { class: "lu-card-text" }, cardText(view, c))
@@ -1387,6 +1395,7 @@
       memory.questionKey = key;
       memory.selected = null;
       memory.starCard = null;
+      memory.starPlace = null;
       memory.error = null;
     }
     const pending = memory.pending;
