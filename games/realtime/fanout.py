@@ -15,7 +15,7 @@ Large sessions (bench/live_load.py, docs/performance.md) shaped the rest:
   tables sends only what changed;
 * each distinct message is serialised once (msgspec), and only ``server_time`` is added per send;
 * views are computed on the hub's own thread, not the database thread, so a fan-out never holds up
-  the actions being submitted meanwhile.
+  the actions being submitted meanwhile; in chunks, the next computed while the last is being sent.
 
 All database reads go through ``database_sync_to_async``, so the event loop never blocks on the ORM.
 """
@@ -43,6 +43,8 @@ logger = logging.getLogger(__name__)
 #: Sends run concurrently in batches, so one slow device never holds up the rest of the class.
 SEND_BATCH = 500
 THROTTLE_SECONDS = 0.25
+#: Distinct views computed per step of a fan-out; the next step is computed while this one is sent.
+VIEW_CHUNK = 100
 ENCODER = msgspec.json.Encoder()
 #: Views are pure and need no database: they are computed here, off the thread the ORM calls share.
 _VIEW_THREAD = ThreadPoolExecutor(max_workers=1, thread_name_prefix="classplay-views")
@@ -180,22 +182,40 @@ class SessionHub:
         table = await database_sync_to_async(selectors.table_for_fanout)(table_id)
         if table is None:
             return
-        wanted: list[tuple[GameConsumer, tuple]] = []
-        viewers: dict[tuple, dict] = {}
+        await self._deliver(table, self._claim(table, consumers))
+
+    def _claim(self, table, consumers: list[GameConsumer]) -> list[tuple[GameConsumer, tuple]]:
+        """The connections still missing this table as it stands, marked as sent at once (no await in
+        between), so a table update and a session update racing each other compute each view once."""
+        wanted = []
         for consumer in consumers:
-            if not consumer.may_watch(table.pk):
-                continue
-            key = self._stale(consumer, table)
-            if key is None:
-                continue
-            wanted.append((consumer, key))
-            viewers.setdefault(key, consumer.engine_viewer())
-        if not wanted:
-            return
-        bodies = await _in_view_thread(_table_bodies, table, viewers)
-        for consumer, key in wanted:
-            self._mark_sent(consumer, table, key)
-        await _send_all([(consumer, bodies[key]) for consumer, key in wanted])
+            if consumer.may_watch(table.pk):
+                key = self._stale(consumer, table)
+                if key is not None:
+                    self._mark_sent(consumer, table, key)
+                    wanted.append((consumer, key))
+        return wanted
+
+    async def _deliver(self, table, wanted: list[tuple[GameConsumer, tuple]]) -> None:
+        """Views computed in chunks on the view thread while the previous chunk is being sent; staff
+        screens first (the teacher's console should never be the last to know)."""
+        groups: dict[tuple, list[GameConsumer]] = {}
+        viewers: dict[tuple, dict] = {}
+        for consumer, key in sorted(wanted, key=lambda pair: pair[0].role == "player"):
+            if key not in groups:
+                groups[key], viewers[key] = [], consumer.engine_viewer()
+            groups[key].append(consumer)
+        keys = list(groups)
+        chunks = [keys[start : start + VIEW_CHUNK] for start in range(0, len(keys), VIEW_CHUNK)]
+        upcoming = None
+        for index, chunk in enumerate(chunks):
+            job = upcoming or _in_view_thread(_table_bodies, table, {key: viewers[key] for key in chunk})
+            upcoming = None
+            if index + 1 < len(chunks):
+                following = {key: viewers[key] for key in chunks[index + 1]}
+                upcoming = _in_view_thread(_table_bodies, table, following)
+            bodies = await job
+            await _send_all([(consumer, bodies[key]) for key in chunk for consumer in groups[key]])
 
     # --- session updates --------------------------------------------------------------------------
 
@@ -205,37 +225,19 @@ class SessionHub:
             return
         for consumer in consumers:
             consumer.adopt_seat(snapshot.seats)
+        claims = {table_id: self._claim(table, consumers) for table_id, table in snapshot.tables.items()}
         summaries: dict[str, str] = {}
-        wanted: dict[int, list[tuple[GameConsumer, tuple]]] = defaultdict(list)
+        sends: list[tuple[GameConsumer, str]] = []
         for consumer in consumers:
             role = "staff" if consumer.role in ("teacher", "projector") else "player"
             if role not in summaries:
                 summaries[role] = ENCODER.encode(snapshot.summary_for(consumer.role)).decode()
-            for table_id in snapshot.table_ids:
-                table = snapshot.tables[table_id]
-                if consumer.may_watch(table_id):
-                    key = self._stale(consumer, table)
-                    if key is not None:
-                        wanted[table_id].append((consumer, key))
-        bodies: dict[int, dict[tuple, str]] = {}
-        for table_id, pairs in wanted.items():
-            viewers: dict[tuple, dict] = {}
-            for consumer, key in pairs:
-                viewers.setdefault(key, consumer.engine_viewer())
-            bodies[table_id] = await _in_view_thread(_table_bodies, snapshot.tables[table_id], viewers)
-        tables_of: dict[GameConsumer, list[str]] = defaultdict(list)
-        for table_id, pairs in wanted.items():
-            table = snapshot.tables[table_id]
-            for consumer, key in pairs:
-                self._mark_sent(consumer, table, key)
-                tables_of[consumer].append(bodies[table_id][key])
-        sends: list[tuple[GameConsumer, str]] = []
-        for consumer in consumers:
-            role = "staff" if consumer.role in ("teacher", "projector") else "player"
             me = ENCODER.encode(consumer.me()).decode()
             sends.append((consumer, _open('{"type":"session","session":' + summaries[role] + "," + me[1:])))
-            sends += [(consumer, body) for body in tables_of.get(consumer, ())]
         await _send_all(sends)
+        for table_id, wanted in claims.items():
+            if wanted:
+                await self._deliver(snapshot.tables[table_id], wanted)
 
     async def _presence_changed(self, session_id: int, consumers: list[GameConsumer]) -> None:
         staff = [c for c in consumers if c.role in ("teacher", "projector")]
@@ -265,8 +267,8 @@ def _table_bodies(table, viewers: dict[tuple, dict]) -> dict[tuple, str]:
     }
 
 
-async def _in_view_thread(function, *args):
-    return await asyncio.get_running_loop().run_in_executor(_VIEW_THREAD, function, *args)
+def _in_view_thread(function, *args) -> asyncio.Future:
+    return asyncio.get_running_loop().run_in_executor(_VIEW_THREAD, function, *args)
 
 
 def _views_for(table, viewers: list[dict]) -> list[dict]:
