@@ -119,8 +119,14 @@ class ReportBuild(models.Model):
 class StudentSessionStat(models.Model):
     """A student's answers in one session (a row with no answers: they joined but answered nothing)."""
 
-    student = models.ForeignKey(Student, on_delete=models.CASCADE, related_name="session_stats")
-    classroom = models.ForeignKey(Classroom, on_delete=models.CASCADE, related_name="student_session_stats")
+    # No single-column indexes on student and class: the composite indexes below start with them, and a
+    # school build rewrites hundreds of thousands of these rows (every index costs on each).
+    student = models.ForeignKey(
+        Student, on_delete=models.CASCADE, related_name="session_stats", db_index=False
+    )
+    classroom = models.ForeignKey(
+        Classroom, on_delete=models.CASCADE, related_name="student_session_stats", db_index=False
+    )
     session = models.ForeignKey("games.GameSession", on_delete=models.CASCADE, related_name="student_stats")
     game = models.CharField(max_length=16)
     skill = models.CharField(max_length=32, blank=True)
@@ -168,7 +174,9 @@ class ClassItemStat(models.Model):
     """How a class did on one question (item), anonymous. ``archived`` rows hold the answers of facts
     that were erased or purged: a rebuild replaces the other rows and keeps these."""
 
-    classroom = models.ForeignKey(Classroom, on_delete=models.CASCADE, related_name="item_stats")
+    classroom = models.ForeignKey(
+        Classroom, on_delete=models.CASCADE, related_name="item_stats", db_index=False
+    )
     game = models.CharField(max_length=16)
     category = models.CharField(max_length=40, blank=True)
     level = models.PositiveSmallIntegerField(null=True, blank=True)
@@ -188,7 +196,9 @@ class ClassWrongAnswer(models.Model):
     """A wrong answer given to one question in a class, and how many times (no names). ``archived``: as
     for :class:`ClassItemStat`."""
 
-    classroom = models.ForeignKey(Classroom, on_delete=models.CASCADE, related_name="wrong_answers")
+    classroom = models.ForeignKey(
+        Classroom, on_delete=models.CASCADE, related_name="wrong_answers", db_index=False
+    )
     game = models.CharField(max_length=16)
     category = models.CharField(max_length=40, blank=True)
     item_id = models.CharField(max_length=64)
