@@ -287,6 +287,17 @@ def views_of(snapshot, table_ids: list[int], viewer: dict) -> list[dict]:
     return [selectors.table_view(snapshot.tables[table_id], viewer) for table_id in table_ids]
 
 
+async def snapshot_views(consumer: GameConsumer, snapshot, table_ids: list[int]) -> list[dict]:
+    """A connecting device's views, computed on the view thread (not the database thread every other
+    device's connect and action needs), and remembered as sent, so the hub does not send them again."""
+    viewer = consumer.engine_viewer()
+    views = await _in_view_thread(views_of, snapshot, table_ids, viewer)
+    current = hub()
+    for table_id in table_ids:
+        current._mark_sent(consumer, snapshot.tables[table_id], _viewer_key(viewer))
+    return views
+
+
 async def _send_all(sends: list[tuple[GameConsumer, str]]) -> None:
     """Every message carries the server's time, as ``GameConsumer.push`` adds it."""
 
