@@ -191,6 +191,18 @@ def _lobby_levels(session: GameSession, student_ids: list[int]) -> dict[int, int
 # --- pages -----------------------------------------------------------------------------------------
 
 
+def settings_display(session: GameSession) -> list[tuple[str, str]]:
+    """The session's settings as the teacher chose them: labels and the chosen value's name."""
+    from . import catalog
+
+    rows = []
+    for key, setting in catalog.spec_for(session.game).settings.items():
+        value = session.settings.get(key, setting.default)
+        shown = dict(setting.choices).get(value, value) if setting.kind == "choice" else value
+        rows.append((str(setting.label), str(shown)))
+    return rows
+
+
 def session_controls(session: GameSession, limit: int = 30) -> list[SessionControl]:
     return list(session.controls.select_related("actor")[:limit])
 
@@ -272,8 +284,8 @@ def replay_step(table: GameTable, step: int) -> dict:
     return {
         "step": step,
         "steps": len(entries),
+        # The raw events are not sent: some name what only one player saw (a card taken into a hand).
         "entry": {"kind": entry.kind, "player": entry.player, "action": entry.action, "at": entry.at},
-        "events": entry.events,
         "table": {
             "table": table.pk,
             "number": table.number,

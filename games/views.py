@@ -166,6 +166,7 @@ def console(request, pk: int):
         "session": session,
         "spec": catalog.spec_for(session.game),
         "controls": selectors.session_controls(session),
+        "settings_rows": selectors.settings_display(session),
         "participants": selectors.session_participants(session),
         "live_role": "teacher",
     }

@@ -314,7 +314,10 @@
       card.card.dataset.status = table.status;
       const view = table.view || {};
       const clock = view.clock || {};
-      const deadline = table.status === "playing" ? (clock.deadline ?? view.deadline ?? null) : null;
+      // Every game's device screen draws its own turn clock beside the move; the card's clock is for
+      // the console and the projector, where tables are seen side by side.
+      const ownClock = this.role === "player";
+      const deadline = table.status === "playing" && !ownClock ? (clock.deadline ?? view.deadline ?? null) : null;
       Classplay.countdown(this.connection, card.clock, deadline);
       if (!module) {
         card.body.textContent = gettext("Loading the game…");

@@ -211,3 +211,14 @@ def test_the_replay_step_is_the_logged_table_exactly(client_of, ms_rivera, runni
     assert json.dumps(step["table"]["view"], sort_keys=True) == json.dumps(
         __import__("games.selectors").selectors.table_view(table, {"role": "teacher"})["view"], sort_keys=True
     )
+
+
+def test_the_console_names_settings_as_the_teacher_chose_them(client_of, ms_rivera, session):
+    page = client_of(ms_rivera).get(reverse("games:console", args=[session.pk])).content.decode()
+    assert "Seconds to answer" in page and "answer_seconds" not in page
+    assert "Standard" in page  # the board's name, not its key
+
+
+def test_a_replay_step_sends_no_raw_events(client_of, ms_rivera, running):
+    step = client_of(ms_rivera).get(reverse("games:replay_step", args=[running.pk, 1, 1])).json()
+    assert "events" not in step
