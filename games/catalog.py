@@ -12,7 +12,8 @@ from django.utils.translation import gettext_lazy as _
 
 @dataclass(frozen=True)
 class Setting:
-    """One teacher-chosen setting: ``kind`` is "int" or "choice"; ints are bounded, choices listed."""
+    """One teacher-chosen setting: ``kind`` is "int" (bounded), "choice" (listed) or "word_list" (one of
+    the school's own Mind the Lines lists, or None for the game's own concepts)."""
 
     label: str
     kind: str
@@ -22,6 +23,16 @@ class Setting:
     choices: tuple[tuple[str, str], ...] = ()
 
     def clean(self, value: Any) -> Any:
+        if self.kind == "word_list":  # a school's word list by id; which school is checked on scheduling
+            if value in (None, "", 0, "0"):
+                return None
+            try:
+                number = int(value)
+            except (TypeError, ValueError):
+                raise ValueError(_("choose one of your school's word lists")) from None
+            if number < 1:
+                raise ValueError(_("choose one of your school's word lists"))
+            return number
         if self.kind == "int":
             try:
                 number = int(value)
@@ -157,6 +168,8 @@ GAMES: dict[str, GameSpec] = {
                 _("Concepts"), "choice", "easy", choices=(("easy", _("Easy")), ("hard", _("Hard")))
             ),
             "draw_seconds": Setting(_("Seconds to draw"), "int", 120, 60, 600),
+            "exclude_seconds": Setting(_("Seconds per exclusion"), "int", 60, 10, 600),
+            "word_list": Setting(_("Word list"), "word_list", None),
         },
     ),
 }

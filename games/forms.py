@@ -13,7 +13,19 @@ from . import catalog
 from .models import GameName, GameSession
 
 
-def setting_field(setting: catalog.Setting) -> forms.Field:
+def setting_field(setting: catalog.Setting, word_lists=()) -> forms.Field:
+    if setting.kind == "word_list":
+        return forms.TypedChoiceField(
+            label=setting.label,
+            choices=[
+                ("", _("The game's own concepts")),
+                *((wl.pk, f"{wl.name} ({wl.word_count})") for wl in word_lists),
+            ],
+            coerce=int,
+            empty_value=None,
+            required=False,
+            help_text=_("Play with this week's vocabulary: your school's word lists from the question bank."),
+        )
     if setting.kind == "int":
         return forms.IntegerField(
             label=setting.label,
@@ -48,12 +60,13 @@ class SessionForm(forms.Form):
         label=_("Seating"), choices=GameSession.Arrangement.choices, initial=GameSession.Arrangement.BALANCED
     )
 
-    def __init__(self, *args, classrooms, **kwargs):
+    def __init__(self, *args, classrooms, word_lists=(), **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["classroom"].queryset = classrooms
+        word_lists = list(word_lists)
         for game, spec in catalog.GAMES.items():
             for key, setting in spec.settings.items():
-                self.fields[f"{game}__{key}"] = setting_field(setting)
+                self.fields[f"{game}__{key}"] = setting_field(setting, word_lists)
 
     def settings_fields(self, game: str) -> list:
         return [self[f"{game}__{key}"] for key in catalog.spec_for(game).settings]

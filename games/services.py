@@ -63,6 +63,7 @@ def session_schedule(
         raise ValidationError({"settings": str(error)}) from None
     if not 5 <= planned_minutes <= 90:
         raise ValidationError({"planned_minutes": _("A session lasts between 5 and 90 minutes.")})
+    _check_word_list(cleaned, classroom)
     return GameSession.objects.create(
         classroom=classroom,
         created_by=by,
@@ -85,11 +86,21 @@ def session_update(*, session: GameSession, by: User, **fields) -> GameSession:
             )
         except ValueError as error:
             raise ValidationError({"settings": str(error)}) from None
+        _check_word_list(fields["settings"], fields.get("classroom", session.classroom))
     for name, value in fields.items():
         setattr(session, name, value)
     session.save()
     _control(session, by, "edit", {"fields": sorted(fields)})
     return session
+
+
+def _check_word_list(settings: dict, classroom: Classroom) -> None:
+    """A session may play only with a word list of its own class's school."""
+    from questions.models import WordList
+
+    chosen = settings.get("word_list")
+    if chosen and not WordList.objects.filter(pk=chosen, school_id=classroom.school_id).exists():
+        raise ValidationError({"settings": _("Word list: choose one of your school's word lists.")})
 
 
 def session_cancel(*, session: GameSession, by: User) -> None:

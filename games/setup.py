@@ -61,6 +61,26 @@ def wordup_bank(session) -> dict | None:
     return bank if complete else None
 
 
+def mindlines_concepts(session, player_count: int, rng: core.Rng) -> list[dict] | None:
+    """The teacher's word list if the session has one (topped up from the game's own deck when it is too
+    short for even one round), else None: the game's own concepts of the chosen difficulty."""
+    word_list = session.settings.get("word_list")
+    if not word_list:
+        return None
+    from questions.selectors import concepts_for
+
+    from .engine.mindlines import rules
+
+    concepts = concepts_for(session.classroom.school_id, word_list=word_list)
+    needed = rules.concepts_needed(player_count, rounds=1)
+    if len(concepts) < needed:
+        known = {concept["text"].casefold() for concept in concepts}
+        deck = content.mindlines_concepts(session.settings["difficulty"])
+        spare = [concept for concept in deck if concept["text"].casefold() not in known]
+        concepts += rng.sample(spare, needed - len(concepts))
+    return concepts
+
+
 def engine_config(session, players: list[dict]) -> dict:
     """The config ``setup`` gets for one table. Players are ``{"id", "name", "level"}`` dicts."""
     settings, game = session.settings, session.game
@@ -108,11 +128,14 @@ def engine_config(session, players: list[dict]) -> dict:
             turn_seconds=float(settings["turn_seconds"]),
         )
     if game == "mindlines":
+        seated = _with_bots(game, players, 2, "medium")
         return content.default_config(
             game,
-            players=_with_bots(game, players, 2, "medium"),
+            players=seated,
             seed_rng=rng,
+            content=mindlines_concepts(session, len(seated), rng),
             difficulty=settings["difficulty"],
             draw_seconds=settings["draw_seconds"],
+            exclude_seconds=settings.get("exclude_seconds", 60),
         )
     raise ValueError(f"unknown game {game!r}")

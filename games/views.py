@@ -17,6 +17,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from classrooms.selectors import classrooms_for_user
+from questions.selectors import visible_word_lists
 
 from . import catalog, selectors, services
 from .forms import SessionForm
@@ -68,6 +69,7 @@ def session_new(request):
     form = SessionForm(
         request.POST or None,
         classrooms=classrooms,
+        word_lists=visible_word_lists(request.user),
         initial=SessionForm.initial_for(classroom=chosen or classrooms.first()) | _game_initial(request),
     )
     if request.method == "POST" and form.is_valid():
