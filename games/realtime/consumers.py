@@ -13,7 +13,6 @@ Server -> client: {"type": "session", ...}, {"type": "table", "seq": n, "view": 
 
 from __future__ import annotations
 
-import json
 import time
 from typing import Any
 
@@ -51,6 +50,8 @@ class ActionMessage(msgspec.Struct, tag="action", forbid_unknown_fields=True):
 
 ClientMessage = Hello | Ping | ActionMessage
 DECODER = msgspec.json.Decoder(ClientMessage)
+#: msgspec encodes the views about 20 times faster than json.dumps (see bench/README.md).
+ENCODER = msgspec.json.Encoder()
 
 
 class TokenBucket:
@@ -157,7 +158,7 @@ class GameConsumer(AsyncWebsocketConsumer):
 
     async def push(self, message: dict) -> None:
         message["server_time"] = time.time()
-        await self.send(text_data=json.dumps(message, separators=(",", ":")))
+        await self.send(text_data=ENCODER.encode(message).decode())
 
     async def _send_snapshot(self, last_seq: dict[str, int]) -> None:
         """The session and every table this viewer may see; a table the client already holds at its
