@@ -948,13 +948,19 @@
   // Layouts
   // ---------------------------------------------------------------------------------------------------
 
-  /** The game clock of the timed variant (the page controller already shows the step's countdown). */
+  /** The step's countdown on the student's device (the console and projector cards show it in their
+   *  header), and the game clock of the timed variant everywhere. */
   function clocks(view, ctx) {
-    if (!view.time_limit) return null;
-    const gameClock = h("span", { class: "wu-clock wu-game-clock", role: "timer", "aria-label": gettext("Time left in the game") });
     const live = ctx.role !== "replay" && view.phase !== "over";
-    if (ctx.countdown) ctx.countdown(gameClock, live ? (view.clock || {}).game_deadline || null : null);
-    return h("span", { class: "wu-clock-box" }, h("span", { class: "wu-clock-label", text: gettext("Game time") }), gameClock);
+    const boxes = [];
+    const add = (label, aria, deadline) => {
+      const clock = h("span", { class: "wu-clock", role: "timer", "aria-label": aria });
+      if (ctx.countdown) ctx.countdown(clock, live ? deadline || null : null);
+      boxes.push(h("span", { class: "wu-clock-box" }, h("span", { class: "wu-clock-label", text: label }), clock));
+    };
+    if (ctx.role === "player") add(gettext("This step"), gettext("Time left for this step"), (view.clock || {}).deadline);
+    if (view.time_limit) add(gettext("Game time"), gettext("Time left in the game"), (view.clock || {}).game_deadline);
+    return boxes.length ? h("span", { class: "wu-clocks" }, boxes) : null;
   }
 
   /** The middle of the board: the last roll, what is happening, the pile of cards. */
