@@ -61,6 +61,9 @@ class GameSpec:
     seating: str = "tables"
     #: What fills a table that is too small: "bot" (a computer player) or "merge" (join another table).
     fill: str = "merge"
+    #: Whether "Move on" (the rules' deadline action, now) makes sense: in Line-Up it would make the
+    #: player to move lose the match, so the teacher ends the table instead.
+    can_advance: bool = True
     settings: dict[str, Setting] = field(default_factory=dict)
 
     def clean_settings(self, raw: dict[str, Any]) -> dict[str, Any]:
@@ -134,6 +137,7 @@ GAMES: dict[str, GameSpec] = {
         table_target=2,
         skill=None,
         fill="bot",
+        can_advance=False,
         settings={
             "turn_seconds": Setting(_("Seconds per turn"), "int", 60, 15, 300),
             "bot": Setting(

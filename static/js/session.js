@@ -300,7 +300,7 @@
         csrfInput(), extra || null, el("button", { type: "submit", class: "secondary small" }, label));
       return el("div", { class: "table-controls", role: "group", "aria-label": interpolate(gettext("Table %(n)s controls"), { n: table.number }, true) },
         form("extend", gettext("+30 s"), el("input", { type: "hidden", name: "seconds", value: "30" })),
-        form("advance", gettext("Move on")),
+        this.root.dataset.canAdvance === "false" ? null : form("advance", gettext("Move on")),
         form("end", gettext("End table")));
     }
 
