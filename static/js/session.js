@@ -277,7 +277,10 @@
       let card = this.cards.get(table.table);
       if (card) return card;
       const body = el("div", { class: "table-body" });
-      const clock = el("span", { class: "countdown", hidden: true });
+      // Every game's device screen draws its own turn clock beside the move; the card's clock is for the
+      // console and the projector, where tables are seen side by side (a module that finds this clock
+      // in its card draws none of its own).
+      const clock = this.role === "player" ? null : el("span", { class: "countdown", hidden: true });
       const header = el("header", { class: "table-header" },
         el("h2", { class: "table-title" }, interpolate(gettext("Table %(n)s"), { n: table.number }, true)),
         clock);
@@ -314,11 +317,8 @@
       card.card.dataset.status = table.status;
       const view = table.view || {};
       const clock = view.clock || {};
-      // Every game's device screen draws its own turn clock beside the move; the card's clock is for
-      // the console and the projector, where tables are seen side by side.
-      const ownClock = this.role === "player";
-      const deadline = table.status === "playing" && !ownClock ? (clock.deadline ?? view.deadline ?? null) : null;
-      Classplay.countdown(this.connection, card.clock, deadline);
+      const deadline = table.status === "playing" ? (clock.deadline ?? view.deadline ?? null) : null;
+      if (card.clock) Classplay.countdown(this.connection, card.clock, deadline);
       if (!module) {
         card.body.textContent = gettext("Loading the game…");
         return;
