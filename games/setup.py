@@ -111,6 +111,8 @@ def engine_config(session, players: list[dict]) -> dict:
             content=wordup_bank(session),
             target=settings["target"],
             answer_seconds=settings["answer_seconds"],
+            reveal_seconds=settings.get("reveal_seconds", 8),
+            time_limit=(settings.get("time_limit") or 0) * 60 or None,
         )
     if game == "faces":
         return content.default_config(
