@@ -61,9 +61,9 @@ class GameSpec:
     seating: str = "tables"
     #: What fills a table that is too small: "bot" (a computer player) or "merge" (join another table).
     fill: str = "merge"
-    #: Whether "Move on" (the rules' deadline action, now) makes sense: in Line-Up it would make the
-    #: player to move lose the match, so the teacher ends the table instead.
-    can_advance: bool = True
+    #: Asked before "Move on" (the rules' deadline action, now) where it can decide a game: in Line-Up it
+    #: starts the next round between rounds, but during a turn the player to move loses the match.
+    advance_warning: str | None = None
     settings: dict[str, Setting] = field(default_factory=dict)
 
     def clean_settings(self, raw: dict[str, Any]) -> dict[str, Any]:
@@ -139,7 +139,10 @@ GAMES: dict[str, GameSpec] = {
         table_target=2,
         skill=None,
         fill="bot",
-        can_advance=False,
+        advance_warning=_(
+            "Between rounds this starts the next round. During a turn the student to move loses the match"
+            " (to give more time, use +30 s). Move on?"
+        ),
         settings={
             "turn_seconds": Setting(_("Seconds per turn"), "int", 60, 15, 300),
             "bot": Setting(

@@ -120,6 +120,7 @@ def engine_config(session, players: list[dict]) -> dict:
             players=_with_bots(game, players, 2, settings["bot"]),
             seed_rng=rng,
             turn_seconds=settings["turn_seconds"],
+            salt=secrets.token_hex(32),  # server-chosen, published with the seed at the end
         )
     if game == "lineit":
         return content.default_config(

@@ -299,11 +299,12 @@
 
     tableControls(table) {
       const base = this.root.dataset.tableUrl.replace("/0/", `/${table.table}/`);
-      const form = (kind, label, extra) => el("form", { method: "post", action: base.replace("kind", kind), "data-live-form": "" },
+      const warnings = { advance: this.root.dataset.advanceConfirm || null, end: gettext("End this table now?") };
+      const form = (kind, label, extra) => el("form", { method: "post", action: base.replace("kind", kind), "data-live-form": "", "data-confirm": warnings[kind] || null },
         csrfInput(), extra || null, el("button", { type: "submit", class: "secondary small" }, label));
       return el("div", { class: "table-controls", role: "group", "aria-label": interpolate(gettext("Table %(n)s controls"), { n: table.number }, true) },
         form("extend", gettext("+30 s"), el("input", { type: "hidden", name: "seconds", value: "30" })),
-        this.root.dataset.canAdvance === "false" ? null : form("advance", gettext("Move on")),
+        form("advance", gettext("Move on")),
         form("end", gettext("End table")));
     }
 

@@ -224,21 +224,11 @@ def test_a_replay_step_sends_no_raw_events(client_of, ms_rivera, running):
     assert "events" not in step
 
 
-def test_line_up_guess_who_has_no_move_on_because_it_would_decide_the_match(
+def test_line_up_guess_who_warns_before_move_on_because_it_can_decide_the_match(
     client_of, ms_rivera, class_7b, ava
 ):
     faces = services.session_schedule(
         classroom=class_7b, by=ms_rivera, game="faces", scheduled_for=timezone.now() + timedelta(hours=1)
     )
-    services.session_open_lobby(session=faces, by=ms_rivera)
-    services.session_join(session=faces, student=ava)
-    faces.refresh_from_db()
-    services.session_start(session=faces, by=ms_rivera)
-    table = faces.tables.get()
-    client = client_of(ms_rivera)
-    assert (
-        'data-can-advance="false"' in client.get(reverse("games:console", args=[faces.pk])).content.decode()
-    )
-    url = reverse("games:table_control", args=[faces.pk, table.pk, "advance"])
-    refused = client.post(url, HTTP_ACCEPT="application/json")
-    assert refused.status_code == 400 and "end the table instead" in refused.json()["message"]
+    page = client_of(ms_rivera).get(reverse("games:console", args=[faces.pk])).content.decode()
+    assert 'data-advance-confirm="Between rounds this starts the next round.' in page
