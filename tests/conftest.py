@@ -17,6 +17,7 @@ def _isolated(tmp_path):
     """Each test starts with empty media and an empty cache (rate-limit counters live there).
 
     Takes no ``settings`` fixture on purpose: some engine tests use ``settings`` as a parameter name."""
+    from channels.layers import channel_layers
     from django.core.cache import cache
     from django.test import override_settings
 
@@ -24,6 +25,9 @@ def _isolated(tmp_path):
     with override_settings(MEDIA_ROOT=tmp_path / "media"):
         yield
     cache.clear()
+    # A fresh channel layer per test: each async test runs its own event loop, and a Redis layer keeps
+    # locks and connections bound to the loop that made them.
+    channel_layers.backends = {}
 
 
 @pytest.fixture

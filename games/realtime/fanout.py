@@ -88,6 +88,11 @@ class SessionHub:
             if not local:
                 del self.sessions[consumer.session_id]
                 await self.layer.group_discard(session_group(consumer.session_id), self.channel)
+            if not self.sessions and self.reader is not None:
+                # Nobody left in this process: stop listening, so no receive (and channels_redis's
+                # receive lock) outlives the connections; the next connection starts a fresh one.
+                self.reader.cancel()
+                self.reader, self.channel = None, None
 
     async def _read(self) -> None:
         while True:
