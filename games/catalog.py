@@ -126,7 +126,7 @@ GAMES: dict[str, GameSpec] = {
         fill="bot",
         settings={
             "target": Setting(_("Tokens of each colour to win"), "int", 2, 1, 3),
-            "time_limit": Setting(_("Fixed game time in minutes (0: play to the target)"), "int", 0, 0, 90),
+            "time_limit": Setting(_("Time limit in minutes (0: play to the target)"), "int", 0, 0, 90),
             "answer_seconds": Setting(_("Seconds to answer"), "int", 45, 15, 180),
             "reveal_seconds": Setting(_("Seconds the answer stays on show"), "int", 8, 4, 60),
             "level": Setting(_("Question level"), "choice", "auto", choices=LEVEL_CHOICES),

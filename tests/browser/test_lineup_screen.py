@@ -750,9 +750,10 @@ def test_live_a_teacher_starts_line_up_and_two_teams_of_two_play_a_round(
         page.locator("[data-phase=answer] [data-rack]").wait_for(timeout=25_000)
     assert GameTable.objects.get(pk=table.pk).state["round"] == 2
     assert GameSession.objects.get(pk=session.pk).status == GameSession.Status.RUNNING
-    # One countdown per device: the page's own, in the table's header (the module draws none there).
+    # One countdown per device: the module's own beside the move (the page draws none on a device).
     for page in devices.values():
-        assert page.locator(".lu-clock").count() == 0, page.locator("[data-table-id]").evaluate_all(
+        assert page.locator(".countdown").count() == 0
+        assert page.locator(".lu-clock").count() == 1, page.locator("[data-table-id]").evaluate_all(
             "cards => cards.map(c => c.outerHTML.slice(0, 400))"
         )
     for page in (*devices.values(), projector, console):

@@ -37,7 +37,7 @@ def test_a_whole_session_with_a_dropped_connection_a_pause_and_results(
     console = signed_in(live_site, user=ms_rivera)
     console.goto(f"{live_site}/dashboard/")
     console.get_by_role("link", name="Schedule a game").click()
-    console.get_by_label("Game").select_option("lineup")
+    console.get_by_label("Game", exact=True).select_option("lineup")
     console.locator("#id_title").fill("Planets and rivers")
     console.get_by_role("spinbutton", name="Seconds to answer").fill("120")
     console.get_by_role("button", name="Save").click()
