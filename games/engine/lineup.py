@@ -23,6 +23,7 @@ does. Each member's last ordering before the lock is kept for their learning fac
 from __future__ import annotations
 
 import json
+from collections import Counter
 from typing import Any
 
 from . import core
@@ -55,6 +56,10 @@ RACK_PHASES = (ANSWER, FINAL)
 FACE_UP_MINIS = ("pink", "tiebreak")
 LOG_KEEP = 20
 LOG_SHOWN = 15
+#: A student's screen lists who suggested what up to this many suggestions, then only the tally.
+PROPOSALS_LISTED = 8
+#: Viewers that see rosters and who may act now: one screen each, so their views may grow with the class.
+STAFF_ROLES = ("teacher", "projector")
 
 TIMER_KEYS = (
     "answer_seconds",
@@ -243,7 +248,8 @@ class LineUp(core.Game):
             role = "spectator"
         if role not in ("player", "teacher", "projector"):
             role = "spectator"
-        out = _public_view(state, self.current_players(state))
+        staff = role in STAFF_ROLES
+        out = _public_view(state, self.current_players(state), staff=staff)
         out["viewer"] = role
         if role == "player":
             team = state["players"][player]["team"]
@@ -258,6 +264,7 @@ class LineUp(core.Game):
             out["my_team"] = _private_team(state, team, player)
         elif role == "teacher":
             out["team_details"] = {team: _private_team(state, team) for team in TEAMS}
+        out["names"] = _names(state, out)
         return out
 
     # ------------------------------------------------------------------------------------------------
@@ -1159,13 +1166,10 @@ def _team_done(state: State, team: str) -> bool:
     return False
 
 
-def _public_team(state: State, team: str) -> dict[str, Any]:
+def _public_team(state: State, team: str, staff: bool) -> dict[str, Any]:
     info = state["teams"][team]
     out: dict[str, Any] = {
-        "members": [
-            {"id": p, "name": state["players"][p]["name"], "bot": state["players"][p]["bot"]}
-            for p in info["members"]
-        ],
+        "size": len(info["members"]),
         "position": info["pos"],
         "zone": _zone(state, info["pos"]),
         "on_star": info["pos"] in state["board"]["stars"],
@@ -1185,7 +1189,38 @@ def _public_team(state: State, team: str) -> dict[str, Any]:
     return out
 
 
-def _public_view(state: State, players_now: list[str]) -> dict[str, Any]:
+def _roster(state: State, team: str) -> list[dict[str, Any]]:
+    return [
+        {"id": p, "name": state["players"][p]["name"], "bot": state["players"][p]["bot"]}
+        for p in state["teams"][team]["members"]
+    ]
+
+
+def _names(state: State, view: dict[str, Any]) -> dict[str, str]:
+    """The names of the players this view mentions (captains, whoever moved or suggested something, the
+    log's people), so a student's view stays the same small size whether the class has 20 or 2000."""
+    players = state["players"]
+    mentioned: list[Any] = [info.get("captain") for info in view["teams"].values()]
+    mentioned += [entry.get(key) for entry in view["log"] for key in ("by", "player")]
+    mine = view.get("my_team") or {}
+    mentioned += [mine.get("captain"), mine.get("rack_by"), *mine.get("proposals", {})]
+    for proposal in (mine.get("proposal"), mine.get("star_proposal")):
+        if proposal:
+            mentioned.append(proposal.get("by"))
+    if view.get("you"):
+        mentioned.append(view["you"]["id"])
+    for details in (view.get("team_details") or {}).values():
+        mentioned += [details.get("captain"), details.get("rack_by"), *details.get("proposals", {})]
+        mentioned += list(details.get("orders", {}))
+        for proposal in (details.get("proposal"), details.get("star_proposal")):
+            if proposal:
+                mentioned.append(proposal.get("by"))
+    return {p: players[p]["name"] for p in mentioned if isinstance(p, str) and p in players}
+
+
+def _public_view(state: State, players_now: list[str], staff: bool) -> dict[str, Any]:
+    """What every viewer may see. Rosters and who may act now are for the staff screens only: a student's
+    view must not grow with the class (one update goes to every device of a 2000-student session)."""
     q, phase = state["q"], state["phase"]
     out: dict[str, Any] = {
         "game": "lineup",
@@ -1201,8 +1236,8 @@ def _public_view(state: State, players_now: list[str]) -> dict[str, Any]:
             "stars": list(state["board"]["stars"]),
             "final": state["board"]["final"],
         },
-        "teams": {team: _public_team(state, team) for team in TEAMS},
-        "turn": {"teams": _acting_teams(state), "players": list(players_now)},
+        "teams": {team: _public_team(state, team, staff) for team in TEAMS},
+        "turn": {"teams": _acting_teams(state)},
         "question": _public_question(_question(state)) if q else None,
         # Counts the questions asked so far: a stable key for a client's work in progress on this one.
         "question_serial": q["serial"] if q else None,
@@ -1235,6 +1270,10 @@ def _public_view(state: State, players_now: list[str]) -> dict[str, Any]:
         }
     if phase in (REVEAL, OVER) and state["reveal"]:
         out["reveal"] = core.clone(state["reveal"])
+    if staff:
+        out["turn"]["players"] = list(players_now)
+        for team in TEAMS:
+            out["teams"][team]["members"] = _roster(state, team)
     return out
 
 
@@ -1248,9 +1287,10 @@ def _private_team(state: State, team: str, player: str | None = None) -> dict[st
     if team in q["answering"] and phase in RACK_PHASES:
         out["rack"] = list(q["rack"][team])
         out["rack_by"] = q["rack_by"][team]
-    members = state["teams"][team]["members"]
-    out["orders"] = {p: list(q["own"][p]["order"]) for p in members if p in q["own"]}
-    if player is not None:
+    if player is None:
+        members = state["teams"][team]["members"]
+        out["orders"] = {p: list(q["own"][p]["order"]) for p in members if p in q["own"]}
+    else:
         mine = q["own"].get(player)
         out["my_order"] = list(mine["order"]) if mine else None
     if team in q["answers"]:
@@ -1258,12 +1298,18 @@ def _private_team(state: State, team: str, player: str | None = None) -> dict[st
     if phase in CHOICE_PHASES:
         proposal = q["proposal"].get(team)
         out["proposal"] = dict(proposal) if proposal else None
-        out["proposals"] = dict(q["proposed"].get(team, {}))
+        proposed = q["proposed"].get(team, {})
+        # A student's screen lists who suggested what in a small team; in a big one it shows the tally
+        # (nobody reads 40 names, and the view must not grow with the class).
+        listed = player is None or len(proposed) <= PROPOSALS_LISTED
+        out["proposals"] = dict(proposed) if listed else {}
+        out["proposal_counts"] = {str(v): n for v, n in sorted(Counter(proposed.values()).items())}
         out["locked_value"] = q["locked"].get(team)
     if q["mini"] == "star":
         star = q["star"]
         out["star_proposal"] = dict(star["proposal"]) if star["proposal"] else None
-        out["star_proposed"] = {p: [dict(x) for x in v] for p, v in star["proposed"].items()}
+        if player is None:
+            out["star_proposed"] = {p: [dict(x) for x in v] for p, v in star["proposed"].items()}
     if q["mini"] == "final":
         out["attempts"] = [{"order": list(a["order"]), "wrong": a["wrong"]} for a in q["attempts"]]
     return out

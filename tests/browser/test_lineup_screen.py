@@ -345,6 +345,22 @@ def test_orange_predictions_are_proposed_locked_and_shown_together(new_page):
     assert_no_errors(ava, ben, cai, projector)
 
 
+def test_a_big_teams_captain_sees_the_tally_of_suggestions_not_forty_names(new_page):
+    crowd = [{"id": f"p{i}", "name": f"Student {i}", "team": ("blue", "yellow")[i % 2]} for i in range(40)]
+    bench = Bench(new_page, h.fresh(blue=9, players=crowd))
+    assert bench.state["phase"] == "predict"
+    for i, value in zip(range(0, 40, 2), [1, 2, 3, 5] * 5, strict=True):
+        bench.state = h.act(bench.state, f"p{i}", {"type": "predict", "value": value})
+    captain = h.captain(bench.state, "blue")
+    page = bench.device("captain", "player", captain)
+    suggestions = page.get_by_role("list", name="Your team's suggestions").inner_text()
+    assert "5 suggestions" in suggestions and "Student" not in suggestions
+    assert page.get_by_text(re.compile(r"Team choice: \d \(suggested by Student \d+\)")).is_visible()
+    teacher_text = bench.device("teacher", "teacher").locator("body").inner_text()
+    assert "Student 38" in teacher_text  # the console still lists who suggested what
+    assert_no_errors(page)
+
+
 def test_pink_equal_bids_bid_again_then_the_bidder_answers_face_up(new_page):
     bench = Bench(new_page, h.fresh(blue=17, yellow=12))
     assert bench.state["phase"] == "bid" and bench.state["q"]["mini"] == "pink"

@@ -263,8 +263,10 @@ def test_each_students_last_ordering_before_the_lock_is_recorded():
     assert own[mate] == {"order": [2, 5, 3, 4, 1], "at": 4.0}
     assert own[cap] == {"order": [2, 5, 1, 3, 4], "at": 6.0}
     mates_view = GAME.view(state, {"role": "player", "player": mate})["my_team"]
-    assert mates_view["orders"] == {mate: [2, 5, 3, 4, 1], cap: [2, 5, 1, 3, 4]}
+    assert "orders" not in mates_view  # the console shows everyone's; a device only its own
     assert mates_view["my_order"] == [2, 5, 3, 4, 1]
+    details = GAME.view(state, {"role": "teacher"})["team_details"]["blue"]
+    assert details["orders"] == {mate: [2, 5, 3, 4, 1], cap: [2, 5, 1, 3, 4]}
 
 
 def test_a_team_that_has_locked_in_waits_for_the_other():
@@ -1129,3 +1131,49 @@ def test_bot_action_is_legal_and_refused_for_a_player_who_cannot_act():
     GAME.apply(state, "ava", action, 1.0)
     with pytest.raises(IllegalAction):
         GAME.bot_action(state, "cai", core.Rng("b"))
+
+
+# ==================================================================================================
+# A student's view does not grow with the class
+# ==================================================================================================
+
+
+def _class_of(size):
+    return [{"id": f"p{i}", "name": f"Student {i}", "team": ("blue", "yellow")[i % 2]} for i in range(size)]
+
+
+def test_a_students_view_is_the_same_size_in_a_class_of_2000_as_in_a_class_of_20():
+    sizes = {}
+    for size in (20, 2000):
+        state = new_game(players=_class_of(size))
+        for i in range(0, size, 2):  # every blue student moves the cards once
+            state = act(state, f"p{i}", {"type": "rack", "order": [5, 4, 3, 2, 1]}, now=1.0 + i / 10_000)
+        seen = GAME.view(state, {"role": "player", "player": "p2"})
+        assert "members" not in seen["teams"]["blue"] and "players" not in seen["turn"]
+        assert seen["teams"]["blue"]["size"] == size // 2
+        assert seen["names"]["p2"] == "Student 2"  # every name the screen mentions comes with the view
+        assert seen["names"][seen["my_team"]["rack_by"]].startswith("Student")
+        sizes[size] = len(core.canonical_json(seen))
+    assert sizes[2000] < sizes[20] + 200, sizes  # only longer numbers (ids, the team's size)
+    staff = GAME.view(state, {"role": "teacher"})
+    assert (
+        len(staff["teams"]["blue"]["members"]) == 1000
+        and len(staff["team_details"]["blue"]["orders"]) == 1000
+    )
+    assert len(GAME.view(state, {"role": "projector"})["teams"]["yellow"]["members"]) == 1000
+
+
+def test_a_big_teams_suggestions_show_as_a_tally_and_a_small_teams_by_name():
+    state = fresh(blue=9)  # orange: both teams predict
+    assert state["phase"] == "predict"
+    state = act(state, "ava", {"type": "predict", "value": 3})
+    mine = view(state, "ava")["my_team"]
+    assert mine["proposals"] == {"ava": 3} and mine["proposal_counts"] == {"3": 1}
+    assert view(state, "ava")["names"]["ava"]
+    state = fresh(blue=9, players=_class_of(40))
+    assert state["phase"] == "predict"
+    for i, value in zip(range(0, 40, 2), [1, 2, 3, 5] * 5, strict=True):
+        state = act(state, f"p{i}", {"type": "predict", "value": value})
+    mine = GAME.view(state, {"role": "player", "player": "p0"})["my_team"]
+    assert mine["proposals"] == {} and mine["proposal_counts"] == {"1": 5, "2": 5, "3": 5, "5": 5}
+    assert len(GAME.view(state, {"role": "teacher"})["team_details"]["blue"]["proposals"]) == 20

@@ -171,9 +171,12 @@
     );
   }
 
+  // Every name a view mentions comes in view.names (a student's view carries no rosters: it must stay
+  // the same size in a class of 2000); the staff screens also get each team's members.
   function nameOf(view, player) {
+    if (view.names && player in view.names) return view.names[player];
     for (const team of TEAMS) {
-      for (const member of view.teams[team].members) if (member.id === player) return member.name;
+      for (const member of view.teams[team].members || []) if (member.id === player) return member.name;
     }
     return player || "";
   }
@@ -658,8 +661,18 @@
     return h("p", { class: "lu-captain-note" }, fmt(gettext("Only your captain, %(name)s, can lock it in. Talk it over!"), { name: nameOf(view, captain) }));
   }
 
-  function proposalsList(view, proposals, render) {
+  function proposalsList(view, proposals, render, counts) {
     const entries = Object.entries(proposals || {});
+    if (!entries.length && counts && Object.keys(counts).length) {
+      // A big team: the tally, not forty names.
+      return h(
+        "ul",
+        { class: "lu-proposals", "aria-label": gettext("Your team's suggestions") },
+        Object.entries(counts).map(([value, n]) =>
+          h("li", null, h("strong", null, render(Number(value))), ": ", fmt(ngettext("%(n)s suggestion", "%(n)s suggestions", n), { n }))
+        )
+      );
+    }
     if (!entries.length) return null;
     return h(
       "ul",
@@ -738,7 +751,7 @@
         )
       );
     }
-    out.push(proposalsList(view, mine.proposals, (v) => String(v)));
+    out.push(proposalsList(view, mine.proposals, (v) => String(v), mine.proposal_counts));
     if (you.captain) {
       out.push(
         confirmButton(
@@ -1074,14 +1087,15 @@
   function winnerPanel(view, viewerTeam, big) {
     if (!view.winner) return null;
     const w = view.winner;
-    const names = view.teams[w].members.map((m) => m.name).join(", ");
+    // Staff screens name the winners; a student's view has no rosters (its own team knows who it is).
+    const names = (view.teams[w].members || []).map((m) => m.name).join(", ");
     return h(
       "section",
       { class: `lu-winner lu-winner-${w}${big ? " lu-winner-big" : ""}`, role: "status" },
       h("p", { class: "lu-trophy", "aria-hidden": "true" }, "★"),
       h(big ? "h2" : "h3", null, fmt(gettext("%(team)s wins!"), { team: teamLabel(w) })),
       viewerTeam ? h("p", { class: "lu-winner-you" }, viewerTeam === w ? gettext("Well done, your team got all five right on the 5-space!") : gettext("Good game! Your team will get them next time.")) : null,
-      h("p", { class: "lu-winner-names" }, names)
+      names ? h("p", { class: "lu-winner-names" }, names) : null
     );
   }
 
