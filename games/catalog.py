@@ -179,6 +179,14 @@ GAMES: dict[str, GameSpec] = {
             "draw_seconds": Setting(_("Seconds to draw"), "int", 120, 60, 600),
             "exclude_seconds": Setting(_("Seconds per exclusion"), "int", 60, 10, 600),
             "word_list": Setting(_("Word list"), "word_list", None),
+            # The game's own concepts come in these languages (content.MINDLINES_LANGUAGES); a word
+            # list's words are played as written, and only its top-up comes from the chosen language.
+            "language": Setting(
+                _("Language of the concepts"),
+                "choice",
+                "en",
+                choices=(("en", _("English")), ("es", _("Spanish")), ("fr", _("French"))),
+            ),
         },
     ),
 }

@@ -11,7 +11,7 @@ What each game gets besides its players and settings:
 * ``wordup``: the question bank ``{level: {category: [question, ...]}}`` in bank order (the engine deals
   sheets of seven from it in that order); ``level`` sets every player's level (else each keeps their own).
 * ``mindlines``: the concept deck of the difficulty (``difficulty=`` setting, else from ``level``:
-  1-3 easy, 4-5 hard).
+  1-3 easy, 4-5 hard) in the ``language=`` setting's language (default English; the config keeps it).
 * ``lineit``: the number level (``level``, default 3).
 * ``faces``: nothing extra (the faces are drawn from the seed).
 
@@ -36,6 +36,12 @@ TEAMS = ("blue", "yellow")
 # Word Up's categories, in the engine's order (games/engine/wordup/board.py).
 WORDUP_CATEGORIES = ("missing_word", "crossword", "multiple_choice", "spelling")
 MINDLINES_DIFFICULTIES = ("easy", "hard")
+#: The languages Mind the Lines' decks come in. Every language has both decks with the same ids and themes:
+#: English in ``questions/data/mindlines/{easy,hard}.json`` (the files the question bank loads), the
+#: translations in ``questions/data/mindlines/<language>/{easy,hard}.json``.
+MINDLINES_LANGUAGES = ("en", "es", "fr")
+#: The fields of a concept a game uses; the decks' other fields are provenance (a translation's source).
+MINDLINES_CONCEPT_FIELDS = ("id", "text", "difficulty", "theme", "alt")
 
 BOT_STRENGTHS = ("easy", "medium", "hard")
 #: Word Up and Mind the Lines bots take an accuracy (the chance of a right answer / of excluding a decoy);
@@ -43,8 +49,9 @@ BOT_STRENGTHS = ("easy", "medium", "hard")
 ACCURACY_GAMES = ("wordup", "mindlines")
 BOT_ACCURACY = {"easy": 0.4, "medium": 0.65, "hard": 0.9}
 
-#: Config keys a game takes besides its engine's ``default_config`` (Line-Up's salt for the commitment).
-EXTRA_SETTINGS = {"faces": {"salt"}}
+#: Config keys a game takes besides its engine's ``default_config`` (Line-Up's salt for the commitment;
+#: the language of Mind the Lines' concepts, which the config records and the engine does not read).
+EXTRA_SETTINGS = {"faces": {"salt"}, "mindlines": {"language"}}
 
 
 # --------------------------------------------------------------------------------------------------
@@ -78,10 +85,21 @@ def wordup_questions() -> dict[str, dict[str, list[dict[str, Any]]]]:
     return bank
 
 
-def mindlines_concepts(difficulty: str) -> list[dict[str, Any]]:
+def mindlines_concepts(difficulty: str, language: str = "en") -> list[dict[str, Any]]:
+    """The shipped deck of ``difficulty`` in ``language`` (one of :data:`MINDLINES_LANGUAGES`), in deck
+    order: ``{"id", "text", "difficulty", "theme"}`` dicts (and ``"alt"``, another name, where there is
+    one). The same id is the same concept in every language."""
     if difficulty not in MINDLINES_DIFFICULTIES:
         raise ValueError(f"difficulty must be one of {', '.join(MINDLINES_DIFFICULTIES)}")
-    return _load(f"mindlines/{difficulty}.json")
+    if language not in MINDLINES_LANGUAGES:
+        raise ValueError(
+            f"Mind the Lines has no concepts in {language!r}; languages: {', '.join(MINDLINES_LANGUAGES)}"
+        )
+    folder = "mindlines" if language == "en" else f"mindlines/{language}"
+    return [
+        {key: concept[key] for key in MINDLINES_CONCEPT_FIELDS if key in concept}
+        for concept in _load(f"{folder}/{difficulty}.json")
+    ]
 
 
 def difficulty_of_level(level: int) -> str:
@@ -171,7 +189,13 @@ def default_config(
         if "difficulty" not in settings and level is not None:
             config["difficulty"] = difficulty_of_level(level)
         difficulty = config["difficulty"]
-        config["concepts"] = content if content is not None else mindlines_concepts(difficulty)
+        # The language of the deck the concepts come from (a teacher's own words are as written).
+        config["language"] = config.get("language", "en")
+        if content is None:
+            content = mindlines_concepts(difficulty, config["language"])
+        elif config["language"] not in MINDLINES_LANGUAGES:
+            raise ValueError(f"language must be one of {', '.join(MINDLINES_LANGUAGES)}")
+        config["concepts"] = content
     elif game == "lineit":
         if level is not None:
             config["level"] = level

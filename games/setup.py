@@ -61,9 +61,15 @@ def wordup_bank(session) -> dict | None:
     return bank if complete else None
 
 
+def mindlines_language(session) -> str:
+    """The language of the game's own concepts (a session scheduled before the setting plays English)."""
+    return session.settings.get("language", "en")
+
+
 def mindlines_concepts(session, player_count: int, rng: core.Rng) -> list[dict] | None:
-    """The teacher's word list if the session has one (topped up from the game's own deck when it is too
-    short for even one round), else None: the game's own concepts of the chosen difficulty."""
+    """The teacher's word list if the session has one, as written (never translated), topped up from the
+    game's own deck in the session's language when it is too short for even one round; else None: the
+    game's own concepts of the chosen difficulty and language (``default_config`` loads them)."""
     word_list = session.settings.get("word_list")
     if not word_list:
         return None
@@ -75,8 +81,9 @@ def mindlines_concepts(session, player_count: int, rng: core.Rng) -> list[dict] 
     needed = rules.concepts_needed(player_count, rounds=1)
     if len(concepts) < needed:
         known = {concept["text"].casefold() for concept in concepts}
-        deck = content.mindlines_concepts(session.settings["difficulty"])
-        spare = [concept for concept in deck if concept["text"].casefold() not in known]
+        taken = {concept["id"] for concept in concepts}
+        deck = content.mindlines_concepts(session.settings["difficulty"], mindlines_language(session))
+        spare = [c for c in deck if c["text"].casefold() not in known and c["id"] not in taken]
         concepts += rng.sample(spare, needed - len(concepts))
     return concepts
 
@@ -137,6 +144,7 @@ def engine_config(session, players: list[dict]) -> dict:
             players=seated,
             seed_rng=rng,
             content=mindlines_concepts(session, len(seated), rng),
+            language=mindlines_language(session),
             difficulty=settings["difficulty"],
             draw_seconds=settings["draw_seconds"],
             exclude_seconds=settings.get("exclude_seconds", 60),

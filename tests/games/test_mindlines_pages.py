@@ -124,6 +124,9 @@ def test_the_guide_quotes_the_settings_and_the_group_sizes_the_catalog_has():
     draw = spec.settings["draw_seconds"]
     assert f"{draw.default} by default ({draw.minimum} to {draw.maximum})" in text
     assert str(spec.settings["difficulty"].label) in text and str(draw.label) in text
+    language = spec.settings["language"]
+    assert str(language.label) in text
+    assert all(str(name) in text for _key, name in language.choices)
     assert f"groups of {spec.table_min} to {spec.table_max}" in text
     assert "15 to 25 minutes" in text and "Hide drawing" in text
 
