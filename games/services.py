@@ -393,8 +393,12 @@ def _seat_info(participants: list[Participant], skill: str | None) -> list[dict]
 
 def seat_latecomers(*, session: GameSession, now: float | None = None) -> int:
     """Seat every admitted student without a seat in a game under way, the way the game allows: a team
-    game takes them into the smaller team; a game of tables gives them a table of their own (with a
-    computer player where the game has one) or, where it needs people, waits until enough arrive."""
+    game takes them into the smaller team; a game of tables gives them a table of their own with a
+    computer player. A game of groups (Mind the Lines) does too: a lone latecomer gets a new table with a
+    computer partner (``setup.engine_config`` fills a table below the game's minimum with computer
+    players), and students seated in one go share new tables sized as at the start. A table is never
+    changed once set up (its config, seed and log are what replays it), so a second latecomer gets a new
+    table even if the first's has not begun drawing."""
     now = now_ts() if now is None else now
     unseated = list(
         session.participants.filter(status=Participant.Status.PRESENT, table__isnull=True).select_related(
@@ -416,13 +420,14 @@ def seat_latecomers(*, session: GameSession, now: float | None = None) -> int:
             entry = _append(table, engine, state, events, kind=TableLogEntry.Kind.JOIN, at=now, action=info)
             _seat(seat, table)
             broadcast.table_changed(session.pk, table.pk, entry.seq)
-    elif spec.fill == "bot" or len(seats) >= spec.table_min:
+    else:
         number = (session.tables.aggregate(models.Max("number"))["number__max"] or 0) + 1
-        groups = [[seat] for seat in seats] if spec.fill == "bot" else [seats]
+        if spec.fill == "bot":
+            groups = [[seat] for seat in seats]
+        else:  # table sizes as at the start (at most table_max); a lone one plays with the computer
+            groups = catalog.seat_students(seats, spec, balanced=False, shuffle=list)
         for offset, group in enumerate(groups):
             _table_create(session, number + offset, group, now)
-    else:
-        return 0  # e.g. one latecomer to Mind the Lines: seated when a second one arrives
     _control(session, None, "seat_latecomers", {"students": [p.student_id for p in unseated]})
     broadcast.session_changed(session.pk)
     return len(seats)

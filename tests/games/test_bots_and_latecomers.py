@@ -5,7 +5,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games import services
+from games import content, services
 from games.engine import core
 from games.engine.registry import get_engine
 from games.models import GameTable, Participant, TableLogEntry
@@ -120,13 +120,49 @@ def test_a_latecomer_to_guess_who_gets_a_match_against_the_computer(class_7b, ms
     assert [p["id"] for p in participant.table.config["players"]] == [f"s{dan.pk}", "bot1"]
 
 
-def test_one_latecomer_to_mind_the_lines_waits_for_a_partner(class_7b, ms_rivera, ava, ben):
+def test_a_lone_latecomer_to_mind_the_lines_gets_a_computer_partner_and_the_table_replays(
+    class_7b, ms_rivera, ava, ben
+):
     dan = enrolled_student(class_7b, display_name="Dan")
     session = _running(class_7b, ms_rivera, [ava, ben], "mindlines")
-    first = _late(session, ms_rivera, dan)
-    assert first.table is None and session.tables.count() == 1
+    participant = _late(session, ms_rivera, dan)
+    assert session.tables.count() == 2
+    table = participant.table
+    assert table.number == 2
+    assert [p["id"] for p in table.config["players"]] == [f"s{dan.pk}", "bot1"]
+    assert table.config["players"][1]["bot"] == content.bot_value("mindlines", "medium")
+    assert table.bot_due is not None  # the computer reads its concept on its own
+    assert services.bots_sweep(now=T0 + 60) >= 1
+    table.refresh_from_db()
+    engine = get_engine("mindlines")
+    log = [entry.as_log_entry() for entry in table.log.order_by("seq")]
+    assert core.state_hash(core.replay(engine, table.config, table.seed, log)) == core.state_hash(table.state)
+
+
+def test_a_second_mindlines_latecomer_gets_a_table_of_their_own_too(class_7b, ms_rivera, ava, ben):
+    """Tables are never changed once set up: the second latecomer is not added to the first's table."""
+    dan = enrolled_student(class_7b, display_name="Dan")
     eve = enrolled_student(class_7b, display_name="Eve")
+    session = _running(class_7b, ms_rivera, [ava, ben], "mindlines")
+    first = _late(session, ms_rivera, dan)
     second = _late(session, ms_rivera, eve)
     first.refresh_from_db()
-    assert session.tables.count() == 2
-    assert first.table == second.table
+    assert session.tables.count() == 3
+    assert first.table != second.table
+    assert [p["id"] for p in second.table.config["players"]] == [f"s{eve.pk}", "bot1"]
+
+
+def test_mindlines_latecomers_let_in_together_share_tables_of_the_games_size(class_7b, ms_rivera, ava, ben):
+    session = _running(class_7b, ms_rivera, [ava, ben], "mindlines")
+    late = [enrolled_student(class_7b, display_name=f"Late {n}") for n in range(9)]
+    for student in late:
+        participant = services.session_join(session=session, student=student)
+        assert participant.status == Participant.Status.WAITING
+    Participant.objects.filter(session=session, status=Participant.Status.WAITING).update(
+        status=Participant.Status.PRESENT
+    )
+    assert services.seat_latecomers(session=session, now=T0 + 5) == 9
+    new_tables = session.tables.filter(number__gt=1).order_by("number")
+    sizes = [len(table.config["players"]) for table in new_tables]
+    assert sizes == [5, 4]  # at most 8 a group, as at the start; no computer player needed
+    assert not any(p.get("bot") for table in new_tables for p in table.config["players"])
