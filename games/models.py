@@ -116,6 +116,10 @@ class GameTable(models.Model):
     outcome = models.JSONField(null=True, blank=True)
     updated_at = models.DateTimeField(auto_now=True)
 
+    # Not fields: while services applies a batch of actions, the state is stored once at the batch's end.
+    defer_save = False
+    unsaved = False
+
     class Meta:
         ordering = ["session", "number"]
         constraints = [models.UniqueConstraint(fields=["session", "number"], name="unique_table_number")]

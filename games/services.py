@@ -486,43 +486,77 @@ def action_submit(
 ) -> ActionResult:
     """Apply one player's action. Raises :class:`ActionRefused` with a readable reason when the rules,
     the clock or the seat say no; the state is then unchanged (a due deadline may have fired first)."""
-    now = now_ts() if now is None else now
+    submission = Submission(player=player, action=action, key=key, teacher=teacher)
+    (outcome,) = actions_submit(table_id=table_id, submissions=[submission], now=now)
+    if isinstance(outcome, ActionRefused):
+        raise outcome
+    return outcome
+
+
+@dataclass(frozen=True)
+class Submission:
+    player: str
+    action: dict
+    key: str
+    teacher: bool = False
+
+
+def actions_submit(
+    *, table_id: int, submissions: list[Submission], now: float | None = None
+) -> list[ActionResult | ActionRefused]:
+    """Apply several actions at one table in arrival order, in one transaction under one row lock, and
+    store the table's state once at the end: the same result as submitting them one by one (each its own
+    log entry and sequence number, each refused or accepted on its own), without re-reading and
+    re-writing a large state for every answer of a burst. Each outcome is a result or a refusal."""
     with transaction.atomic():
         table = GameTable.objects.select_for_update().select_related("session").get(pk=table_id)
-        if key:
-            earlier = TableLogEntry.objects.filter(table=table, player=player, idempotency_key=key).first()
-            if earlier is not None:
-                return ActionResult(seq=earlier.seq, duplicate=True)
+        table.defer_save = True
+        outcomes = []
+        for submission in submissions:
+            at = now_ts() if now is None else now
+            outcomes.append(_submit_one(table, submission, at))
+        table.defer_save = False
+        if table.unsaved:
+            _save_table(table)
+    return outcomes
+
+
+def _submit_one(table: GameTable, submission: Submission, now: float) -> ActionResult | ActionRefused:
+    player, key = submission.player, submission.key
+    if key:
+        earlier = TableLogEntry.objects.filter(table=table, player=player, idempotency_key=key).first()
+        if earlier is not None:
+            return ActionResult(seq=earlier.seq, duplicate=True)
+    try:
         _check_table_open(table)
-        if player == core.TEACHER and not teacher:
-            raise ActionRefused(_("Only the teacher can do that."), code="not_allowed")
-        if table.deadline is not None and now >= table.deadline:
-            # The sweeper has not got there yet: the deadline fires first, and the late move is refused.
-            entry = _fire_deadline(table, at=table.deadline)
-            broadcast.table_changed(table.session_id, table.pk, entry.seq)
-            refusal = ActionRefused(_("Time is up for that move."), code="too_late")
-        else:
-            engine = get_engine(table.session.game)
-            try:
-                state, events = engine.apply(table.state, player, action, now)
-            except core.IllegalAction as illegal:
-                _record_refusal(table, engine, player, action, illegal, now)
-                refusal = ActionRefused(illegal_message(illegal), code=illegal.code)
-            else:
-                entry = _append(
-                    table,
-                    engine,
-                    state,
-                    events,
-                    kind=TableLogEntry.Kind.ACTION,
-                    at=now,
-                    player=player,
-                    action=action,
-                    key=key,
-                )
-                broadcast.table_changed(table.session_id, table.pk, entry.seq)
-                return ActionResult(seq=entry.seq)
-    raise refusal
+    except ActionRefused as refused:
+        return refused
+    if player == core.TEACHER and not submission.teacher:
+        return ActionRefused(_("Only the teacher can do that."), code="not_allowed")
+    if table.deadline is not None and now >= table.deadline:
+        # The sweeper has not got there yet: the deadline fires first, and the late move is refused.
+        entry = _fire_deadline(table, at=table.deadline)
+        broadcast.table_changed(table.session_id, table.pk, entry.seq)
+        return ActionRefused(_("Time is up for that move."), code="too_late")
+    engine = get_engine(table.session.game)
+    try:
+        state, events = engine.apply(table.state, player, submission.action, now)
+    except core.IllegalAction as illegal:
+        _record_refusal(table, engine, player, submission.action, illegal, now)
+        return ActionRefused(illegal_message(illegal), code=illegal.code)
+    entry = _append(
+        table,
+        engine,
+        state,
+        events,
+        kind=TableLogEntry.Kind.ACTION,
+        at=now,
+        player=player,
+        action=submission.action,
+        key=key,
+    )
+    broadcast.table_changed(table.session_id, table.pk, entry.seq)
+    return ActionResult(seq=entry.seq)
 
 
 def illegal_message(illegal: core.IllegalAction) -> str:
@@ -561,7 +595,10 @@ def _append(table, engine, state, events, *, kind, at, player="", action=None, k
         table.status = GameTable.Status.FINISHED
         table.outcome = engine.outcome(state)
         table.deadline = table.bot_due = None
-    table.save(update_fields=["state", "seq", "deadline", "bot_due", "status", "outcome", "updated_at"])
+    if getattr(table, "defer_save", False):
+        table.unsaved = True  # a batch of actions stores the state once, at its end
+    else:
+        _save_table(table)
     if events:
         from reports.services import facts_record
 
@@ -581,6 +618,11 @@ def _questions_shown(table: GameTable, engine, events: list) -> None:
         from questions.services import questions_mark_used
 
         questions_mark_used(table.session.classroom, ids)
+
+
+def _save_table(table: GameTable) -> None:
+    table.save(update_fields=["state", "seq", "deadline", "bot_due", "status", "outcome", "updated_at"])
+    table.unsaved = False
 
 
 def _fire_deadline(table: GameTable, *, at: float) -> TableLogEntry:

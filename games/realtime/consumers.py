@@ -27,7 +27,7 @@ from classrooms.models import Student
 from .. import selectors, services
 from ..engine.core import TEACHER
 from ..models import GameTable, Participant
-from . import fanout
+from . import batching, fanout
 
 MAX_MESSAGE_BYTES = 16_384
 RATE_PER_SECOND = 10
@@ -217,21 +217,19 @@ class GameConsumer(AsyncWebsocketConsumer):
             await self._error("not_allowed", _("You cannot act at that table."), key=message.key)
             return
         player = self.player_id if self.role == "player" else TEACHER
+        submission = services.Submission(
+            player=player, action=message.action, key=message.key, teacher=self.role == "teacher"
+        )
         try:
-            result = await database_sync_to_async(services.action_submit)(
-                table_id=message.table,
-                player=player,
-                action=message.action,
-                key=message.key,
-                teacher=self.role == "teacher",
-            )
-        except services.ActionRefused as refused:
-            await self._error(refused.code, refused.message, key=message.key)
-            return
+            outcome = await batching.batcher().submit(message.table, submission)
         except GameTable.DoesNotExist:
             await self._error("not_allowed", _("You cannot act at that table."), key=message.key)
             return
-        await self.push({"type": "ack", "key": message.key, "seq": result.seq, "duplicate": result.duplicate})
+        if isinstance(outcome, services.ActionRefused):
+            await self._error(outcome.code, outcome.message, key=message.key)
+            return
+        ack = {"type": "ack", "key": message.key, "seq": outcome.seq, "duplicate": outcome.duplicate}
+        await self.push(ack)
 
     async def _error(self, code: str, message: str, key: str | None = None) -> None:
         payload = {"type": "error", "code": code, "message": message}
