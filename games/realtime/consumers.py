@@ -78,6 +78,8 @@ class GameConsumer(AsyncWebsocketConsumer):
     player_id: str = ""
     table_id: int | None = None
     removed: bool = False
+    #: The connection that held this student's seat before this one (told to stop), if any.
+    previous_device: str = ""
 
     async def connect(self):
         self.session_id = int(self.scope["url_route"]["kwargs"]["session_id"])
@@ -85,8 +87,8 @@ class GameConsumer(AsyncWebsocketConsumer):
         if not await self._authorise():
             await self.close(code=4403)  # refused before accept(): nothing is sent
             return
-        if self.role == "player":
-            await self._claim_seat()
+        if self.role == "player" and self.previous_device not in ("", self.channel_name):
+            await self.channel_layer.send(self.previous_device, {"type": "seat.replaced"})
         await fanout.hub().join(self)
         await self.accept()
         await self._send_snapshot({})
@@ -126,15 +128,12 @@ class GameConsumer(AsyncWebsocketConsumer):
         self.role = "player"
         self.participant_id = participant.pk
         self.adopt_seat({participant.pk: (participant.status, participant.table_id, participant.player_id)})
-        return True
-
-    async def _claim_seat(self) -> None:
-        """This device now holds the seat; the device that held it before is told and closed."""
-        previous = await database_sync_to_async(services.seat_claim)(
-            participant_id=self.participant_id, connection=self.channel_name
+        # This device now holds the seat (in the same trip to the database thread: connects of a whole
+        # class queue there); the device that held it before is told and closed once this one is in.
+        self.previous_device = (
+            services.seat_claim(participant_id=participant.pk, connection=self.channel_name) or ""
         )
-        if previous and previous != self.channel_name:
-            await self.channel_layer.send(previous, {"type": "seat.replaced"})
+        return True
 
     def adopt_seat(self, seats: dict[int, tuple[str, int | None, str]]) -> None:
         """Seats change when the game starts, a latecomer is seated or the teacher removes a student."""
@@ -163,7 +162,11 @@ class GameConsumer(AsyncWebsocketConsumer):
     async def _send_snapshot(self, last_seq: dict[str, int]) -> None:
         """The session and every table this viewer may see; a table the client already holds at its
         current sequence number is skipped (a reconnect after a short drop costs almost nothing)."""
-        snapshot = await database_sync_to_async(selectors.session_snapshot)(self.session_id)
+        if self.role == "player":
+            read = database_sync_to_async(selectors.student_snapshot)(self.session_id, self.participant_id)
+        else:
+            read = database_sync_to_async(selectors.session_snapshot)(self.session_id)
+        snapshot = await read
         if snapshot is None:
             await self.close(code=4404)
             return

@@ -97,6 +97,7 @@ def test_action_submit_still_raises_a_refusal(table):
         services.action_submit(table_id=table.pk, player="nobody", action={"type": "rack"}, key="k")
 
 
+@pytest.mark.django_db  # database_sync_to_async tidies the thread's connections
 @pytest.mark.asyncio
 async def test_actions_arriving_while_a_batch_is_applied_go_together_into_the_next(monkeypatch):
     sizes, release = [], threading.Event()
@@ -119,6 +120,7 @@ async def test_actions_arriving_while_a_batch_is_applied_go_together_into_the_ne
     assert [o.seq for o in outcomes] == [0, 0, 1, 2, 3, 4]
 
 
+@pytest.mark.django_db
 @pytest.mark.asyncio
 async def test_a_batch_that_fails_fails_every_action_in_it(monkeypatch):
     def broken(*, table_id, submissions):

@@ -248,3 +248,22 @@ async def test_a_flood_of_messages_is_rate_limited_with_a_clear_error(table, ava
     error = await _until(device, "error")
     assert error["code"] == "rate_limited" and "Slow down" in error["message"]
     await device.disconnect()
+
+
+def test_a_students_snapshot_reads_only_its_own_seat_and_table(class_7b, ms_rivera, ava, ben):
+    from games import selectors
+
+    session = services.session_schedule(
+        classroom=class_7b, by=ms_rivera, game="faces", scheduled_for=timezone.now() + timedelta(minutes=1)
+    )
+    services.session_open_lobby(session=session, by=ms_rivera)
+    for student in (ava, ben):
+        services.session_join(session=session, student=student)
+    services.session_start(session=session, by=ms_rivera)
+    mine = Participant.objects.get(session=session, student=ava)
+    full = selectors.session_snapshot(session.pk)
+    light = selectors.student_snapshot(session.pk, mine.pk)
+    assert light.summary_for("player") == full.summary_for("player")
+    assert light.seats == {mine.pk: full.seats[mine.pk]}
+    assert list(light.tables) == [mine.table_id]
+    assert light.tables[mine.table_id].state == full.tables[mine.table_id].state
