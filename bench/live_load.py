@@ -182,7 +182,9 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
-def start_server(env: dict[str, str], port: int, log_path: Path, profile: str | None) -> subprocess.Popen:
+def start_server(
+    env: dict[str, str], port: int, log_path: Path, profile: str | None, deflate: bool = False
+) -> subprocess.Popen:
     log = open(log_path, "wb")  # noqa: SIM115 (closed with the process)
     profiler = ["-m", "cProfile", "-o", profile] if profile else []
     command = [
@@ -204,6 +206,8 @@ def start_server(env: dict[str, str], port: int, log_path: Path, profile: str | 
         "4096",
         "--limit-concurrency",
         "20000",
+        "--ws-per-message-deflate",
+        "true" if deflate else "false",
     ]
     return subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
 
@@ -624,6 +628,7 @@ def summarise(args, figures: dict, changes: list[dict], rss: int, load: tuple, l
     return {
         "students": args.students,
         "mode": args.mode,
+        "server_deflate": args.server_deflate,
         "connected": figures["connected"],
         "connect_seconds": round(figures["connect_seconds"], 2),
         "connect_failures": figures["connect_failures"],
@@ -662,6 +667,11 @@ def main() -> int:
     parser.add_argument("--connect-concurrency", type=int, default=100, help="websocket handshakes at once")
     parser.add_argument("--answer-seconds", type=int, default=300, help="the session's answer timer")
     parser.add_argument("--no-deflate", action="store_true", help="clients refuse permessage-deflate")
+    parser.add_argument(
+        "--server-deflate",
+        action="store_true",
+        help="the server offers permessage-deflate (the Procfile turns it off)",
+    )
     parser.add_argument("--keep", action="store_true", help="keep the temporary directory (server log)")
     parser.add_argument("--profile", help="run the server under cProfile and write its profile here")
     parser.add_argument("--json-out", help="also append the JSON line to this file")
@@ -692,7 +702,7 @@ def main() -> int:
     connections.close_all()
 
     port = free_port()
-    server = start_server(env, port, Path(var_dir) / "server.log", args.profile)
+    server = start_server(env, port, Path(var_dir) / "server.log", args.profile, deflate=args.server_deflate)
     clock = None
     if args.mode == "redis":
         clock_log = open(Path(var_dir) / "clock.log", "wb")  # noqa: SIM115

@@ -511,22 +511,30 @@ def actions_submit(
     with transaction.atomic():
         table = GameTable.objects.select_for_update().select_related("session").get(pk=table_id)
         table.defer_save = True
+        # Keys already in the log (a resend after a reconnect), found in one query for the whole batch;
+        # the batch's own entries are added as they are made (a double tap inside one batch).
+        logged = dict(
+            ((player, key), seq)
+            for player, key, seq in TableLogEntry.objects.filter(
+                table=table, idempotency_key__in={s.key for s in submissions if s.key}
+            ).values_list("player", "idempotency_key", "seq")
+        )
         outcomes = []
         for submission in submissions:
             at = now_ts() if now is None else now
-            outcomes.append(_submit_one(table, submission, at))
+            outcomes.append(_submit_one(table, submission, at, logged))
         table.defer_save = False
         if table.unsaved:
             _save_table(table)
     return outcomes
 
 
-def _submit_one(table: GameTable, submission: Submission, now: float) -> ActionResult | ActionRefused:
+def _submit_one(
+    table: GameTable, submission: Submission, now: float, logged: dict[tuple[str, str], int]
+) -> ActionResult | ActionRefused:
     player, key = submission.player, submission.key
-    if key:
-        earlier = TableLogEntry.objects.filter(table=table, player=player, idempotency_key=key).first()
-        if earlier is not None:
-            return ActionResult(seq=earlier.seq, duplicate=True)
+    if key and (player, key) in logged:
+        return ActionResult(seq=logged[player, key], duplicate=True)
     try:
         _check_table_open(table)
     except ActionRefused as refused:
@@ -556,6 +564,8 @@ def _submit_one(table: GameTable, submission: Submission, now: float) -> ActionR
         key=key,
     )
     broadcast.table_changed(table.session_id, table.pk, entry.seq)
+    if key:
+        logged[player, key] = entry.seq
     return ActionResult(seq=entry.seq)
 
 

@@ -249,7 +249,8 @@ class LineUp(core.Game):
         if role not in ("player", "teacher", "projector"):
             role = "spectator"
         staff = role in STAFF_ROLES
-        out = _public_view(state, self.current_players(state), staff=staff)
+        # Who may act now lists a whole class: worked out only for the staff screens that show it.
+        out = _public_view(state, self.current_players(state) if staff else [], staff=staff)
         out["viewer"] = role
         if role == "player":
             team = state["players"][player]["team"]

@@ -87,7 +87,15 @@ def live_site(transactional_db):
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     server = uvicorn.Server(
-        uvicorn.Config(app, host="127.0.0.1", port=port, lifespan="off", log_level="warning", ws="websockets")
+        uvicorn.Config(
+            app,
+            host="127.0.0.1",
+            port=port,
+            lifespan="off",
+            log_level="warning",
+            ws="websockets",
+            ws_per_message_deflate=False,  # as the Procfile serves it
+        )
     )
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()

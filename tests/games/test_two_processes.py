@@ -67,6 +67,8 @@ class Server:
                 "127.0.0.1",
                 "--port",
                 str(self.port),
+                "--ws-per-message-deflate",
+                "false",
                 "--log-level",
                 "warning",
             ],
