@@ -22,6 +22,16 @@ from django.utils.translation import gettext_lazy as _
 
 from classrooms.models import Classroom, School, Student
 
+#: The foreign keys of the big derived tables (per student and session, per question, per wrong answer)
+#: have no constraint in the database. A school build writes about a million of these rows, and the
+#: database checked each one at commit by locking its student, class and session rows: about a fifth
+#: of the whole build (measured: docs/performance.md). Django still deletes them with their student,
+#: class or session (``on_delete``), and the build only writes ids it has just read. A deletion that
+#: races a build can leave a row behind: a full build of a class first deletes all of the class's rows
+#: (not only its sessions'), so such a row of a deleted student or session goes with the next build,
+#: and one of a deleted class is never read (every page starts from an existing class).
+DERIVED_FOREIGN_KEY = {"db_constraint": False}
+
 
 class LearningFact(models.Model):
     student = models.ForeignKey(Student, null=True, on_delete=models.CASCADE, related_name="facts")
@@ -119,15 +129,22 @@ class ReportBuild(models.Model):
 class StudentSessionStat(models.Model):
     """A student's answers in one session (a row with no answers: they joined but answered nothing)."""
 
-    # No single-column indexes on student and class: the composite indexes below start with them, and a
-    # school build rewrites hundreds of thousands of these rows (every index costs on each).
+    # A school build rewrites hundreds of thousands of these rows, so every index and check costs on
+    # each: no single-column indexes on student and class (the unique constraint and the class index
+    # start with them), and no database foreign-key constraints (see DERIVED_FOREIGN_KEY below).
     student = models.ForeignKey(
-        Student, on_delete=models.CASCADE, related_name="session_stats", db_index=False
+        Student, on_delete=models.CASCADE, related_name="session_stats", **DERIVED_FOREIGN_KEY, db_index=False
     )
     classroom = models.ForeignKey(
-        Classroom, on_delete=models.CASCADE, related_name="student_session_stats", db_index=False
+        Classroom,
+        on_delete=models.CASCADE,
+        related_name="student_session_stats",
+        **DERIVED_FOREIGN_KEY,
+        db_index=False,
     )
-    session = models.ForeignKey("games.GameSession", on_delete=models.CASCADE, related_name="student_stats")
+    session = models.ForeignKey(
+        "games.GameSession", on_delete=models.CASCADE, related_name="student_stats", **DERIVED_FOREIGN_KEY
+    )
     game = models.CharField(max_length=16)
     skill = models.CharField(max_length=32, blank=True)
     day = models.DateField()
@@ -138,10 +155,8 @@ class StudentSessionStat(models.Model):
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["student", "session"], name="one_stat_per_session")]
-        indexes = [
-            models.Index(fields=["classroom", "day"], name="reports_sss_class_day"),
-            models.Index(fields=["student", "day"], name="reports_sss_student_day"),
-        ]
+        # A student's rows are found through the unique constraint's index (student, session).
+        indexes = [models.Index(fields=["classroom", "day"], name="reports_sss_class_day")]
 
     def __str__(self) -> str:
         return f"{self.student} · {self.session_id}: {self.correct}/{self.answered}"
@@ -175,7 +190,7 @@ class ClassItemStat(models.Model):
     that were erased or purged: a rebuild replaces the other rows and keeps these."""
 
     classroom = models.ForeignKey(
-        Classroom, on_delete=models.CASCADE, related_name="item_stats", db_index=False
+        Classroom, on_delete=models.CASCADE, related_name="item_stats", **DERIVED_FOREIGN_KEY, db_index=False
     )
     game = models.CharField(max_length=16)
     category = models.CharField(max_length=40, blank=True)
@@ -197,7 +212,11 @@ class ClassWrongAnswer(models.Model):
     for :class:`ClassItemStat`."""
 
     classroom = models.ForeignKey(
-        Classroom, on_delete=models.CASCADE, related_name="wrong_answers", db_index=False
+        Classroom,
+        on_delete=models.CASCADE,
+        related_name="wrong_answers",
+        **DERIVED_FOREIGN_KEY,
+        db_index=False,
     )
     game = models.CharField(max_length=16)
     category = models.CharField(max_length=40, blank=True)

@@ -19,15 +19,13 @@ from celery.exceptions import SoftTimeLimitExceeded
 from django.db import InterfaceError, OperationalError
 from django.utils import timezone
 
-from .build import classrooms_build
+from .build import SCHOOL_CHUNK, classrooms_build, school_build
 from .models import ReportBuild
 
 logger = logging.getLogger(__name__)
 
 RETRYABLE = (OperationalError, InterfaceError)
 MAX_RETRIES = 4
-#: Classes built together in a school build (bounded memory, a progress step per chunk).
-SCHOOL_CHUNK = 8
 #: The progress row is written at most this often (a school build has thousands of steps).
 PROGRESS_EVERY = 0.5
 
@@ -62,19 +60,10 @@ def run_build(build: ReportBuild, task=None) -> dict:
         classroom_ids = list(
             Classroom.objects.filter(school_id=build.school_id).order_by("pk").values_list("pk", flat=True)
         )
-        chunks = [classroom_ids[i : i + SCHOOL_CHUNK] for i in range(0, len(classroom_ids), SCHOOL_CHUNK)]
-        total = 3 * len(chunks)
-        students = 0
-        for index, chunk in enumerate(chunks):
-            result = classrooms_build(
-                chunk,
-                progress=lambda done, _total, step, index=index: progress(
-                    3 * index + done, total, f"classes {index + 1}/{len(chunks)}: {step}"
-                ),
-            )
-            students += result.students
-        progress(total, total, "done", force=True)
-        return {"classrooms": len(classroom_ids), "students": students}
+        result = school_build(classroom_ids, progress=progress, chunk=SCHOOL_CHUNK)
+        steps = 3 * -(-len(classroom_ids) // SCHOOL_CHUNK)  # three steps a chunk
+        progress(steps, steps, "done", force=True)
+        return {"classrooms": len(classroom_ids), "students": result.students}
     if build.scope == ReportBuild.Scope.SESSION:
         result = classrooms_build([build.classroom_id], session_ids=[build.session_id], progress=progress)
     elif build.scope == ReportBuild.Scope.STUDENT:
