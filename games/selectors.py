@@ -43,6 +43,13 @@ def table_view(table: GameTable, viewer: dict) -> dict:
     }
 
 
+def table_views(table: GameTable, viewers: list[dict]) -> list[dict]:
+    """``table_view`` for many viewers of the same state at once (the engine shares what they share)."""
+    engine = get_engine(table.session.game)
+    envelope = {"table": table.pk, "number": table.number, "seq": table.seq, "status": table.status}
+    return [{**envelope, "view": view} for view in engine.views(table.state, viewers)]
+
+
 def session_summary(session: GameSession) -> dict:
     """What staff may know about the session itself (never any table's state)."""
     participants = list(session.participants.select_related("student").order_by("student__display_name"))

@@ -291,6 +291,12 @@ class Game:
     def view(self, state: State, viewer: Viewer) -> dict[str, Any]:
         raise NotImplementedError
 
+    def views(self, state: State, viewers: list[Viewer]) -> list[dict[str, Any]]:
+        """Each viewer's ``view`` of one state. An engine whose views share a large common part may build
+        that part once (a whole class's devices are sent the same state at once); the views must equal
+        ``view``'s. They may share nested objects, so callers must not mutate them."""
+        return [self.view(state, viewer) for viewer in viewers]
+
     def is_over(self, state: State) -> bool:
         raise NotImplementedError
 

@@ -242,6 +242,14 @@ class LineUp(core.Game):
     # ------------------------------------------------------------------------------------------------
 
     def view(self, state: State, viewer: dict[str, Any]) -> dict[str, Any]:
+        return self.views(state, [viewer])[0]
+
+    def views(self, state: State, viewers: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """The part every student's device shares, and each team's part, are built once per call."""
+        shared: dict[Any, Any] = {}
+        return [self._view(state, viewer, shared) for viewer in viewers]
+
+    def _view(self, state: State, viewer: dict[str, Any], shared: dict[Any, Any]) -> dict[str, Any]:
         role = viewer.get("role") if isinstance(viewer, dict) else None
         player = viewer.get("player") if role == "player" else None
         if role == "player" and not (isinstance(player, str) and player in state["players"]):
@@ -249,8 +257,13 @@ class LineUp(core.Game):
         if role not in ("player", "teacher", "projector"):
             role = "spectator"
         staff = role in STAFF_ROLES
-        # Who may act now lists a whole class: worked out only for the staff screens that show it.
-        out = _public_view(state, self.current_players(state) if staff else [], staff=staff)
+        if staff:
+            # Who may act now lists a whole class: worked out only for the staff screens that show it.
+            out = _public_view(state, self.current_players(state), staff=True)
+        else:
+            if "public" not in shared:
+                shared["public"] = _public_view(state, [], staff=False)
+            out = dict(shared["public"])
         out["viewer"] = role
         if role == "player":
             team = state["players"][player]["team"]
@@ -262,9 +275,14 @@ class LineUp(core.Game):
                 "captain": bool(q) and q["captain"].get(team) == player,
                 "can": sorted({a["type"] for a in self.legal_actions(state, player)}),
             }
-            out["my_team"] = _private_team(state, team, player)
+            if ("team", team) not in shared:
+                shared["team", team] = _private_team(state, team, staff=False)
+            out["my_team"] = dict(shared["team", team])
+            if q is not None and team in q["playing"]:
+                mine = q["own"].get(player)
+                out["my_team"]["my_order"] = list(mine["order"]) if mine else None
         elif role == "teacher":
-            out["team_details"] = {team: _private_team(state, team) for team in TEAMS}
+            out["team_details"] = {team: _private_team(state, team, staff=True) for team in TEAMS}
         out["names"] = _names(state, out)
         return out
 
@@ -1278,8 +1296,9 @@ def _public_view(state: State, players_now: list[str], staff: bool) -> dict[str,
     return out
 
 
-def _private_team(state: State, team: str, player: str | None = None) -> dict[str, Any]:
-    """What the team's own members (and the teacher) see: its rack, who proposed what, its locked choices."""
+def _private_team(state: State, team: str, staff: bool) -> dict[str, Any]:
+    """What the team's own members (and the teacher) see: its rack, who proposed what, its locked choices;
+    the same for every member (each device adds its own ``my_order``)."""
     q, phase = state["q"], state["phase"]
     out: dict[str, Any] = {"team": team}
     if q is None or team not in q["playing"]:
@@ -1288,12 +1307,9 @@ def _private_team(state: State, team: str, player: str | None = None) -> dict[st
     if team in q["answering"] and phase in RACK_PHASES:
         out["rack"] = list(q["rack"][team])
         out["rack_by"] = q["rack_by"][team]
-    if player is None:
+    if staff:
         members = state["teams"][team]["members"]
         out["orders"] = {p: list(q["own"][p]["order"]) for p in members if p in q["own"]}
-    else:
-        mine = q["own"].get(player)
-        out["my_order"] = list(mine["order"]) if mine else None
     if team in q["answers"]:
         out["locked_answer"] = list(q["answers"][team]["order"])
     if phase in CHOICE_PHASES:
@@ -1302,14 +1318,14 @@ def _private_team(state: State, team: str, player: str | None = None) -> dict[st
         proposed = q["proposed"].get(team, {})
         # A student's screen lists who suggested what in a small team; in a big one it shows the tally
         # (nobody reads 40 names, and the view must not grow with the class).
-        listed = player is None or len(proposed) <= PROPOSALS_LISTED
+        listed = staff or len(proposed) <= PROPOSALS_LISTED
         out["proposals"] = dict(proposed) if listed else {}
         out["proposal_counts"] = {str(v): n for v, n in sorted(Counter(proposed.values()).items())}
         out["locked_value"] = q["locked"].get(team)
     if q["mini"] == "star":
         star = q["star"]
         out["star_proposal"] = dict(star["proposal"]) if star["proposal"] else None
-        if player is None:
+        if staff:
             out["star_proposed"] = {p: [dict(x) for x in v] for p, v in star["proposed"].items()}
     if q["mini"] == "final":
         out["attempts"] = [{"order": list(a["order"]), "wrong": a["wrong"]} for a in q["attempts"]]

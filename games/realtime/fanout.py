@@ -267,8 +267,8 @@ def _table_bodies(table, viewers: dict[tuple, dict]) -> dict[tuple, str]:
     """Each distinct viewer's table message, computed and serialised once (a projector wall, the
     teacher's second tab and the console share one)."""
     return {
-        key: _open(ENCODER.encode({"type": "table", **selectors.table_view(table, viewer)}).decode())
-        for key, viewer in viewers.items()
+        key: _open(ENCODER.encode({"type": "table", **view}).decode())
+        for key, view in zip(viewers, selectors.table_views(table, list(viewers.values())), strict=True)
     }
 
 

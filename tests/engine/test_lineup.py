@@ -1177,3 +1177,22 @@ def test_a_big_teams_suggestions_show_as_a_tally_and_a_small_teams_by_name():
     mine = GAME.view(state, {"role": "player", "player": "p0"})["my_team"]
     assert mine["proposals"] == {} and mine["proposal_counts"] == {"1": 5, "2": 5, "3": 5, "5": 5}
     assert len(GAME.view(state, {"role": "teacher"})["team_details"]["blue"]["proposals"]) == 20
+
+
+def test_views_built_together_equal_views_built_one_by_one():
+    state = new_game(players=_class_of(12))
+    rng = core.Rng("views")
+    viewers = [{"role": r} for r in ("teacher", "projector", "spectator")]
+    viewers += [{"role": "player", "player": f"p{i}"} for i in range(12)]
+    viewers.append({"role": "player", "player": "x"})  # not seated: a spectator
+    for step in range(300):
+        together = GAME.views(state, viewers)
+        assert together == [GAME.view(state, viewer) for viewer in viewers], step
+        if GAME.is_over(state):
+            break
+        movers = GAME.current_players(state)
+        if not movers:
+            state = deadline(state, now=state["clock"].get("deadline") or 1000.0 + step)[0]
+            continue
+        player = rng.choice(movers)
+        state, _events = GAME.apply(state, player, GAME.bot_action(state, player, rng), 1.0 + step)
