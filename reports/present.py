@@ -222,6 +222,36 @@ def student_view(report, summaries: list, *, name: str) -> dict[str, Any]:
         for row in data["results"]
     ]
     notes = [{"kind": note["kind"], "text": note_text(note)} for note in data["notes"]]
+    # The two long tables, worded here: a template spends far longer resolving variables and filters.
+    trend_rows = [
+        {
+            "day": date_format(dt.date.fromisoformat(point["day"]), "D j M Y"),
+            "game": catalog.GAME_LABELS.get(point["game"]),
+            "right": f"{point['correct']}/{point['answered']} ({pct(point['accuracy'])})",
+            "time": seconds(point["mean_time"]),
+        }
+        for point in reversed(data["trend"])
+    ]
+    game_rows = [
+        {
+            "label": game["label"],
+            "answered": game["answered"],
+            "right": f"{game['correct']} ({pct(game['accuracy'])})",
+            "time": seconds(game["mean_time"]),
+            "categories": [
+                {
+                    "label": row["label"],
+                    "answered": row["answered"],
+                    "right": f"{row['correct']} ({pct(row['accuracy'])})",
+                    "class": pct(row["class_accuracy"]),
+                    "time": seconds(row["mean_time"]),
+                }
+                for row in categories
+                if row["game"] == game["game"]
+            ],
+        }
+        for game in games
+    ]
     return {
         "totals": data["totals"],
         "games": games,
@@ -229,6 +259,8 @@ def student_view(report, summaries: list, *, name: str) -> dict[str, Any]:
         "levels": level_rows,
         "results": results,
         "trend": data["trend"],
+        "trend_rows": trend_rows,
+        "game_rows": game_rows,
         "trend_chart": trend_chart(data["trend"], name=name),
         "category_chart": category_chart(categories),
         "insights": insight_lines(data["insights"]),

@@ -13,7 +13,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Count, Prefetch, Q, Sum
+from django.db.models import Case, Count, Prefetch, Q, Sum, Value, When
 from django.db.models.functions import TruncWeek
 from django.utils import timezone
 
@@ -41,6 +41,16 @@ def can_see_class_reports(user: User, classroom: Classroom) -> bool:
     return can_manage_classroom(user, classroom)
 
 
+def class_report_access(user: User, classroom: Classroom) -> str | None:
+    """As :func:`can_see_class_reports`, saying how: "admin" (the school's admin), "teacher" (one of
+    the class's teachers) or None (no access), so a page need not ask again whether they are an admin."""
+    if not user.is_authenticated:
+        return None
+    if classroom.school_id in admin_school_ids(user):
+        return "admin"
+    return "teacher" if classroom.teachers.filter(pk=user.pk).exists() else None
+
+
 def can_review_school(user: User, school_id: int) -> bool:
     return user.is_authenticated and school_id in admin_school_ids(user)
 
@@ -54,12 +64,19 @@ def can_see_build(user: User, build: ReportBuild) -> bool:
 # --- pages ---------------------------------------------------------------------------------------------
 
 
-def active_build(*, classroom: Classroom | None = None, school: School | None = None) -> ReportBuild | None:
+def active_build(
+    *, classroom: Classroom | None = None, school: School | None = None, student: Student | None = None
+) -> ReportBuild | None:
+    """The newest waiting or running build of the class (that student's own first, if one is given), or
+    of the whole school."""
     builds = ReportBuild.objects.filter(status__in=(ReportBuild.Status.QUEUED, ReportBuild.Status.RUNNING))
     if classroom is not None:
         builds = builds.filter(classroom=classroom)
     else:
         builds = builds.filter(school=school, scope=ReportBuild.Scope.SCHOOL)
+    if student is not None:
+        mine = Case(When(student=student, then=Value(0)), default=Value(1))
+        return builds.order_by(mine, "-created_at").first()
     return builds.order_by("-created_at").first()
 
 

@@ -26,10 +26,13 @@ from .models import LearningFact, ReportBuild, SkillSummary
 
 
 def _classroom(request, pk: int) -> Classroom:
-    """The class if this person may see its reports; 404 otherwise (other schools stay invisible)."""
+    """The class if this person may see its reports; 404 otherwise (other schools stay invisible).
+    ``classroom.viewer_is_admin``: whether they see it as the school's admin."""
     classroom = get_object_or_404(Classroom.objects.select_related("school"), pk=pk)
-    if not selectors.can_see_class_reports(request.user, classroom):
+    access = selectors.class_report_access(request.user, classroom)
+    if access is None:
         raise Http404
+    classroom.viewer_is_admin = access == "admin"
     return classroom
 
 
@@ -142,11 +145,7 @@ def student_report(request, pk: int, student_id: int):
         if context["report"]
         else None
     )
-    build = ReportBuild.objects.filter(
-        student=student,
-        classroom=classroom,
-        status__in=(ReportBuild.Status.QUEUED, ReportBuild.Status.RUNNING),
-    ).first() or selectors.active_build(classroom=classroom)
+    build = selectors.active_build(classroom=classroom, student=student)
     return render(
         request,
         "reports/student_report.html",
@@ -157,7 +156,7 @@ def student_report(request, pk: int, student_id: int):
             "view": view,
             "skills": view["skills"] if view else [present.skill_view(s) for s in context["summaries"]],
             "build": build,
-            "is_admin": selectors.can_review_school(request.user, classroom.school_id),
+            "is_admin": classroom.viewer_is_admin,
             "game_labels": catalog.GAME_LABELS,
         },
     )
