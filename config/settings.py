@@ -290,9 +290,9 @@ STUDENT_SIGNIN_MAX_FAILURES = env_int("STUDENT_SIGNIN_MAX_FAILURES", 5)
 STUDENT_SIGNIN_LOCK_MINUTES = env_int("STUDENT_SIGNIN_LOCK_MINUTES", 10)
 ROSTER_IMPORT_MAX_BYTES = env_int("ROSTER_IMPORT_MAX_BYTES", 1_000_000)
 ROSTER_IMPORT_MAX_ROWS = env_int("ROSTER_IMPORT_MAX_ROWS", 2000)
-#: Days learning facts are kept before the nightly clean-up erases them (0 keeps them for ever).
 #: Embedded mode runs the game clock inside the server process; with Redis it is its own process.
 CLASSPLAY_CLOCK_IN_PROCESS = env_bool("CLASSPLAY_CLOCK_IN_PROCESS", not REDIS_URL and not TESTING)
+#: Days learning facts are kept before the daily clean-up (``reports.purge``) erases them (0: for ever).
 REPORT_RETENTION_DAYS = env_int("REPORT_RETENTION_DAYS", 0)
 
 LOGGING = {
