@@ -116,9 +116,15 @@ TEMPLATES = [
 # --- Database -------------------------------------------------------------------------------------
 DATABASE_URL = env_str("DATABASE_URL")
 if DATABASE_URL:
-    # CONN_MAX_AGE=0: under ASGI every request and every database_sync_to_async call may run in a
-    # different thread; persistent connections would leak one per thread.
-    DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=0, conn_health_checks=True)}
+    # Under ASGI each request runs in a thread of its own, so persistent connections (CONN_MAX_AGE) would
+    # leak one per thread; without them every database call opened a new connection. psycopg's pool,
+    # shared by the process's threads, lends a connection per call and takes it back on close.
+    DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=0)}
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": 1,
+        "max_size": env_int("DATABASE_POOL_SIZE", 8),
+        "timeout": 20,
+    }
 else:
     DATABASES = {
         "default": {

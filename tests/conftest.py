@@ -30,6 +30,19 @@ def _isolated(tmp_path):
     channel_layers.backends = {}
 
 
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup, django_db_blocker):
+    """With PostgreSQL, connections come from psycopg's pool: empty it before the test database is
+    dropped (a pooled connection left open would keep the database in use)."""
+    yield
+    from django.db import connections
+
+    with django_db_blocker.unblock():
+        for connection in connections.all(initialized_only=True):
+            if getattr(connection, "pool", None) is not None:
+                connection.close_pool()
+
+
 @pytest.fixture
 def riverside(db):
     return SchoolFactory(name="Riverside Academy")
