@@ -320,7 +320,18 @@ class Bench:
                 client.received += 1
                 client.bytes += len(raw)
                 head = raw[:24]
-                if head.startswith('{"type":"table"'):
+                if head.startswith('{"type":"bundle"'):  # a session message with the tables it moved on
+                    bundle = json.loads(raw)
+                    for inner in bundle["messages"]:
+                        if inner["type"] == "table":
+                            client.first_seen.setdefault(inner["seq"], now)
+                            client.max_seq = max(client.max_seq, inner["seq"])
+                            client.push_lag.append(now - bundle["server_time"])
+                            if client.teacher:
+                                client.latest_view = inner
+                        elif inner["type"] == "session":
+                            client.sessions += 1
+                elif head.startswith('{"type":"table"'):
                     seq = int(SEQ.search(raw).group(1))
                     client.first_seen.setdefault(seq, now)
                     client.max_seq = max(client.max_seq, seq)

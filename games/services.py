@@ -734,12 +734,17 @@ def bots_sweep(*, now: float | None = None) -> int:
 # --- teacher controls ---------------------------------------------------------------------------------
 
 
-def _clock_entry(table: GameTable, kind: str, now: float, seconds: float | None = None) -> None:
+def _clock_entry(
+    table: GameTable, kind: str, now: float, seconds: float | None = None, announce: bool = True
+) -> None:
+    """``announce=False`` when a session change follows: its fan-out sends the tables that moved on
+    together with the session, one message per device instead of two."""
     engine = get_engine(table.session.game)
     entry = {"kind": kind, "at": now, "seconds": seconds}
     state, _events = core.apply_log_entry(engine, table.state, entry)
     _append(table, engine, state, [], kind=kind, at=now, seconds=seconds)
-    broadcast.table_changed(table.session_id, table.pk, table.seq)
+    if announce:
+        broadcast.table_changed(table.session_id, table.pk, table.seq)
 
 
 def _playing_tables(session: GameSession):
@@ -758,7 +763,7 @@ def session_pause(*, session: GameSession, by: User, now: float | None = None) -
     if session.status != GameSession.Status.RUNNING:
         raise ValidationError(_("Only a running game can be paused."))
     for table in _playing_tables(session):
-        _clock_entry(table, TableLogEntry.Kind.PAUSE, now)
+        _clock_entry(table, TableLogEntry.Kind.PAUSE, now, announce=False)
     session.status, session.paused_at = GameSession.Status.PAUSED, timezone.now()
     session.save(update_fields=["status", "paused_at"])
     _control(session, by, "pause")
@@ -775,7 +780,7 @@ def session_resume(*, session: GameSession, by: User, now: float | None = None) 
     session.status, session.paused_at = GameSession.Status.RUNNING, None
     session.save(update_fields=["status", "paused_at"])
     for table in _playing_tables(session):
-        _clock_entry(table, TableLogEntry.Kind.RESUME, now)
+        _clock_entry(table, TableLogEntry.Kind.RESUME, now, announce=False)
     _control(session, by, "resume")
     broadcast.session_changed(session.pk)
     return session

@@ -40,8 +40,6 @@ if TYPE_CHECKING:
     from .consumers import GameConsumer
 
 logger = logging.getLogger(__name__)
-#: Sends run concurrently in batches, so one slow device never holds up the rest of the class.
-SEND_BATCH = 500
 THROTTLE_SECONDS = 0.25
 #: Distinct views computed per step of a fan-out; the next step is computed while this one is sent.
 VIEW_CHUNK = 100
@@ -230,19 +228,30 @@ class SessionHub:
             return
         for consumer in consumers:
             consumer.adopt_seat(snapshot.seats)
-        claims = {table_id: self._claim(table, consumers) for table_id, table in snapshot.tables.items()}
+        # The tables this change moved on (a pause, a start) travel with the session in one message per
+        # device: half the sends of a session message followed by a table message.
+        tables: dict[GameConsumer, list[str]] = defaultdict(list)
+        for table in snapshot.tables.values():
+            wanted = self._claim(table, consumers)
+            if wanted:
+                viewers = {key: consumer.engine_viewer() for consumer, key in wanted}
+                bodies = await _in_view_thread(_table_bodies, table, viewers)
+                for consumer, key in wanted:
+                    tables[consumer].append(bodies[key] + "}")
         summaries: dict[str, str] = {}
         sends: list[tuple[GameConsumer, str]] = []
-        for consumer in consumers:
+        for consumer in sorted(consumers, key=lambda c: c.role == "player"):  # staff screens first
             role = "staff" if consumer.role in ("teacher", "projector") else "player"
             if role not in summaries:
                 summaries[role] = ENCODER.encode(snapshot.summary_for(consumer.role)).decode()
             me = ENCODER.encode(consumer.me()).decode()
-            sends.append((consumer, _open('{"type":"session","session":' + summaries[role] + "," + me[1:])))
+            session = '{"type":"session","session":' + summaries[role] + "," + me[1:]
+            if consumer in tables:
+                body = _open('{"type":"bundle","messages":[' + ",".join([session, *tables[consumer]]) + "]}")
+            else:
+                body = _open(session)
+            sends.append((consumer, body))
         await _send_all(sends)
-        for table_id, wanted in claims.items():
-            if wanted:
-                await self._deliver(snapshot.tables[table_id], wanted)
 
     async def _presence_changed(self, session_id: int, consumers: list[GameConsumer]) -> None:
         staff = [c for c in consumers if c.role in ("teacher", "projector")]
@@ -304,14 +313,55 @@ async def snapshot_views(consumer: GameConsumer, snapshot, table_ids: list[int])
 
 
 async def _send_all(sends: list[tuple[GameConsumer, str]]) -> None:
-    """Every message carries the server's time, as ``GameConsumer.push`` adds it."""
+    """Every message carries the server's time, as ``GameConsumer.push`` adds it. Each send runs at
+    once up to its first real wait (see ``_start_eagerly``); the sends that had to wait are awaited
+    together, so one slow device never holds up the rest of the class."""
+    waiting = []
+    for consumer, body in sends:
+        message = {"type": "websocket.send", "text": f'{body},"server_time":{time.time()!r}}}'}
+        task = _start_eagerly(consumer.base_send(message))
+        if task is not None:
+            waiting.append(task)
+    if waiting:
+        await asyncio.gather(*waiting, return_exceptions=True)
 
-    async def send(consumer: GameConsumer, body: str) -> None:
-        await consumer.send(text_data=f'{body},"server_time":{time.time()!r}}}')
 
-    for start in range(0, len(sends), SEND_BATCH):
-        batch = sends[start : start + SEND_BATCH]
-        await asyncio.gather(*(send(consumer, body) for consumer, body in batch), return_exceptions=True)
+def _start_eagerly(coroutine) -> asyncio.Task | None:
+    """Run ``coroutine`` now, up to its first real wait, and only then make it a task (what Python 3.12's
+    eager tasks do). Nearly every send finishes without waiting (the socket takes the bytes), and
+    creating and scheduling a task for each of 2000 sends was a fifth of a big fan-out's cost. A send
+    that must wait (a slow device's full buffer) goes on as a task. Errors (a device that has just
+    gone) are dropped, as ``gather(return_exceptions=True)`` did."""
+    try:
+        awaited = coroutine.send(None)
+    except StopIteration:
+        return None
+    except Exception:  # a failed send to one device must not stop the others
+        return None
+    task = asyncio.ensure_future(_resume(coroutine, awaited))
+    task.add_done_callback(lambda _task: coroutine.close())  # cancelled before its first step too
+    return task
+
+
+async def _resume(coroutine, awaited) -> None:
+    """Drive a started coroutine as a task would: wait for what it awaits, then resume it."""
+    while True:
+        try:
+            if awaited is None:  # a bare yield: give the loop one turn
+                await asyncio.sleep(0)
+            else:
+                awaited._asyncio_future_blocking = False
+                await asyncio.wait([awaited])
+        except BaseException as error:  # this task was cancelled: the coroutine is told, as a task's is
+            try:
+                awaited = coroutine.throw(error)
+            except StopIteration:
+                return
+            continue
+        try:
+            awaited = coroutine.send(None)
+        except StopIteration:
+            return
 
 
 _hubs: dict[int, SessionHub] = {}

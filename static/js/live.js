@@ -153,6 +153,15 @@
         return;
       }
       this.lastHeard = Date.now();
+      if (message.type === "bundle") {
+        // Several messages in one frame (a session change with the tables it moved on), in order.
+        for (const inner of message.messages || []) this.handle(Object.assign(inner, { server_time: message.server_time }));
+        return;
+      }
+      this.handle(message);
+    }
+
+    handle(message) {
       if (typeof message.server_time === "number") this.observeClock(message);
       if (message.type === "table") {
         const known = this.lastSeq[message.table];

@@ -267,3 +267,65 @@ def test_a_students_snapshot_reads_only_its_own_seat_and_table(class_7b, ms_rive
     assert light.seats == {mine.pk: full.seats[mine.pk]}
     assert list(light.tables) == [mine.table_id]
     assert light.tables[mine.table_id].state == full.tables[mine.table_id].state
+
+
+@pytest.mark.asyncio
+async def test_a_pause_reaches_a_device_as_one_message_with_the_session_and_its_table(table, ava, ms_rivera):
+    cookie = await sync_to_async(_cookie_for)(student=ava)
+    device = await _connect(table.session_id, cookie)
+    first = await _until(device, "table")
+    session = await sync_to_async(lambda: table.session)()
+    await sync_to_async(services.session_pause)(session=session, by=ms_rivera)
+    bundle = await _until(device, "bundle")
+    kinds = [message["type"] for message in bundle["messages"]]
+    assert kinds == ["session", "table"]
+    assert bundle["messages"][0]["session"]["status"] == "paused"
+    assert bundle["messages"][1]["seq"] > first["seq"] and "server_time" in bundle
+    await device.disconnect()
+
+
+class _Blocked:
+    """A send that must wait until the test lets it through (a slow device's full buffer)."""
+
+    def __init__(self):
+        self.sent, self.cancelled, self.closed = [], 0, 0
+
+    async def send(self, gate, text):
+        try:
+            if gate is not None:
+                await gate
+        except asyncio.CancelledError:
+            self.cancelled += 1
+            raise
+        finally:
+            self.closed += 1
+        self.sent.append(text)
+
+
+@pytest.mark.asyncio
+async def test_sends_run_at_once_and_only_those_that_must_wait_become_tasks():
+    device = _Blocked()
+    assert fanout._start_eagerly(device.send(None, "now")) is None
+    assert device.sent == ["now"]  # done before _start_eagerly returned: no task, no loop turn
+    gate = asyncio.get_running_loop().create_future()
+    task = fanout._start_eagerly(device.send(gate, "later"))
+    assert task is not None and device.sent == ["now"]
+    gate.set_result(None)
+    await task
+    assert device.sent == ["now", "later"]
+
+    async def broken():
+        raise ConnectionResetError
+
+    assert fanout._start_eagerly(broken()) is None  # a device that has gone: dropped, nothing raised
+    stuck = fanout._start_eagerly(device.send(asyncio.get_running_loop().create_future(), "never"))
+    await asyncio.sleep(0)  # the task is waiting now
+    stuck.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await stuck
+    assert device.cancelled == 1  # told, as a task would be
+    never = fanout._start_eagerly(device.send(asyncio.get_running_loop().create_future(), "never"))
+    never.cancel()  # cancelled before its first step
+    with pytest.raises(asyncio.CancelledError):
+        await never
+    assert device.closed == 4 and device.sent == ["now", "later"]  # every send was finished or closed
