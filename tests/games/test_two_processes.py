@@ -152,11 +152,13 @@ class Client:
         while True:
             raw = await asyncio.wait_for(self.socket.recv(), timeout=max(0.05, end - time.monotonic()))
             message = json.loads(raw)
-            self.messages.append(message)
-            if message["type"] == "table":
-                self.last_seq[str(message["table"])] = message["seq"]
-            if predicate(message):
-                return message
+            # A bundle carries several messages in one frame (a session change with its tables).
+            for inner in message["messages"] if message["type"] == "bundle" else [message]:
+                self.messages.append(inner)
+                if inner["type"] == "table":
+                    self.last_seq[str(inner["table"])] = inner["seq"]
+                if predicate(inner):
+                    return inner
 
     async def act(self, table_id, key, action):
         await self.socket.send(
