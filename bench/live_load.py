@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import base64
 import contextlib
 import json
 import os
@@ -254,6 +255,127 @@ class RssSampler(threading.Thread):
 # --- clients -----------------------------------------------------------------------------------------
 
 
+class RawSocket(asyncio.Protocol):
+    """A minimal websocket client (RFC 6455) for the students' connections.
+
+    Two thousand clients and the server share this machine's two CPUs. With the ``websockets`` library
+    each received message cost the client process about 0.2 ms (its streams, queues and tasks), so the
+    last of 2000 clients read an update several hundred ms after the server had sent it: the benchmark
+    measured itself. This protocol parses frames straight from ``data_received`` and hands each text
+    message to a callback with its receive time. It speaks what the server speaks: text frames, ping
+    (answered), close; no extensions (the server offers none; ``--websockets-client`` uses the library,
+    with permessage-deflate when the server offers it)."""
+
+    def __init__(self, on_text, on_close):
+        self.on_text, self.on_close = on_text, on_close
+        self.transport: asyncio.Transport | None = None
+        self.buffer = bytearray()
+        self.fragments: list[bytes] = []
+        self.upgraded = asyncio.get_running_loop().create_future()
+        self.closed = False
+
+    @classmethod
+    async def connect(cls, port: int, path: str, headers: dict[str, str], on_text, on_close) -> RawSocket:
+        loop = asyncio.get_running_loop()
+        _transport, protocol = await loop.create_connection(lambda: cls(on_text, on_close), "127.0.0.1", port)
+        key = base64.b64encode(os.urandom(16)).decode()
+        lines = [
+            f"GET {path} HTTP/1.1",
+            f"Host: 127.0.0.1:{port}",
+            "Upgrade: websocket",
+            "Connection: Upgrade",
+            f"Sec-WebSocket-Key: {key}",
+            "Sec-WebSocket-Version: 13",
+            *(f"{name}: {value}" for name, value in headers.items()),
+        ]
+        protocol.transport.write(("\r\n".join(lines) + "\r\n\r\n").encode())
+        await protocol.upgraded
+        return protocol
+
+    def connection_made(self, transport) -> None:
+        self.transport = transport
+
+    def data_received(self, data: bytes) -> None:
+        self.buffer += data
+        if not self.upgraded.done():
+            end = self.buffer.find(b"\r\n\r\n")
+            if end < 0:
+                return
+            status = bytes(self.buffer[: self.buffer.find(b"\r\n")])
+            del self.buffer[: end + 4]
+            if b" 101 " not in status:
+                self.upgraded.set_exception(ConnectionError(status.decode(errors="replace")))
+                self.transport.close()
+                return
+            self.upgraded.set_result(None)
+        now = time.time()
+        buffer = self.buffer
+        while len(buffer) >= 2:
+            fin, opcode, length = buffer[0] & 0x80, buffer[0] & 0x0F, buffer[1] & 0x7F
+            start = 2
+            if length == 126:
+                if len(buffer) < 4:
+                    return
+                length, start = int.from_bytes(buffer[2:4], "big"), 4
+            elif length == 127:
+                if len(buffer) < 10:
+                    return
+                length, start = int.from_bytes(buffer[2:10], "big"), 10
+            if len(buffer) < start + length:
+                return
+            payload = bytes(buffer[start : start + length])
+            del buffer[: start + length]
+            self.frame(fin, opcode, payload, now)
+
+    def frame(self, fin: int, opcode: int, payload: bytes, now: float) -> None:
+        if opcode in (0x1, 0x0):  # text, or a continuation of one
+            self.fragments.append(payload)
+            if fin:
+                text, self.fragments = b"".join(self.fragments).decode(), []
+                self.on_text(text, now)
+        elif opcode == 0x9:  # ping: answer it, or the server's keepalive closes the connection
+            self.write(0xA, payload)
+        elif opcode == 0x8:
+            code = int.from_bytes(payload[:2], "big") if len(payload) >= 2 else None
+            self.closed = True
+            self.on_close(str(code) if code is not None else "no close frame")
+            self.write(0x8, payload[:2])
+            self.transport.close()
+
+    def write(self, opcode: int, payload: bytes) -> None:
+        """A client's frames are masked (RFC 6455 section 5.3)."""
+        if self.transport is None or self.transport.is_closing():
+            raise ConnectionError("closed")
+        mask = os.urandom(4)
+        length = len(payload)
+        if length < 126:
+            header = bytes([0x80 | opcode, 0x80 | length])
+        elif length < 65536:
+            header = bytes([0x80 | opcode, 0x80 | 126]) + length.to_bytes(2, "big")
+        else:
+            header = bytes([0x80 | opcode, 0x80 | 127]) + length.to_bytes(8, "big")
+        repeated = (mask * (length // 4 + 1))[:length]
+        masked = (int.from_bytes(payload, "big") ^ int.from_bytes(repeated, "big")).to_bytes(length, "big")
+        self.transport.write(header + mask + masked)
+
+    async def send(self, text: str) -> None:
+        self.write(0x1, text.encode())
+
+    async def close(self) -> None:
+        if not self.closed:
+            self.closed = True
+            with contextlib.suppress(ConnectionError):
+                self.write(0x8, (1000).to_bytes(2, "big"))
+            self.transport.close()
+
+    def connection_lost(self, exc) -> None:
+        if not self.upgraded.done():
+            self.upgraded.set_exception(ConnectionError("closed during the handshake"))
+        if not self.closed:
+            self.closed = True
+            self.on_close(f"{type(exc).__name__}: {exc}" if exc else "no close frame")
+
+
 @dataclass
 class Client:
     name: str
@@ -273,8 +395,9 @@ class Client:
 
 
 class Bench:
-    def __init__(self, world: World, port: int, timeout: float, compression: bool):
+    def __init__(self, world: World, port: int, timeout: float, compression: bool, library_client: bool):
         self.world, self.port, self.timeout = world, port, timeout
+        self.library_client = library_client
         self.compression = "deflate" if compression else None
         self.base = f"http://127.0.0.1:{port}"
         self.uri = f"ws://127.0.0.1:{port}/ws/sessions/{world.session_id}/"
@@ -291,9 +414,26 @@ class Bench:
     # connections
 
     async def open(self, client: Client) -> None:
+        query = "?as=teacher" if client.teacher else "?as=student"
+        if not self.library_client:
+            headers = {"Origin": f"http://127.0.0.1:{self.port}", "Cookie": f"sessionid={client.cookie}"}
+            path = f"/ws/sessions/{self.world.session_id}/{query}"
+
+            def closed(reason: str, client: Client = client) -> None:
+                client.closed = reason
+
+            try:
+                client.ws = await asyncio.wait_for(
+                    RawSocket.connect(
+                        self.port, path, headers, lambda text, now: self.receive(client, text, now), closed
+                    ),
+                    self.timeout,
+                )
+            except Exception as error:  # counted, never fatal: the figures say how many failed
+                self.connect_failures.append(f"{client.name}: {type(error).__name__}: {error}")
+            return
         from websockets.asyncio.client import connect
 
-        query = "?as=teacher" if client.teacher else "?as=student"
         try:
             client.ws = await connect(
                 self.uri + query,
@@ -316,45 +456,48 @@ class Bench:
 
         try:
             async for raw in client.ws:
-                now = time.time()
-                client.received += 1
-                client.bytes += len(raw)
-                head = raw[:24]
-                if head.startswith('{"type":"bundle"'):  # a session message with the tables it moved on
-                    bundle = json.loads(raw)
-                    for inner in bundle["messages"]:
-                        if inner["type"] == "table":
-                            client.first_seen.setdefault(inner["seq"], now)
-                            client.max_seq = max(client.max_seq, inner["seq"])
-                            client.push_lag.append(now - bundle["server_time"])
-                            if client.teacher:
-                                client.latest_view = inner
-                        elif inner["type"] == "session":
-                            client.sessions += 1
-                elif head.startswith('{"type":"table"'):
-                    seq = int(SEQ.search(raw).group(1))
-                    client.first_seen.setdefault(seq, now)
-                    client.max_seq = max(client.max_seq, seq)
-                    stamp = SERVER_TIME.search(raw, max(0, len(raw) - 60))
-                    if stamp:
-                        client.push_lag.append(now - float(stamp.group(1)))
-                    if client.teacher:
-                        client.latest_view = json.loads(raw)
-                elif head.startswith('{"type":"session"'):
-                    client.sessions += 1
-                elif head.startswith(('{"type":"ack"', '{"type":"error"')):
-                    message = json.loads(raw)
-                    key = message.get("key")
-                    if key:
-                        client.replies.setdefault(key, (now, message))
-                    else:
-                        client.transport_errors.append(message.get("code", "?"))
+                self.receive(client, raw, time.time())
         except ConnectionClosed as closed:
             client.closed = f"{closed.rcvd.code if closed.rcvd else 'no close frame'}"
         except Exception as error:
             client.closed = f"{type(error).__name__}: {error}"
         else:
             client.closed = "closed"
+
+    @staticmethod
+    def receive(client: Client, raw: str, now: float) -> None:
+        client.received += 1
+        client.bytes += len(raw)
+        head = raw[:24]
+        if head.startswith('{"type":"bundle"'):  # a session message with the tables it moved on
+            bundle = json.loads(raw)
+            for inner in bundle["messages"]:
+                if inner["type"] == "table":
+                    client.first_seen.setdefault(inner["seq"], now)
+                    client.max_seq = max(client.max_seq, inner["seq"])
+                    client.push_lag.append(now - bundle["server_time"])
+                    if client.teacher:
+                        client.latest_view = inner
+                elif inner["type"] == "session":
+                    client.sessions += 1
+        elif head.startswith('{"type":"table"'):
+            seq = int(SEQ.search(raw).group(1))
+            client.first_seen.setdefault(seq, now)
+            client.max_seq = max(client.max_seq, seq)
+            stamp = SERVER_TIME.search(raw, max(0, len(raw) - 60))
+            if stamp:
+                client.push_lag.append(now - float(stamp.group(1)))
+            if client.teacher:
+                client.latest_view = json.loads(raw)
+        elif head.startswith('{"type":"session"'):
+            client.sessions += 1
+        elif head.startswith(('{"type":"ack"', '{"type":"error"')):
+            message = json.loads(raw)
+            key = message.get("key")
+            if key:
+                client.replies.setdefault(key, (now, message))
+            else:
+                client.transport_errors.append(message.get("code", "?"))
 
     async def connect_all(self, concurrency: int) -> float:
         started = time.perf_counter()
@@ -640,6 +783,7 @@ def summarise(args, figures: dict, changes: list[dict], rss: int, load: tuple, l
         "students": args.students,
         "mode": args.mode,
         "server_deflate": args.server_deflate,
+        "client": "websockets" if args.websockets_client or args.server_deflate else "raw",
         "connected": figures["connected"],
         "connect_seconds": round(figures["connect_seconds"], 2),
         "connect_failures": figures["connect_failures"],
@@ -678,6 +822,11 @@ def main() -> int:
     parser.add_argument("--connect-concurrency", type=int, default=100, help="websocket handshakes at once")
     parser.add_argument("--answer-seconds", type=int, default=300, help="the session's answer timer")
     parser.add_argument("--no-deflate", action="store_true", help="clients refuse permessage-deflate")
+    parser.add_argument(
+        "--websockets-client",
+        action="store_true",
+        help="clients use the websockets library (slower per message) instead of the minimal client",
+    )
     parser.add_argument(
         "--server-deflate",
         action="store_true",
@@ -726,7 +875,13 @@ def main() -> int:
         sampler = RssSampler(server.pid)
         sampler.start()
         load_before = os.getloadavg()
-        bench = Bench(world, port, args.timeout, compression=not args.no_deflate)
+        bench = Bench(
+            world,
+            port,
+            args.timeout,
+            compression=not args.no_deflate,
+            library_client=args.websockets_client or args.server_deflate,
+        )
         try:
             import uvloop
 
