@@ -197,8 +197,14 @@ def school_build(
                 if pending is not None:
                     pending.cancel()
             for pool in (reader, writer):
-                pool.submit(connection.close)  # each thread's own connection
+                pool.submit(_close_connection)
     return total
+
+
+def _close_connection() -> None:
+    """Close the calling thread's own connection (``connection.close`` looked up on another thread
+    would be that thread's)."""
+    connection.close()
 
 
 def _read_in_thread(classroom_ids: list[int]) -> FactFigures:
