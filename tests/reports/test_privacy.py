@@ -97,3 +97,79 @@ def test_retention_zero_keeps_everything(word_up_week, settings):
     settings.REPORT_RETENTION_DAYS = 0
     assert services.facts_purge_expired(now=timezone.now() + dt.timedelta(days=3650)) == 0
     assert LearningFact.objects.count() == 9
+
+
+def _played_word_up(classroom, teacher, students):
+    """A Word Up session played through the runtime by these students (their moves in the table's log,
+    their facts recorded from it), then ended by the teacher."""
+    from games import services as games
+    from games.engine import core
+    from games.engine.registry import get_engine
+    from games.models import GameTable
+
+    session = games.session_schedule(
+        classroom=classroom, by=teacher, game="wordup", scheduled_for=timezone.now() + dt.timedelta(hours=1)
+    )
+    games.session_open_lobby(session=session, by=teacher)
+    for student in students:
+        games.session_join(session=session, student=student)
+    now = 2_000_000.0
+    games.session_start(session=session, by=teacher, now=now)
+    engine, rng = get_engine("wordup"), core.Rng("erasure")
+    table = GameTable.objects.get(session=session)
+    for _step in range(300):  # until every student has a marked answer (marks come after the reveal)
+        if all(LearningFact.objects.filter(student=student).exists() for student in students):
+            break
+        table.refresh_from_db()
+        if table.status != GameTable.Status.PLAYING:
+            break
+        now += 1
+        humans = [p for p in engine.current_players(table.state) if not games.is_bot(p)]
+        if humans:
+            player = humans[rng.below(len(humans))]
+            action = engine.bot_action(table.state, player, rng)
+            games.action_submit(table_id=table.pk, player=player, action=action, key=f"k{now}", now=now)
+        elif not games.bots_sweep(now=now + 2):
+            games.deadline_sweep(now=max(now, table.deadline or now))
+    games.session_end(session=session, by=teacher)
+    return session
+
+
+def test_erasure_leaves_the_games_records_and_nothing_comes_back_from_them(
+    class_7b, ms_rivera, dr_patel, ava, ben, django_capture_on_commit_callbacks
+):
+    """What docs/reports.md says under Privacy: the games' own records of a session (the seats, the
+    table's state and its action log, which replay the table for everyone at it) are not the reports'
+    to change, so an erasure leaves them as they were; and no build reads facts back from them."""
+    from games.models import GameTable, Participant, TableLogEntry
+
+    with django_capture_on_commit_callbacks(execute=False):
+        session = _played_word_up(class_7b, ms_rivera, [ava, ben])
+    player = f"s{ava.pk}"
+    assert LearningFact.objects.filter(student=ava).exists()
+    assert TableLogEntry.objects.filter(table__session=session, player=player).exists()
+
+    def games_records():
+        return (
+            list(
+                TableLogEntry.objects.filter(table__session=session).values_list(
+                    "seq", "player", "action", "events"
+                )
+            ),
+            list(GameTable.objects.filter(session=session).values_list("config", "state", "outcome")),
+            list(Participant.objects.filter(session=session).values_list("student", "player_id", "status")),
+        )
+
+    before = games_records()
+    classrooms_build([class_7b.pk])
+    with django_capture_on_commit_callbacks(execute=False):
+        services.student_data_erase(student=ava, by=dr_patel)
+    assert games_records() == before  # kept, unchanged: her seat, her moves and her name at the table
+
+    classrooms_build([class_7b.pk])  # a rebuild after the erasure
+    assert not LearningFact.objects.filter(student=ava).exists()
+    assert not StudentSessionStat.objects.filter(student=ava).exists()  # her seat is not counted again
+    assert not SkillSummary.objects.filter(student=ava, answered__gt=0).exists()
+    report = StudentReport.objects.get(student=ava, classroom=class_7b)
+    assert (report.answered, report.sessions_played) == (0, 0)
+    assert StudentSessionStat.objects.filter(student=ben, session=session).exists()  # nobody else's
