@@ -526,6 +526,7 @@ def actions_submit(
         table.defer_save = False
         if table.unsaved:
             _save_table(table)
+            broadcast.table_changed(table.session_id, table.pk, table.seq)  # once for the whole batch
     return outcomes
 
 
@@ -543,8 +544,7 @@ def _submit_one(
         return ActionRefused(_("Only the teacher can do that."), code="not_allowed")
     if table.deadline is not None and now >= table.deadline:
         # The sweeper has not got there yet: the deadline fires first, and the late move is refused.
-        entry = _fire_deadline(table, at=table.deadline)
-        broadcast.table_changed(table.session_id, table.pk, entry.seq)
+        _fire_deadline(table, at=table.deadline)
         return ActionRefused(_("Time is up for that move."), code="too_late")
     engine = get_engine(table.session.game)
     try:
@@ -563,7 +563,6 @@ def _submit_one(
         action=submission.action,
         key=key,
     )
-    broadcast.table_changed(table.session_id, table.pk, entry.seq)
     if key:
         logged[player, key] = entry.seq
     return ActionResult(seq=entry.seq)

@@ -15,7 +15,10 @@ Large sessions (bench/live_load.py, docs/performance.md) shaped the rest:
   tables sends only what changed;
 * each distinct message is serialised once (msgspec), and only ``server_time`` is added per send;
 * views are computed on the hub's own thread, not the database thread, so a fan-out never holds up
-  the actions being submitted meanwhile; in chunks, the next computed while the last is being sent.
+  the actions being submitted meanwhile; all of a table's views together (``Engine.views`` builds
+  what they share once), staff screens first;
+* a session change (a pause, a start) and the tables it moved on reach each device as one message;
+* a send runs at once up to its first real wait: only a send that must wait becomes a task.
 
 All database reads go through ``database_sync_to_async``, so the event loop never blocks on the ORM.
 """
@@ -41,8 +44,6 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 THROTTLE_SECONDS = 0.25
-#: Distinct views computed per step of a fan-out; the next step is computed while this one is sent.
-VIEW_CHUNK = 100
 ENCODER = msgspec.json.Encoder()
 #: Views are pure and need no database: they are computed here, off the thread the ORM calls share.
 _VIEW_THREAD = ThreadPoolExecutor(max_workers=1, thread_name_prefix="classplay-views")
@@ -200,25 +201,15 @@ class SessionHub:
         return wanted
 
     async def _deliver(self, table, wanted: list[tuple[GameConsumer, tuple]]) -> None:
-        """Views computed in chunks on the view thread while the previous chunk is being sent; staff
-        screens first (the teacher's console should never be the last to know)."""
-        groups: dict[tuple, list[GameConsumer]] = {}
-        viewers: dict[tuple, dict] = {}
-        for consumer, key in sorted(wanted, key=lambda pair: pair[0].role == "player"):
-            if key not in groups:
-                groups[key], viewers[key] = [], consumer.engine_viewer()
-            groups[key].append(consumer)
-        keys = list(groups)
-        chunks = [keys[start : start + VIEW_CHUNK] for start in range(0, len(keys), VIEW_CHUNK)]
-        upcoming = None
-        for index, chunk in enumerate(chunks):
-            job = upcoming or _in_view_thread(_table_bodies, table, {key: viewers[key] for key in chunk})
-            upcoming = None
-            if index + 1 < len(chunks):
-                following = {key: viewers[key] for key in chunks[index + 1]}
-                upcoming = _in_view_thread(_table_bodies, table, following)
-            bodies = await job
-            await _send_all([(consumer, bodies[key]) for key in chunk for consumer in groups[key]])
+        """Staff screens first (the teacher's console should never be the last to know), then every
+        device; each group's views are built together on the view thread (what they share, once)."""
+        staff = [(consumer, key) for consumer, key in wanted if consumer.role != "player"]
+        players = [(consumer, key) for consumer, key in wanted if consumer.role == "player"]
+        for group in (staff, players):
+            if group:
+                viewers = {key: consumer.engine_viewer() for consumer, key in group}
+                bodies = await _in_view_thread(_table_bodies, table, viewers)
+                await _send_all([(consumer, bodies[key]) for consumer, key in group])
 
     # --- session updates --------------------------------------------------------------------------
 

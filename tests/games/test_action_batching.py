@@ -77,6 +77,23 @@ def test_a_batch_stores_the_tables_state_once(table):
 
 
 @pytest.mark.django_db
+def test_a_batch_is_announced_once_with_its_last_sequence_number(table, monkeypatch):
+    from games import broadcast
+
+    announced = []
+    monkeypatch.setattr(broadcast, "table_changed", lambda *args: announced.append(args))
+    players = list(table.state["players"])
+    batch = [_rack(players[i % 2], [5, 4, 3, 2, 1], f"k{i}") for i in range(4)]
+    services.actions_submit(table_id=table.pk, submissions=batch, now=T0 + 5)
+    table.refresh_from_db()
+    assert announced == [(table.session_id, table.pk, table.seq)]
+    services.actions_submit(
+        table_id=table.pk, submissions=[_rack("nobody", [1, 2, 3, 4, 5], "x")], now=T0 + 6
+    )
+    assert len(announced) == 1  # nothing changed: nothing to announce
+
+
+@pytest.mark.django_db
 def test_a_deadline_that_passed_fires_first_and_the_late_answer_is_refused(table):
     player = next(iter(table.state["players"]))
     late = table.deadline + 1
