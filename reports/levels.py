@@ -67,6 +67,12 @@ def _log_prior() -> tuple[float, ...]:
 
 
 @functools.cache
+def _bands() -> tuple[int, ...]:
+    """The level whose band ``[L - 1/2, L + 1/2)`` holds each grid point (1 and 5 take the open ends)."""
+    return tuple(min(5, max(1, math.floor(theta + 0.5))) for theta in GRID)
+
+
+@functools.cache
 def _log_chances(slope: float, level: int) -> tuple[tuple[float, ...], tuple[float, ...]]:
     """log P(right) and log P(wrong) at every grid point for a question of ``level``."""
     xs = [slope * (theta - level) for theta in GRID]
@@ -97,8 +103,8 @@ def recommend(
     weights = [math.exp(value - top) for value in log_posterior]
     norm = sum(weights)
     bands = dict.fromkeys(LEVELS, 0.0)
-    for theta, weight in zip(GRID, weights, strict=True):
-        bands[min(5, max(1, math.floor(theta + 0.5)))] += weight / norm
+    for band, weight in zip(_bands(), weights, strict=True):
+        bands[band] += weight / norm
     level = max(LEVELS, key=lambda candidate: (bands[candidate], -abs(candidate - 3)))
     ability = sum(theta * weight for theta, weight in zip(GRID, weights, strict=True)) / norm
     return Recommendation(level, round(bands[level], 4), round(ability, 3), answers, cleaned)
