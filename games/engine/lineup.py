@@ -258,8 +258,10 @@ class LineUp(core.Game):
             role = "spectator"
         staff = role in STAFF_ROLES
         if staff:
-            # Who may act now lists a whole class: worked out only for the staff screens that show it.
-            out = _public_view(state, self.current_players(state), staff=True)
+            # Rosters and who may act now list a whole class: only for the staff screens that show them.
+            if "staff" not in shared:
+                shared["staff"] = _public_view(state, self.current_players(state), staff=True)
+            out = dict(shared["staff"])
         else:
             if "public" not in shared:
                 shared["public"] = _public_view(state, [], staff=False)
@@ -268,12 +270,15 @@ class LineUp(core.Game):
         if role == "player":
             team = state["players"][player]["team"]
             q = state["q"]
+            captain = bool(q) and q["captain"].get(team) == player
+            if ("can", team, captain) not in shared:  # what a member may do depends on team and captaincy
+                shared["can", team, captain] = sorted({a["type"] for a in self.legal_actions(state, player)})
             out["you"] = {
                 "id": player,
                 "name": state["players"][player]["name"],
                 "team": team,
-                "captain": bool(q) and q["captain"].get(team) == player,
-                "can": sorted({a["type"] for a in self.legal_actions(state, player)}),
+                "captain": captain,
+                "can": shared["can", team, captain],
             }
             if ("team", team) not in shared:
                 shared["team", team] = _private_team(state, team, staff=False)
