@@ -113,6 +113,10 @@ TEMPLATES = [
     }
 ]
 
+# --- The server process ---------------------------------------------------------------------------
+#: Allocations between young garbage collections in the web server (config/asgi.py; CPython's default is 700).
+CLASSPLAY_GC_THRESHOLD = env_int("CLASSPLAY_GC_THRESHOLD", 50_000)
+
 # --- Database -------------------------------------------------------------------------------------
 DATABASE_URL = env_str("DATABASE_URL")
 if DATABASE_URL:

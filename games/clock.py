@@ -14,10 +14,12 @@ import time
 
 from django.db import close_old_connections
 
-from . import services
+from . import selectors, services
 
 logger = logging.getLogger(__name__)
 SWEEP_SECONDS = 0.25
+#: The shortest sleep between sweeps, even when something is already due (a stuck table never spins).
+MIN_WAIT_SECONDS = 0.05
 LOBBY_CHECK_SECONDS = 15.0
 ERROR_BACKOFF_SECONDS = 5.0
 
@@ -40,12 +42,16 @@ def run(stop: threading.Event, *, interval: float = SWEEP_SECONDS) -> None:
             tick(check_lobbies=check)
             if check:
                 last_lobby_check = started
+            wait = interval - (time.monotonic() - started)
+            due = selectors.next_clock_due()
+            if due is not None:  # wake for it, not up to an interval late (never spin, though)
+                wait = min(wait, max(MIN_WAIT_SECONDS, due - time.time()))
         except Exception:  # keep ticking: the next sweep retries what failed
             logger.exception("clock tick failed; retrying in %s s", ERROR_BACKOFF_SECONDS)
-            stop.wait(ERROR_BACKOFF_SECONDS)
+            wait = ERROR_BACKOFF_SECONDS
         finally:
             close_old_connections()
-        stop.wait(max(0.0, interval - (time.monotonic() - started)))
+        stop.wait(max(0.0, wait))
 
 
 def start_in_thread() -> threading.Event:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import OrderedDict
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from django.db import models
@@ -43,11 +44,22 @@ def table_view(table: GameTable, viewer: dict) -> dict:
     }
 
 
-def table_views(table: GameTable, viewers: list[dict]) -> list[dict]:
-    """``table_view`` for many viewers of the same state at once (the engine shares what they share)."""
+def next_clock_due() -> float | None:
+    """The earliest deadline or computer player's move of any running table (epoch seconds), or None:
+    the clock sleeps until then (at most one sweep interval), so deadlines fire on time."""
+    due = GameTable.objects.filter(
+        status=GameTable.Status.PLAYING, session__status=GameSession.Status.RUNNING
+    ).aggregate(deadline=models.Min("deadline"), bot=models.Min("bot_due"))
+    times = [value for value in due.values() if value is not None]
+    return min(times) if times else None
+
+
+def table_views(table: GameTable, viewers: list[dict]) -> Iterator[dict]:
+    """``table_view`` for many viewers of the same state, one at a time (the engine shares what they
+    share)."""
     engine = get_engine(table.session.game)
     envelope = {"table": table.pk, "number": table.number, "seq": table.seq, "status": table.status}
-    return [{**envelope, "view": view} for view in engine.views(table.state, viewers)]
+    return ({**envelope, "view": view} for view in engine.views(table.state, viewers))
 
 
 def session_summary(session: GameSession) -> dict:

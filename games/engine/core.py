@@ -20,7 +20,7 @@ from __future__ import annotations
 import hashlib
 import json
 import marshal
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 #: The player id the runtime uses for the teacher's rule actions (e.g. accepting an answer the checker
@@ -291,11 +291,12 @@ class Game:
     def view(self, state: State, viewer: Viewer) -> dict[str, Any]:
         raise NotImplementedError
 
-    def views(self, state: State, viewers: list[Viewer]) -> list[dict[str, Any]]:
-        """Each viewer's ``view`` of one state. An engine whose views share a large common part may build
-        that part once (a whole class's devices are sent the same state at once); the views must equal
-        ``view``'s. They may share nested objects, so callers must not mutate them."""
-        return [self.view(state, viewer) for viewer in viewers]
+    def views(self, state: State, viewers: list[Viewer]) -> Iterator[dict[str, Any]]:
+        """Each viewer's ``view`` of one state, one at a time (a caller serialises each and drops it, so a
+        class's worth of views is never alive at once). An engine whose views share a large common part
+        may build that part once (a whole class's devices are sent the same state at once); the views
+        must equal ``view``'s. They may share nested objects, so callers must not mutate them."""
+        return (self.view(state, viewer) for viewer in viewers)
 
     def is_over(self, state: State) -> bool:
         raise NotImplementedError

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from collections.abc import Iterator
 from typing import Any
 
 from . import core
@@ -242,12 +243,12 @@ class LineUp(core.Game):
     # ------------------------------------------------------------------------------------------------
 
     def view(self, state: State, viewer: dict[str, Any]) -> dict[str, Any]:
-        return self.views(state, [viewer])[0]
+        return self._view(state, viewer, {})
 
-    def views(self, state: State, viewers: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    def views(self, state: State, viewers: list[dict[str, Any]]) -> Iterator[dict[str, Any]]:
         """The part every student's device shares, and each team's part, are built once per call."""
         shared: dict[Any, Any] = {}
-        return [self._view(state, viewer, shared) for viewer in viewers]
+        return (self._view(state, viewer, shared) for viewer in viewers)
 
     def _view(self, state: State, viewer: dict[str, Any], shared: dict[Any, Any]) -> dict[str, Any]:
         role = viewer.get("role") if isinstance(viewer, dict) else None

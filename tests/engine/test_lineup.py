@@ -1186,7 +1186,7 @@ def test_views_built_together_equal_views_built_one_by_one():
     viewers += [{"role": "player", "player": f"p{i}"} for i in range(12)]
     viewers.append({"role": "player", "player": "x"})  # not seated: a spectator
     for step in range(300):
-        together = GAME.views(state, viewers)
+        together = list(GAME.views(state, viewers))
         assert together == [GAME.view(state, viewer) for viewer in viewers], step
         if GAME.is_over(state):
             break

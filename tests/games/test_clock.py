@@ -36,3 +36,39 @@ def test_the_clock_opens_lobbies_that_are_due(class_7b, ms_rivera):
     clock.tick()
     session.refresh_from_db()
     assert session.status == "lobby"
+
+
+def test_the_clock_wakes_for_the_next_deadline_of_a_running_table(class_7b, ms_rivera, ava, ben):
+    from games import selectors
+
+    assert selectors.next_clock_due() is None  # nothing running: sleep a whole interval
+    session = services.session_schedule(
+        classroom=class_7b, by=ms_rivera, game="faces", scheduled_for=timezone.now() + timedelta(minutes=1)
+    )
+    services.session_open_lobby(session=session, by=ms_rivera)
+    services.session_join(session=session, student=ava)
+    services.session_join(session=session, student=ben)
+    services.session_start(session=session, by=ms_rivera, now=T0)
+    table = GameTable.objects.get(session=session)
+    assert selectors.next_clock_due() == min(t for t in (table.deadline, table.bot_due) if t is not None)
+    services.session_pause(session=session, by=ms_rivera, now=T0 + 1)
+    assert selectors.next_clock_due() is None  # a paused game's clocks are frozen
+
+
+def test_the_clock_sleeps_until_the_next_due_time_not_a_whole_interval(monkeypatch):
+    import threading
+
+    from games import selectors
+
+    stop, waits = threading.Event(), []
+    monkeypatch.setattr(clock, "tick", lambda **kwargs: 0)
+    monkeypatch.setattr(selectors, "next_clock_due", lambda: clock.time.time() + 0.1)
+    monkeypatch.setattr(clock, "close_old_connections", lambda: None)
+
+    def wait(seconds):
+        waits.append(seconds)
+        stop.set()
+
+    monkeypatch.setattr(stop, "wait", wait)
+    clock.run(stop, interval=5.0)
+    assert 0.05 <= waits[0] <= 0.1
