@@ -4,9 +4,19 @@
 
 Defaults to the issue's size: 2000 students (80 classes of 25), each in 200 sessions of their class
 with 6 answers a session (2.4 million learning facts, 16 000 sessions, 400 000 session places). The data
-is written with COPY into its own database (created if missing, dropped and remade with --fresh); the
-rebuild then runs in this one process, exactly as one Celery worker runs it (``reports.tasks.run_build``).
-Prints one JSON line of figures. Needs PostgreSQL; ``--students 200 --sessions 40`` makes a quick run.
+is written with COPY into its own database (dropped and remade unless --reuse), in the order a school
+writes it: day by day, every class's session of the day (so a class's facts are spread over the table,
+as in production). Then, in this one process, exactly as one Celery worker runs it
+(``reports.tasks.run_build``):
+
+* a full rebuild of the school with no report rows yet (with --reuse, the report tables are emptied first);
+* a rerun (what the nightly build and a redelivered message do): every row recomputed, the same rows;
+* the report pages, served from the result.
+
+For each build: wall clock, the worker's CPU and its PostgreSQL backends' CPU (all of this database's
+backends: the build reads and writes on connections of its own threads), and the 1-minute load average
+before and after. Prints one JSON line of figures. Needs PostgreSQL; ``--students 200 --sessions 40``
+makes a quick run.
 """
 
 from __future__ import annotations
@@ -84,8 +94,8 @@ def populate(students: int, sessions: int, per_session: int, class_size: int, se
     ability = {s.pk: rng.uniform(1, 5) for s in people}
     start = timezone.now() - dt.timedelta(days=sessions + 5)
     game_rows = []
-    for classroom in classrooms:
-        for index in range(sessions):
+    for index in range(sessions):  # day by day, as a school plays them
+        for classroom in classrooms:
             game = rng.choices([g[0] for g in GAMES], weights=[g[1] for g in GAMES])[0]
             when = start + dt.timedelta(days=index, hours=rng.randint(8, 15))
             game_rows.append(
@@ -100,9 +110,6 @@ def populate(students: int, sessions: int, per_session: int, class_size: int, se
                 )
             )
     game_sessions = GameSession.objects.bulk_create(game_rows, batch_size=5000)
-    by_class: dict[int, list] = {}
-    for session in game_sessions:
-        by_class.setdefault(session.classroom_id, []).append(session)
     members: dict[int, list[int]] = {}
     for i, s in enumerate(people):
         members.setdefault(classrooms[i // class_size].pk, []).append(s.pk)
@@ -114,70 +121,69 @@ def populate(students: int, sessions: int, per_session: int, class_size: int, se
             "COPY games_participant (session_id, student_id, status, player_id, joined_at, "
             "last_seen_at, connection) FROM STDIN"
         ) as copy:
-            for classroom_id, class_sessions in by_class.items():
-                for session in class_sessions:
-                    for student_id in members[classroom_id]:
-                        copy.write_row(
-                            (
-                                session.pk,
-                                student_id,
-                                "present",
-                                f"s{student_id}",
-                                session.started_at,
-                                session.ended_at,
-                                "",
-                            )
+            for session in game_sessions:
+                for student_id in members[session.classroom_id]:
+                    copy.write_row(
+                        (
+                            session.pk,
+                            student_id,
+                            "present",
+                            f"s{student_id}",
+                            session.started_at,
+                            session.ended_at,
+                            "",
                         )
+                    )
         columns = (
             "key, student_id, classroom_id, session_id, game, skill, category, level, correct, score, "
             "time_taken, item_id, response, detail, teacher_marked, created_at"
         )
         with cursor.copy(f"COPY reports_learningfact ({columns}) FROM STDIN") as copy:
-            for classroom_id, class_sessions in by_class.items():
-                for session in class_sessions:
-                    game, _share, skill, categories = info[session.game]
-                    for student_id in members[classroom_id]:
-                        theta = ability[student_id]
-                        for answer in range(per_session):
-                            level = min(5, max(1, round(theta + rng.choice((-1, 0, 0, 1)))))
-                            correct = rng.random() < 1 / (1 + math.exp(-1.7 * (theta - level)))
-                            category = rng.choice(categories)
-                            item = f"{game}-{level}-{rng.randint(1, 60)}"
-                            detail, response = (
-                                "{}",
-                                json.dumps("ok" if correct else rng.choice(["cat", "dog"])),
+            for session in game_sessions:
+                classroom_id = session.classroom_id
+                game, _share, skill, categories = info[session.game]
+                for student_id in members[classroom_id]:
+                    theta = ability[student_id]
+                    for answer in range(per_session):
+                        level = min(5, max(1, round(theta + rng.choice((-1, 0, 0, 1)))))
+                        correct = rng.random() < 1 / (1 + math.exp(-1.7 * (theta - level)))
+                        category = rng.choice(categories)
+                        item = f"{game}-{level}-{rng.randint(1, 60)}"
+                        detail, response = (
+                            "{}",
+                            json.dumps("ok" if correct else rng.choice(["cat", "dog"])),
+                        )
+                        score = None
+                        if game == "lineup":
+                            own = 5 if correct else rng.choice((0, 1, 2, 3))
+                            score, response = own, json.dumps([1, 2, 3, 4, 5])
+                            detail = json.dumps({"team_right": rng.choice((2, 3, 5))})
+                        elif game == "lineit":
+                            detail = json.dumps(
+                                {"card_face": "3/4", "end_face": "0.7", "relation": "greater"}
                             )
-                            score = None
-                            if game == "lineup":
-                                own = 5 if correct else rng.choice((0, 1, 2, 3))
-                                score, response = own, json.dumps([1, 2, 3, 4, 5])
-                                detail = json.dumps({"team_right": rng.choice((2, 3, 5))})
-                            elif game == "lineit":
-                                detail = json.dumps(
-                                    {"card_face": "3/4", "end_face": "0.7", "relation": "greater"}
-                                )
-                                item = "compare:7/10|3/4"
-                            copy.write_row(
-                                (
-                                    f"b:{session.pk}:{student_id}:{answer}",
-                                    student_id,
-                                    classroom_id,
-                                    session.pk,
-                                    game,
-                                    skill,
-                                    category,
-                                    level,
-                                    correct,
-                                    score,
-                                    round(rng.uniform(2, 20), 2),
-                                    item,
-                                    response,
-                                    detail,
-                                    False,
-                                    session.ended_at - dt.timedelta(minutes=20 - answer),
-                                )
+                            item = "compare:7/10|3/4"
+                        copy.write_row(
+                            (
+                                f"b:{session.pk}:{student_id}:{answer}",
+                                student_id,
+                                classroom_id,
+                                session.pk,
+                                game,
+                                skill,
+                                category,
+                                level,
+                                correct,
+                                score,
+                                round(rng.uniform(2, 20), 2),
+                                item,
+                                response,
+                                detail,
+                                False,
+                                session.ended_at - dt.timedelta(minutes=20 - answer),
                             )
-                            facts += 1
+                        )
+                        facts += 1
     raw.commit() if not raw.autocommit else None
     with connection.cursor() as cursor:
         cursor.execute("ANALYZE")
@@ -211,18 +217,67 @@ def existing() -> dict:
     }
 
 
-def backend_cpu() -> float:
-    """CPU seconds used so far by this connection's PostgreSQL backend (same machine: /proc)."""
-    from django.db import connection
+class BackendCPU:
+    """CPU seconds used by this database's PostgreSQL backends (same machine: /proc), sampled every 50 ms
+    on a thread: a build opens connections of its own (its reading and writing threads), which end before
+    it does, so each backend's last sample counts (at most 50 ms of one backend's work can be missed)."""
 
-    with connection.cursor() as cursor:
-        cursor.execute("select pg_backend_pid()")
-        pid = cursor.fetchone()[0]
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except OSError:
-        return 0.0
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    def __init__(self, database: str):
+        self.tag = f" {database} ".encode()
+        self.first: dict[int, float] = {}
+        self.last: dict[int, float] = {}
+        self.running = False
+
+    def _sample(self) -> None:
+        tick = os.sysconf("SC_CLK_TCK")
+        for entry in Path("/proc").iterdir():
+            if not entry.name.isdigit():
+                continue
+            try:
+                if self.tag not in (entry / "cmdline").read_bytes().replace(b"\0", b" ") + b" ":
+                    continue
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            self.last[int(entry.name)] = (int(fields[11]) + int(fields[12])) / tick
+
+    def __enter__(self):
+        import threading
+
+        self._sample()
+        self.first = dict(self.last)  # the backends that exist now count from here, new ones from 0
+        self.running = True
+
+        def loop():
+            while self.running:
+                time.sleep(0.05)
+                self._sample()
+
+        self.thread = threading.Thread(target=loop, daemon=True)
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.running = False
+        self.thread.join()
+        self._sample()
+        self.seconds = sum(used - self.first.get(pid, 0.0) for pid, used in self.last.items())
+
+
+def timed_build(build, database: str) -> dict:
+    """One school build as a worker runs it: wall clock, worker CPU, PostgreSQL CPU, load average."""
+    from reports.tasks import run_build
+
+    load_before = os.getloadavg()[0]
+    began, cpu = time.perf_counter(), time.process_time()
+    with BackendCPU(database) as postgres:
+        summary = run_build(build)
+    return {
+        "wall_s": round(time.perf_counter() - began, 1),
+        "cpu_s": {"worker": round(time.process_time() - cpu, 1), "postgres": round(postgres.seconds, 1)},
+        "load_average": [round(load_before, 1), round(os.getloadavg()[0], 1)],
+        "built": summary,
+    }
 
 
 def time_pages(admin, classroom, student, repeats: int) -> dict:
@@ -263,6 +318,7 @@ def main() -> None:
     )
     args = parser.parse_args()
 
+    load_at_start = os.getloadavg()[0]  # before this script adds its own (writing the facts)
     url = os.environ.get("DATABASE_URL") or DEFAULT_URL
     if not url.startswith("postgres"):
         sys.exit("bench/reports_rebuild.py needs PostgreSQL: set DATABASE_URL")
@@ -277,9 +333,11 @@ def main() -> None:
     from django.core.management import call_command
 
     call_command("migrate", verbosity=0)
+    from django.apps import apps
+    from django.db import connection
+
     from classrooms.models import School
     from reports.models import ReportBuild, StudentReport
-    from reports.tasks import run_build
 
     began = time.perf_counter()
     if args.reuse and School.objects.filter(name="Bench Academy").exists():
@@ -288,17 +346,16 @@ def main() -> None:
         data = populate(args.students, args.sessions, args.answers, args.class_size, args.seed)
     populate_s = time.perf_counter() - began
 
+    database = url.rsplit("/", 1)[1]
+    # The first build starts from no report rows at all (a school's first build; with --reuse the last
+    # run's rows are deleted first), the rerun from the rows it wrote.
+    with connection.cursor() as cursor:
+        tables = [model._meta.db_table for model in apps.get_app_config("reports").get_models()]
+        cursor.execute(f"TRUNCATE {', '.join(t for t in tables if t != 'reports_learningfact')}")
+        cursor.execute("VACUUM ANALYZE")
     build = ReportBuild.objects.create(scope=ReportBuild.Scope.SCHOOL, school=data["school"])
-    load_before = os.getloadavg()[0]
-    began, cpu, db_cpu = time.perf_counter(), time.process_time(), backend_cpu()
-    summary = run_build(build)
-    rebuild_s = time.perf_counter() - began
-    rebuild_cpu = time.process_time() - cpu
-    rebuild_db_cpu = backend_cpu() - db_cpu
-    load_after = os.getloadavg()[0]
-    began = time.perf_counter()
-    run_build(build)  # a rerun (what a redelivered message does): same rows
-    rerun_s = time.perf_counter() - began
+    first = timed_build(build, database)
+    rerun = timed_build(build, database)  # what the nightly build (or a redelivered message) does
     assert StudentReport.objects.count() == data["student_count"]
 
     classroom, student = data["classrooms"][0], data["students"][0]
@@ -307,12 +364,11 @@ def main() -> None:
         "sessions": data["sessions"],
         "facts": data["facts"],
         "populate_s": round(populate_s, 1),
-        "full_rebuild_s": round(rebuild_s, 1),
-        "full_rebuild_cpu_s": {"worker": round(rebuild_cpu, 1), "postgres_backend": round(rebuild_db_cpu, 1)},
-        "load_average": [round(load_before, 1), round(load_after, 1)],
         "cpus": os.cpu_count(),
-        "rerun_s": round(rerun_s, 1),
-        "built": summary,
+        "load_average_at_start": round(load_at_start, 1),
+        "full_rebuild": first,
+        "rerun": rerun,
+        "load_average_before_pages": round(os.getloadavg()[0], 1),
         **time_pages(data["admin"], classroom, student, args.repeats),
     }
     print(json.dumps(figures))

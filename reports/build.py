@@ -177,6 +177,7 @@ def school_build(
         ThreadPoolExecutor(max_workers=1, thread_name_prefix="report-read") as reader,
         ThreadPoolExecutor(max_workers=1, thread_name_prefix="report-write") as writer,
     ):
+        report(0, 3 * len(chunks), f"classes 1/{len(chunks)}: reading the answers")
         reading: Future | None = reader.submit(_read_in_thread, chunks[0])
         writing: Future | None = None
         try:
