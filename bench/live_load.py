@@ -184,7 +184,12 @@ def free_port() -> int:
 
 
 def start_server(
-    env: dict[str, str], port: int, log_path: Path, profile: str | None, deflate: bool = False
+    env: dict[str, str],
+    port: int,
+    log_path: Path,
+    profile: str | None,
+    deflate: bool = False,
+    workers: int = 1,
 ) -> subprocess.Popen:
     log = open(log_path, "wb")  # noqa: SIM115 (closed with the process)
     profiler = ["-m", "cProfile", "-o", profile] if profile else []
@@ -209,6 +214,7 @@ def start_server(
         "20000",
         "--ws-per-message-deflate",
         "true" if deflate else "false",
+        *(["--workers", str(workers)] if workers > 1 else []),
     ]
     return subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
 
@@ -784,6 +790,7 @@ def summarise(args, figures: dict, changes: list[dict], rss: int, load: tuple, l
         "mode": args.mode,
         "server_deflate": args.server_deflate,
         "client": "websockets" if args.websockets_client or args.server_deflate else "raw",
+        "workers": args.workers,
         "connected": figures["connected"],
         "connect_seconds": round(figures["connect_seconds"], 2),
         "connect_failures": figures["connect_failures"],
@@ -832,6 +839,12 @@ def main() -> int:
         action="store_true",
         help="the server offers permessage-deflate (the Procfile turns it off)",
     )
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        help="server processes (redis mode, like the Procfile's WEB_CONCURRENCY)",
+    )
     parser.add_argument("--keep", action="store_true", help="keep the temporary directory (server log)")
     parser.add_argument("--profile", help="run the server under cProfile and write its profile here")
     parser.add_argument("--json-out", help="also append the JSON line to this file")
@@ -862,7 +875,12 @@ def main() -> int:
     connections.close_all()
 
     port = free_port()
-    server = start_server(env, port, Path(var_dir) / "server.log", args.profile, deflate=args.server_deflate)
+    if args.workers > 1 and args.mode != "redis":
+        parser.error("--workers needs --mode redis (the embedded channel layer lives in one process)")
+    log_path = Path(var_dir) / "server.log"
+    server = start_server(
+        env, port, log_path, args.profile, deflate=args.server_deflate, workers=args.workers
+    )
     clock = None
     if args.mode == "redis":
         clock_log = open(Path(var_dir) / "clock.log", "wb")  # noqa: SIM115
