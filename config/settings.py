@@ -124,11 +124,12 @@ if DATABASE_URL:
     # leak one per thread; without them every database call opened a new connection. psycopg's pool,
     # shared by the process's threads, lends a connection per call and takes it back on close.
     DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=0)}
-    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
-        "min_size": 1,
-        "max_size": env_int("DATABASE_POOL_SIZE", 8),
-        "timeout": 20,
-    }
+    if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+        DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+            "min_size": 1,
+            "max_size": env_int("DATABASE_POOL_SIZE", 8),
+            "timeout": 20,
+        }
 else:
     DATABASES = {
         "default": {
