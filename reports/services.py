@@ -64,15 +64,74 @@ def _fact_row(*, table, key: str, fact: dict[str, Any]) -> LearningFact | None:
     return row
 
 
+#: The columns ``facts_record`` writes, in order.
+_FACT_COLUMNS = (
+    "key",
+    "student_id",
+    "classroom_id",
+    "session_id",
+    "table_id",
+    "game",
+    "skill",
+    "item_id",
+    *FACT_FIELDS,
+    "created_at",
+)
+
+
 def facts_record(*, table, entry, facts: list[dict[str, Any]]) -> int:
-    """Store the facts a log entry produced; keyed by table, entry and position, so never twice."""
-    rows = [
-        row
-        for index, fact in enumerate(facts)
-        if (row := _fact_row(table=table, key=f"{table.pk}:{entry.seq}:{index}", fact=fact)) is not None
-    ]
-    LearningFact.objects.bulk_create(rows, ignore_conflicts=True)
-    return len(rows)
+    """Store the facts a log entry produced; keyed by table, entry and position, so never twice.
+
+    Written with one prepared INSERT from plain values, not ``bulk_create``: a Line Up! reveal in a
+    class of 2000 records 2000 facts inside the move's transaction, and building model instances and
+    their SQL took 0.55 s of it (the move reaches the devices only after it commits)."""
+    from django.db import connection
+    from django.db.models.constants import OnConflict
+
+    session = table.session
+    meta = LearningFact._meta
+    json_fields = {name: meta.get_field(name) for name in ("response", "detail")}
+    created_at = connection.ops.adapt_datetimefield_value(timezone.now())
+    values = []
+    for index, fact in enumerate(facts):
+        student_id = _student_id(str(fact.get("player", "")))
+        if student_id is None:
+            continue
+        row = [
+            f"{table.pk}:{entry.seq}:{index}",
+            student_id,
+            session.classroom_id,
+            session.pk,
+            table.pk,
+            fact.get("game") or session.game,
+            fact.get("skill") or "",
+            str(fact.get("item_id") or "")[:64],
+        ]
+        for name in FACT_FIELDS:
+            value = fact.get(name)
+            if value is None:
+                value = _FACT_DEFAULTS.get(name)
+            if name == "category":
+                value = (value or "")[:40]
+            elif name in json_fields:
+                value = json_fields[name].get_db_prep_save(value, connection)
+            row.append(value)
+        row.append(created_at)
+        values.append(row)
+    if values:
+        quote = connection.ops.quote_name
+        columns = ", ".join(quote(column) for column in _FACT_COLUMNS)
+        placeholders = ", ".join(["%s"] * len(_FACT_COLUMNS))
+        insert = connection.ops.insert_statement(on_conflict=OnConflict.IGNORE)
+        suffix = connection.ops.on_conflict_suffix_sql([], OnConflict.IGNORE, [], [])
+        sql = f"{insert} {quote(meta.db_table)} ({columns}) VALUES ({placeholders}) {suffix}"
+        with connection.cursor() as cursor:
+            cursor.executemany(sql, values)
+    return len(values)
+
+
+#: What a fact without the field gets (the model's defaults).
+_FACT_DEFAULTS = {"category": "", "detail": {}, "teacher_marked": False}
 
 
 def facts_record_refusal(*, table, fact: dict[str, Any]) -> None:
