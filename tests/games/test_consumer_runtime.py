@@ -329,3 +329,25 @@ async def test_sends_run_at_once_and_only_those_that_must_wait_become_tasks():
     with pytest.raises(asyncio.CancelledError):
         await never
     assert device.closed == 4 and device.sent == ["now", "later"]  # every send was finished or closed
+
+
+@pytest.mark.asyncio
+async def test_a_game_socket_reads_the_session_but_its_sends_skip_the_session_saver(table, ava):
+    from channels.sessions import InstanceSessionWrapper
+
+    from games.realtime.consumers import GameConsumer
+
+    seen = {}
+    original = GameConsumer.connect
+
+    async def connect(self):
+        seen["session"] = self.scope["session"].session_key
+        seen["wrapped"] = getattr(self.base_send, "__func__", None) is InstanceSessionWrapper.send
+        await original(self)
+
+    cookie = await sync_to_async(_cookie_for)(student=ava)
+    with patch.object(GameConsumer, "connect", connect):
+        device = await _connect(table.session_id, cookie)
+        await _until(device, "table")  # signed in as Ava from the session cookie
+    assert seen == {"session": cookie, "wrapped": False}
+    await device.disconnect()
