@@ -34,14 +34,7 @@ def participant_for_student(student: Student, session_id: int) -> Participant | 
 
 def table_view(table: GameTable, viewer: dict) -> dict:
     """The engine's deny-by-default view of this table for one viewer, plus the runtime's envelope."""
-    engine = get_engine(table.session.game)
-    return {
-        "table": table.pk,
-        "number": table.number,
-        "seq": table.seq,
-        "status": table.status,
-        "view": engine.view(table.state, viewer),
-    }
+    return next(table_views(table, [viewer]))
 
 
 def next_clock_due() -> float | None:

@@ -1227,19 +1227,16 @@ def _names(state: State, view: dict[str, Any]) -> dict[str, str]:
     players = state["players"]
     mentioned: list[Any] = [info.get("captain") for info in view["teams"].values()]
     mentioned += [entry.get(key) for entry in view["log"] for key in ("by", "player")]
-    mine = view.get("my_team") or {}
-    mentioned += [mine.get("captain"), mine.get("rack_by"), *mine.get("proposals", {})]
-    for proposal in (mine.get("proposal"), mine.get("star_proposal")):
-        if proposal:
-            mentioned.append(proposal.get("by"))
+    for section in [view.get("my_team") or {}, *(view.get("team_details") or {}).values()]:
+        mentioned += [section.get("captain"), section.get("rack_by")]
+        mentioned += [*section.get("proposals", {}), *section.get("orders", {})]
+        mentioned += [
+            proposal.get("by")
+            for proposal in (section.get("proposal"), section.get("star_proposal"))
+            if proposal
+        ]
     if view.get("you"):
         mentioned.append(view["you"]["id"])
-    for details in (view.get("team_details") or {}).values():
-        mentioned += [details.get("captain"), details.get("rack_by"), *details.get("proposals", {})]
-        mentioned += list(details.get("orders", {}))
-        for proposal in (details.get("proposal"), details.get("star_proposal")):
-            if proposal:
-                mentioned.append(proposal.get("by"))
     return {p: players[p]["name"] for p in mentioned if isinstance(p, str) and p in players}
 
 

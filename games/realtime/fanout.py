@@ -207,8 +207,7 @@ class SessionHub:
         players = [(consumer, key) for consumer, key in wanted if consumer.role == "player"]
         for group in (staff, players):
             if group:
-                viewers = {key: consumer.engine_viewer() for consumer, key in group}
-                bodies = await _in_view_thread(_table_bodies, table, viewers)
+                bodies = await _bodies_for(table, group)
                 await _send_all([(consumer, bodies[key]) for consumer, key in group])
 
     # --- session updates --------------------------------------------------------------------------
@@ -225,8 +224,7 @@ class SessionHub:
         for table in snapshot.tables.values():
             wanted = self._claim(table, consumers)
             if wanted:
-                viewers = {key: consumer.engine_viewer() for consumer, key in wanted}
-                bodies = await _in_view_thread(_table_bodies, table, viewers)
+                bodies = await _bodies_for(table, wanted)
                 for consumer, key in wanted:
                     tables[consumer].append(bodies[key] + "}")
         summaries: dict[str, str] = {}
@@ -272,35 +270,18 @@ def _table_bodies(table, viewers: dict[tuple, dict]) -> dict[tuple, str]:
     }
 
 
+def _bodies_for(table, wanted: list[tuple[GameConsumer, tuple]]) -> asyncio.Future:
+    """The table messages for these connections, by viewer key, built on the view thread."""
+    viewers = {key: consumer.engine_viewer() for consumer, key in wanted}
+    return _in_view_thread(_table_bodies, table, viewers)
+
+
 def _in_view_thread(function, *args) -> asyncio.Future:
     return asyncio.get_running_loop().run_in_executor(_VIEW_THREAD, function, *args)
 
 
-def _views_for(table, viewers: list[dict]) -> list[dict]:
-    """Each viewer's view, computed once per distinct viewer."""
-    cache: dict[tuple, dict] = {}
-    out = []
-    for viewer in viewers:
-        key = _viewer_key(viewer)
-        if key not in cache:
-            cache[key] = selectors.table_view(table, viewer)
-        out.append(cache[key])
-    return out
-
-
 def views_of(snapshot, table_ids: list[int], viewer: dict) -> list[dict]:
     return [selectors.table_view(snapshot.tables[table_id], viewer) for table_id in table_ids]
-
-
-async def snapshot_views(consumer: GameConsumer, snapshot, table_ids: list[int]) -> list[dict]:
-    """A connecting device's views, computed on the view thread (not the database thread every other
-    device's connect and action needs), and remembered as sent, so the hub does not send them again."""
-    viewer = consumer.engine_viewer()
-    views = await _in_view_thread(views_of, snapshot, table_ids, viewer)
-    current = hub()
-    for table_id in table_ids:
-        current._mark_sent(consumer, snapshot.tables[table_id], _viewer_key(viewer))
-    return views
 
 
 async def _send_all(sends: list[tuple[GameConsumer, str]]) -> None:
