@@ -71,3 +71,25 @@ def enrolled_student(classroom: Classroom, **fields) -> Student:
     student = StudentFactory(school=classroom.school, **fields)
     student.enrolments.create(classroom=classroom)
     return student
+
+
+def started_session(classroom, teacher, students, game, now=None, **settings):
+    """A session of ``game`` scheduled for the class, its lobby opened, ``students`` joined and the game
+    started (at ``now``, server epoch seconds, when given): the set-up most runtime tests share."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games import services
+
+    session = services.session_schedule(
+        classroom=classroom,
+        by=teacher,
+        game=game,
+        scheduled_for=timezone.now() + timedelta(hours=1),
+        settings=settings,
+    )
+    services.session_open_lobby(session=session, by=teacher)
+    for student in students:
+        services.session_join(session=session, student=student)
+    return services.session_start(session=session, by=teacher, now=now)

@@ -4,31 +4,24 @@ yet each action keeps its own log entry, sequence number, idempotency and refusa
 import asyncio
 import threading
 import time
-from datetime import timedelta
 
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
-from django.utils import timezone
 
 from games import services
 from games.engine import core
 from games.engine.registry import get_engine
 from games.models import GameTable, TableLogEntry
 from games.realtime.batching import TableBatcher
+from tests.factories import started_session
 
 T0 = 1_000_000.0
 
 
 @pytest.fixture
 def table(class_7b, ms_rivera, ava, ben):
-    session = services.session_schedule(
-        classroom=class_7b, by=ms_rivera, game="lineup", scheduled_for=timezone.now() + timedelta(hours=1)
-    )
-    services.session_open_lobby(session=session, by=ms_rivera)
-    services.session_join(session=session, student=ava)
-    services.session_join(session=session, student=ben)
-    services.session_start(session=session, by=ms_rivera, now=T0)
+    session = started_session(class_7b, ms_rivera, [ava, ben], "lineup", now=T0)
     return GameTable.objects.get(session=session)
 
 

@@ -7,19 +7,14 @@ from django.utils import timezone
 
 from games import clock, services
 from games.models import GameTable, TableLogEntry
+from tests.factories import started_session
 
 pytestmark = pytest.mark.django_db
 T0 = 2_000_000.0
 
 
 def test_a_restarted_clock_fires_what_became_due_exactly_once(class_7b, ms_rivera, ava, ben):
-    session = services.session_schedule(
-        classroom=class_7b, by=ms_rivera, game="faces", scheduled_for=timezone.now() + timedelta(minutes=1)
-    )
-    services.session_open_lobby(session=session, by=ms_rivera)
-    services.session_join(session=session, student=ava)
-    services.session_join(session=session, student=ben)
-    services.session_start(session=session, by=ms_rivera, now=T0)
+    session = started_session(class_7b, ms_rivera, [ava, ben], "faces", now=T0)
     table = GameTable.objects.get(session=session)
     due = table.deadline
     # The server was down while the deadline passed; the first tick after the restart fires it...
@@ -42,13 +37,7 @@ def test_the_clock_wakes_for_the_next_deadline_of_a_running_table(class_7b, ms_r
     from games import selectors
 
     assert selectors.next_clock_due() is None  # nothing running: sleep a whole interval
-    session = services.session_schedule(
-        classroom=class_7b, by=ms_rivera, game="faces", scheduled_for=timezone.now() + timedelta(minutes=1)
-    )
-    services.session_open_lobby(session=session, by=ms_rivera)
-    services.session_join(session=session, student=ava)
-    services.session_join(session=session, student=ben)
-    services.session_start(session=session, by=ms_rivera, now=T0)
+    session = started_session(class_7b, ms_rivera, [ava, ben], "faces", now=T0)
     table = GameTable.objects.get(session=session)
     assert selectors.next_clock_due() == min(t for t in (table.deadline, table.bot_due) if t is not None)
     services.session_pause(session=session, by=ms_rivera, now=T0 + 1)

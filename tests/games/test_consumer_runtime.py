@@ -3,7 +3,6 @@ the teacher, one channel-layer subscription per process, and fuzzed input that n
 
 import asyncio
 import json
-from datetime import timedelta
 from importlib import import_module
 from unittest.mock import patch
 
@@ -12,7 +11,6 @@ from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
 from django.conf import settings
-from django.utils import timezone
 from hypothesis import HealthCheck, given
 from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
@@ -24,6 +22,7 @@ from games.broadcast import session_group
 from games.models import GameTable, Participant
 from games.realtime import fanout
 from games.realtime.consumers import TokenBucket
+from tests.factories import started_session
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
 ORIGIN = (b"origin", b"http://127.0.0.1:8000")
@@ -62,14 +61,7 @@ async def _until(communicator, kind, timeout=5):
 
 
 def _running(classroom, teacher, students):
-    session = services.session_schedule(
-        classroom=classroom, by=teacher, game="lineup", scheduled_for=timezone.now() + timedelta(minutes=1)
-    )
-    services.session_open_lobby(session=session, by=teacher)
-    for student in students:
-        services.session_join(session=session, student=student)
-    services.session_start(session=session, by=teacher)
-    return GameTable.objects.get(session=session)
+    return GameTable.objects.get(session=started_session(classroom, teacher, students, "lineup"))
 
 
 @pytest.fixture
@@ -253,13 +245,7 @@ async def test_a_flood_of_messages_is_rate_limited_with_a_clear_error(table, ava
 def test_a_students_snapshot_reads_only_its_own_seat_and_table(class_7b, ms_rivera, ava, ben):
     from games import selectors
 
-    session = services.session_schedule(
-        classroom=class_7b, by=ms_rivera, game="faces", scheduled_for=timezone.now() + timedelta(minutes=1)
-    )
-    services.session_open_lobby(session=session, by=ms_rivera)
-    for student in (ava, ben):
-        services.session_join(session=session, student=student)
-    services.session_start(session=session, by=ms_rivera)
+    session = started_session(class_7b, ms_rivera, [ava, ben], "faces")
     mine = Participant.objects.get(session=session, student=ava)
     full = selectors.session_snapshot(session.pk)
     light = selectors.student_snapshot(session.pk, mine.pk)

@@ -1,10 +1,7 @@
 """Line-Up in a live session: pairing the class, the computer for an odd student, the turn time limit through
 the game clock, what each viewer is sent, and the learning facts the reports are built from."""
 
-from datetime import timedelta
-
 import pytest
-from django.utils import timezone
 
 from games import selectors, services
 from games.engine import core
@@ -12,7 +9,7 @@ from games.engine.faces.features import FEATURE_KEYS
 from games.engine.registry import get_engine
 from games.models import GameTable
 from reports.models import LearningFact
-from tests.factories import enrolled_student
+from tests.factories import enrolled_student, started_session
 
 pytestmark = pytest.mark.django_db
 T0 = 3_000_000.0
@@ -20,18 +17,7 @@ ENGINE = get_engine("faces")
 
 
 def running(classroom, teacher, students, **settings):
-    session = services.session_schedule(
-        classroom=classroom,
-        by=teacher,
-        game="faces",
-        scheduled_for=timezone.now() + timedelta(hours=1),
-        settings=settings,
-    )
-    services.session_open_lobby(session=session, by=teacher)
-    for student in students:
-        services.session_join(session=session, student=student)
-    services.session_start(session=session, by=teacher, now=T0)
-    return session
+    return started_session(classroom, teacher, students, "faces", now=T0, **settings)
 
 
 def test_the_class_is_paired_and_an_odd_student_plays_the_computer_at_the_chosen_level(

@@ -6,10 +6,8 @@ from __future__ import annotations
 
 import json
 import re
-from datetime import timedelta
 
 import pytest
-from django.utils import timezone
 
 from classrooms.services import student_level_set
 from games import selectors, services
@@ -18,7 +16,7 @@ from games.engine.lineit import rules
 from games.engine.registry import get_engine
 from games.models import GameTable, TableLogEntry
 from reports.models import LearningFact
-from tests.factories import enrolled_student
+from tests.factories import enrolled_student, started_session
 
 pytestmark = pytest.mark.django_db
 T0 = 2_000_000.0
@@ -32,18 +30,8 @@ def chloe(class_7b):
     )
 
 
-def start(classroom, teacher, students, **settings):
-    session = services.session_schedule(
-        classroom=classroom,
-        by=teacher,
-        game="lineit",
-        scheduled_for=timezone.now() + timedelta(hours=1),
-        settings=settings,
-    )
-    services.session_open_lobby(session=session, by=teacher)
-    for student in students:
-        services.session_join(session=session, student=student)
-    services.session_start(session=session, by=teacher, now=T0)
+def start(classroom, teacher, students, **settings) -> GameTable:
+    session = started_session(classroom, teacher, students, "lineit", now=T0, **settings)
     return GameTable.objects.get(session=session)
 
 

@@ -21,6 +21,7 @@ from games.forms import SessionForm
 from games.models import GameSession, GameTable
 from questions import services as question_services
 from questions.validation import clean_concept
+from tests.factories import started_session
 
 DATA_DIR = Path(__file__).resolve().parents[2] / "questions" / "data" / "mindlines"
 LANGUAGES = content.MINDLINES_LANGUAGES
@@ -217,18 +218,7 @@ def test_the_form_defaults_to_english_and_refuses_a_language_it_does_not_offer(c
 
 
 def _start(classroom, teacher, students, **settings):
-    session = services.session_schedule(
-        classroom=classroom,
-        by=teacher,
-        game="mindlines",
-        scheduled_for=timezone.now() + timedelta(hours=1),
-        settings=settings,
-    )
-    services.session_open_lobby(session=session, by=teacher)
-    for student in students:
-        services.session_join(session=session, student=student)
-    services.session_start(session=session, by=teacher, now=T0)
-    return session
+    return started_session(classroom, teacher, students, "mindlines", now=T0, **settings)
 
 
 @pytest.mark.django_db

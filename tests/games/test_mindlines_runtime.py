@@ -4,10 +4,7 @@ drawing, deadlines move the phases on, and the reveal writes each student's lear
 
 from __future__ import annotations
 
-from datetime import timedelta
-
 import pytest
-from django.utils import timezone
 
 from games import services
 from games.engine import core
@@ -15,7 +12,7 @@ from games.engine.mindlines import boards, rules
 from games.engine.registry import get_engine
 from games.models import GameTable
 from reports.models import LearningFact
-from tests.factories import enrolled_student
+from tests.factories import enrolled_student, started_session
 
 pytestmark = pytest.mark.django_db
 T0 = 2_000_000.0
@@ -28,18 +25,7 @@ def chloe(class_7b):
 
 
 def start(classroom, teacher, students, **settings):
-    session = services.session_schedule(
-        classroom=classroom,
-        by=teacher,
-        game="mindlines",
-        scheduled_for=timezone.now() + timedelta(minutes=5),
-        settings=settings,
-    )
-    services.session_open_lobby(session=session, by=teacher)
-    for student in students:
-        services.session_join(session=session, student=student)
-    services.session_start(session=session, by=teacher, now=T0)
-    return session
+    return started_session(classroom, teacher, students, "mindlines", now=T0, **settings)
 
 
 def submit(table, player, action, now, teacher=False):

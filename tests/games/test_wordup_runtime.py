@@ -1,10 +1,7 @@
 """Word Up through the live runtime: seating at the students' own levels (or the teacher's), a teacher's
 accept through action_submit (and only the teacher's), learning facts per answer, a whole game to the end."""
 
-from datetime import timedelta
-
 import pytest
-from django.utils import timezone
 
 from classrooms.models import StudentLevel
 from games import services
@@ -14,6 +11,7 @@ from games.engine.registry import get_engine
 from games.engine.wordup import board as B
 from games.models import GameTable
 from reports.models import LearningFact
+from tests.factories import started_session
 
 pytestmark = pytest.mark.django_db
 T0 = 1_000_000.0
@@ -21,17 +19,7 @@ ENGINE = get_engine("wordup")
 
 
 def start(classroom, teacher, students, **settings) -> GameTable:
-    session = services.session_schedule(
-        classroom=classroom,
-        by=teacher,
-        game="wordup",
-        scheduled_for=timezone.now() + timedelta(hours=1),
-        settings=settings,
-    )
-    services.session_open_lobby(session=session, by=teacher)
-    for student in students:
-        services.session_join(session=session, student=student)
-    services.session_start(session=session, by=teacher, now=T0)
+    session = started_session(classroom, teacher, students, "wordup", now=T0, **settings)
     return GameTable.objects.get(session=session)
 
 
