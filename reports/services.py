@@ -41,42 +41,41 @@ def _student_id(player: str) -> int | None:
     return None
 
 
-def _fact_row(*, table, key: str, fact: dict[str, Any]) -> LearningFact | None:
+def _fact_values(*, table, key: str, fact: dict[str, Any]) -> dict[str, Any] | None:
+    """A fact's column values (the model's defaults where the fact has none), or None when the player
+    is not a student (a computer player, the teacher)."""
     student_id = _student_id(str(fact.get("player", "")))
     if student_id is None:
         return None
     session = table.session
-    row = LearningFact(
-        key=key,
-        student_id=student_id,
-        classroom_id=session.classroom_id,
-        session_id=session.pk,
-        table_id=table.pk,
-        game=fact.get("game") or session.game,
-        skill=fact.get("skill") or "",
-        item_id=str(fact.get("item_id") or "")[:64],
-    )
+    values = {
+        "key": key,
+        "student_id": student_id,
+        "classroom_id": session.classroom_id,
+        "session_id": session.pk,
+        "table_id": table.pk,
+        "game": fact.get("game") or session.game,
+        "skill": fact.get("skill") or "",
+        "item_id": str(fact.get("item_id") or "")[:64],
+        "teacher_marked": False,
+        "detail": {},
+    }
     for name in FACT_FIELDS:
         value = fact.get(name)
         if value is not None:
-            setattr(row, name, value)
-    row.category = (row.category or "")[:40]
-    return row
+            values[name] = value
+    values["category"] = (values.get("category") or "")[:40]
+    return values
+
+
+def _fact_row(*, table, key: str, fact: dict[str, Any]) -> LearningFact | None:
+    values = _fact_values(table=table, key=key, fact=fact)
+    return None if values is None else LearningFact(**values)
 
 
 #: The columns ``facts_record`` writes, in order.
-_FACT_COLUMNS = (
-    "key",
-    "student_id",
-    "classroom_id",
-    "session_id",
-    "table_id",
-    "game",
-    "skill",
-    "item_id",
-    *FACT_FIELDS,
-    "created_at",
-)
+_FACT_COLUMNS = ("key", "student_id", "classroom_id", "session_id", "table_id", "game", "skill", "item_id")
+_FACT_COLUMNS += (*FACT_FIELDS, "created_at")
 
 
 def facts_record(*, table, entry, facts: list[dict[str, Any]]) -> int:
@@ -88,37 +87,19 @@ def facts_record(*, table, entry, facts: list[dict[str, Any]]) -> int:
     from django.db import connection
     from django.db.models.constants import OnConflict
 
-    session = table.session
     meta = LearningFact._meta
     json_fields = {name: meta.get_field(name) for name in ("response", "detail")}
     created_at = connection.ops.adapt_datetimefield_value(timezone.now())
-    values = []
+    rows = []
     for index, fact in enumerate(facts):
-        student_id = _student_id(str(fact.get("player", "")))
-        if student_id is None:
+        values = _fact_values(table=table, key=f"{table.pk}:{entry.seq}:{index}", fact=fact)
+        if values is None:
             continue
-        row = [
-            f"{table.pk}:{entry.seq}:{index}",
-            student_id,
-            session.classroom_id,
-            session.pk,
-            table.pk,
-            fact.get("game") or session.game,
-            fact.get("skill") or "",
-            str(fact.get("item_id") or "")[:64],
-        ]
-        for name in FACT_FIELDS:
-            value = fact.get(name)
-            if value is None:
-                value = _FACT_DEFAULTS.get(name)
-            if name == "category":
-                value = (value or "")[:40]
-            elif name in json_fields:
-                value = json_fields[name].get_db_prep_save(value, connection)
-            row.append(value)
-        row.append(created_at)
-        values.append(row)
-    if values:
+        for name, field in json_fields.items():
+            values[name] = field.get_db_prep_save(values.get(name), connection)
+        values["created_at"] = created_at
+        rows.append([values.get(column) for column in _FACT_COLUMNS])
+    if rows:
         quote = connection.ops.quote_name
         columns = ", ".join(quote(column) for column in _FACT_COLUMNS)
         placeholders = ", ".join(["%s"] * len(_FACT_COLUMNS))
@@ -126,12 +107,8 @@ def facts_record(*, table, entry, facts: list[dict[str, Any]]) -> int:
         suffix = connection.ops.on_conflict_suffix_sql([], OnConflict.IGNORE, [], [])
         sql = f"{insert} {quote(meta.db_table)} ({columns}) VALUES ({placeholders}) {suffix}"
         with connection.cursor() as cursor:
-            cursor.executemany(sql, values)
-    return len(values)
-
-
-#: What a fact without the field gets (the model's defaults).
-_FACT_DEFAULTS = {"category": "", "detail": {}, "teacher_marked": False}
+            cursor.executemany(sql, rows)
+    return len(rows)
 
 
 def facts_record_refusal(*, table, fact: dict[str, Any]) -> None:
