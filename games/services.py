@@ -303,6 +303,14 @@ def _planned_max(session: GameSession) -> int:
     return session.participants.aggregate(models.Max("planned_table"))["planned_table__max"] or 0
 
 
+def _as_teams(groups: list[list[dict]]) -> list[list[dict]]:
+    """Two groups become the two teams of one table: each seat is told its team."""
+    for team, group in zip(("blue", "yellow"), groups, strict=False):
+        for seat in group:
+            seat["team"] = team
+    return [[seat for group in groups for seat in group]]
+
+
 def _planned_groups(
     session: GameSession, seats: list[dict], spec: catalog.GameSpec
 ) -> list[list[dict]] | None:
@@ -322,10 +330,7 @@ def _planned_groups(
     if spec.seating == "teams":
         if len(ordered) != 2 and len(seats) > 1:
             raise ValidationError(_("Put at least one student in each team."))
-        for team, group in zip(("blue", "yellow"), ordered, strict=False):
-            for seat in group:
-                seat["team"] = team
-        return [[seat for group in ordered for seat in group]]
+        return _as_teams(ordered)
     smallest = 1 if spec.fill == "bot" else spec.table_min
     for number, group in enumerate(ordered, start=1):
         if not smallest <= len(group) <= spec.table_max:
@@ -364,10 +369,7 @@ def session_start(*, session: GameSession, by: User | None, now: float | None = 
     if groups is None:
         groups = _groups(session, seats, spec)
         if spec.seating == "teams":
-            for team, group in zip(("blue", "yellow"), groups, strict=False):
-                for seat in group:
-                    seat["team"] = team
-            groups = [[seat for group in groups for seat in group]]
+            groups = _as_teams(groups)
     for number, group in enumerate(groups, start=1):
         _table_create(session, number, group, now)
     session.status = GameSession.Status.RUNNING
