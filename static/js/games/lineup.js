@@ -663,22 +663,14 @@
 
   function proposalsList(view, proposals, render, counts) {
     const entries = Object.entries(proposals || {});
-    if (!entries.length && counts && Object.keys(counts).length) {
-      // A big team: the tally, not forty names.
-      return h(
-        "ul",
-        { class: "lu-proposals", "aria-label": gettext("Your team's suggestions") },
-        Object.entries(counts).map(([value, n]) =>
+    // Who suggested what in a small team; in a big one the tally, not forty names.
+    const items = entries.length
+      ? entries.map(([player, value]) => h("li", null, h("strong", null, nameOf(view, player)), ": ", render(value)))
+      : Object.entries(counts || {}).map(([value, n]) =>
           h("li", null, h("strong", null, render(Number(value))), ": ", fmt(ngettext("%(n)s suggestion", "%(n)s suggestions", n), { n }))
-        )
-      );
-    }
-    if (!entries.length) return null;
-    return h(
-      "ul",
-      { class: "lu-proposals", "aria-label": gettext("Your team's suggestions") },
-      entries.map(([player, value]) => h("li", null, h("strong", null, nameOf(view, player)), ": ", render(value)))
-    );
+        );
+    if (!items.length) return null;
+    return h("ul", { class: "lu-proposals", "aria-label": gettext("Your team's suggestions") }, items);
   }
 
   function choicePanel(view, ctx, memory) {
