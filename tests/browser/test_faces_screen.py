@@ -55,9 +55,12 @@ window.setupCtx = function (role, player, compact) {
   };
 };
 window.takeOutbox = () => window.outbox.splice(0);
+// Resolves once the screen's own continuation of the ack (a queued send, a redraw) has run, so the
+// test never looks at the page in between.
 window.settle = (id, ok, message, seq) => {
   const w = waiting.get(id); waiting.delete(id);
   if (ok) w.resolve({ seq, duplicate: false }); else w.reject({ code: "illegal", message });
+  return new Promise((done) => setTimeout(done, 0));
 };
 window.draw = (table) => window.gameModule.render(document.getElementById("root"), table, window.ctx);
 """

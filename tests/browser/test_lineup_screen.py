@@ -72,9 +72,12 @@ window.setupCtx = function (role, player, compact) {
   };
 };
 window.takeOutbox = () => window.outbox.splice(0);
+// Resolves once the screen's own continuation of the ack (a queued send, a redraw) has run, so the
+// test never looks at the page in between.
 window.settle = (id, ok, message, seq) => {
   const w = waiting.get(id); waiting.delete(id);
   if (ok) w.resolve({ seq, duplicate: false }); else w.reject({ code: "illegal", message });
+  return new Promise((done) => setTimeout(done, 0));
 };
 window.draw = (table) => window.gameModule.render(document.getElementById("root"), table, window.ctx);
 // Several viewers on one page (one root each): [[id, role, player, compact, table], ...] -> their texts.
@@ -160,8 +163,9 @@ class Bench:
                     page.evaluate("a => window.settle(...a)", [item["id"], True, "", self.seq])
             if not sent:
                 # A device spacing its rack messages out sends the next one in a moment.
-                devices = [page for page, _viewer, _player in self.pages.values()]
-                if not any(page.locator("[data-rack-waiting]").count() for page in devices):
+                # One look per page at both its outbox and its timer, so a send between them is not missed.
+                busy = "() => window.outbox.length > 0 || !!document.querySelector('[data-rack-waiting]')"
+                if not any(page.evaluate(busy) for page, _viewer, _player in self.pages.values()):
                     return
                 next(iter(self.pages.values()))[0].wait_for_timeout(150)
         raise AssertionError("the devices never stopped sending")
