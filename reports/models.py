@@ -34,16 +34,23 @@ DERIVED_FOREIGN_KEY = {"db_constraint": False}
 
 
 class LearningFact(models.Model):
-    student = models.ForeignKey(Student, null=True, on_delete=models.CASCADE, related_name="facts")
-    classroom = models.ForeignKey(Classroom, null=True, on_delete=models.SET_NULL, related_name="facts")
+    # A reveal in a big class inserts thousands of facts inside the move's transaction, so the table keeps
+    # only the indexes its reads use: the composite indexes below lead with student and with classroom.
+    student = models.ForeignKey(
+        Student, null=True, on_delete=models.CASCADE, related_name="facts", db_index=False
+    )
+    classroom = models.ForeignKey(
+        Classroom, null=True, on_delete=models.SET_NULL, related_name="facts", db_index=False
+    )
     session = models.ForeignKey(
         "games.GameSession", null=True, on_delete=models.SET_NULL, related_name="facts"
     )
     table = models.ForeignKey("games.GameTable", null=True, on_delete=models.SET_NULL, related_name="facts")
     #: "<table id>:<log seq>:<index>": rewriting the facts of a log entry never duplicates them.
-    key = models.CharField(max_length=64, unique=True)
-    game = models.CharField(_("game"), max_length=16, db_index=True)
-    skill = models.CharField(_("skill"), max_length=32, db_index=True)
+    #: Unique by a constraint, not ``unique=True``, which on PostgreSQL adds a second (LIKE) index.
+    key = models.CharField(max_length=64)
+    game = models.CharField(_("game"), max_length=16)
+    skill = models.CharField(_("skill"), max_length=32)
     category = models.CharField(_("category"), max_length=40, blank=True)
     level = models.PositiveSmallIntegerField(null=True, blank=True)
     correct = models.BooleanField(null=True)
@@ -63,6 +70,7 @@ class LearningFact(models.Model):
             models.Index(fields=["classroom", "session"], name="reports_fact_class_session"),
             models.Index(fields=["student", "skill", "created_at"], name="reports_fact_student_recent"),
         ]
+        constraints = [models.UniqueConstraint(fields=["key"], name="reports_fact_key_unique")]
 
     def __str__(self) -> str:
         return f"{self.student} · {self.game} · {self.category} · {self.correct}"
