@@ -287,7 +287,12 @@ class LineUp(core.Game):
             if q is not None and team in q["playing"]:
                 mine = q["own"].get(player)
                 out["my_team"]["my_order"] = list(mine["order"]) if mine else None
-        elif role == "teacher":
+            # Everything a member's view mentions is their team's, but for their own name.
+            if ("names", team) not in shared:
+                shared["names", team] = _names(state, {**out, "you": None})
+            out["names"] = {**shared["names", team], player: out["you"]["name"]}
+            return out
+        if role == "teacher":
             out["team_details"] = {team: _private_team(state, team, staff=True) for team in TEAMS}
         out["names"] = _names(state, out)
         return out
