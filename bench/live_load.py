@@ -190,6 +190,7 @@ def start_server(
     profile: str | None,
     deflate: bool = False,
     workers: int = 1,
+    ws: str = "auto",
 ) -> subprocess.Popen:
     log = open(log_path, "wb")  # noqa: SIM115 (closed with the process)
     profiler = ["-m", "cProfile", "-o", profile] if profile else []
@@ -214,6 +215,8 @@ def start_server(
         "20000",
         "--ws-per-message-deflate",
         "true" if deflate else "false",
+        "--ws",
+        ws,
         *(["--workers", str(workers)] if workers > 1 else []),
     ]
     return subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
@@ -791,6 +794,7 @@ def summarise(args, figures: dict, changes: list[dict], rss: int, load: tuple, l
         "server_deflate": args.server_deflate,
         "client": "websockets" if args.websockets_client or args.server_deflate else "raw",
         "workers": args.workers,
+        "ws": args.ws,
         "connected": figures["connected"],
         "connect_seconds": round(figures["connect_seconds"], 2),
         "connect_failures": figures["connect_failures"],
@@ -845,6 +849,12 @@ def main() -> int:
         default=1,
         help="server processes (redis mode, like the Procfile's WEB_CONCURRENCY)",
     )
+    parser.add_argument(
+        "--ws",
+        default="auto",
+        choices=["auto", "websockets", "websockets-sansio", "wsproto"],
+        help="uvicorn's websocket implementation (the Procfile's is auto: the websockets library's)",
+    )
     parser.add_argument("--keep", action="store_true", help="keep the temporary directory (server log)")
     parser.add_argument("--profile", help="run the server under cProfile and write its profile here")
     parser.add_argument("--json-out", help="also append the JSON line to this file")
@@ -879,7 +889,7 @@ def main() -> int:
         parser.error("--workers needs --mode redis (the embedded channel layer lives in one process)")
     log_path = Path(var_dir) / "server.log"
     server = start_server(
-        env, port, log_path, args.profile, deflate=args.server_deflate, workers=args.workers
+        env, port, log_path, args.profile, deflate=args.server_deflate, workers=args.workers, ws=args.ws
     )
     clock = None
     if args.mode == "redis":
