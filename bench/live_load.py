@@ -76,7 +76,14 @@ def environment(mode: str, var_dir: str, redis_db: int) -> dict[str, str]:
     env.update(
         DJANGO_SETTINGS_MODULE="config.settings",
         CLASSPLAY_VAR_DIR=var_dir,
-        DEBUG="true",
+        # Production settings (DEBUG off: no query log, no debug tooling), over plain HTTP on loopback.
+        DEBUG="false",
+        SECRET_KEY="live-load-benchmark-" + "x" * 40,
+        ALLOWED_HOSTS="127.0.0.1,localhost",
+        SECURE_SSL_REDIRECT="false",
+        SESSION_COOKIE_SECURE="false",
+        CSRF_COOKIE_SECURE="false",
+        BEHIND_TLS_PROXY="false",
         LOG_LEVEL="WARNING",
         PYTHONUNBUFFERED="1",
     )
