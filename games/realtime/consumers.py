@@ -80,6 +80,7 @@ class GameConsumer(AsyncWebsocketConsumer):
     removed: bool = False
     #: The connection that held this student's seat before this one (told to stop), if any.
     previous_device: str = ""
+    _viewer_key: tuple | None = None
 
     async def connect(self):
         self.session_id = int(self.scope["url_route"]["kwargs"]["session_id"])
@@ -142,6 +143,15 @@ class GameConsumer(AsyncWebsocketConsumer):
         status, table_id, player_id = seats[self.participant_id]
         self.removed = status == Participant.Status.REMOVED
         self.table_id, self.player_id = table_id, player_id
+
+    @property
+    def viewer_key(self) -> tuple:
+        """Who this connection is to the engine, hashable: the fan-out compares it on every update of
+        every connection, so it is computed again only when the seat changes."""
+        who = (self.role, self.player_id)
+        if self._viewer_key is None or self._viewer_key[0] != who:
+            self._viewer_key = (who, tuple(sorted(self.engine_viewer().items())))
+        return self._viewer_key[1]
 
     def may_watch(self, table_id: int) -> bool:
         if self.role in ("teacher", "projector"):

@@ -168,20 +168,6 @@ class SessionHub:
 
     # --- table views ------------------------------------------------------------------------------
 
-    def _stale(self, consumer: GameConsumer, table) -> tuple | None:
-        """The viewer key, if this connection has not been sent this table as it stands; else None."""
-        viewer = consumer.engine_viewer()
-        key = _viewer_key(viewer)
-        sent = self.sent.get(consumer)
-        if sent is not None and sent.get(table.pk) == (table.seq, table.status, key):
-            return None
-        return key
-
-    def _mark_sent(self, consumer: GameConsumer, table, key: tuple) -> None:
-        sent = self.sent.get(consumer)
-        if sent is not None:
-            sent[table.pk] = (table.seq, table.status, key)
-
     async def _table_changed(self, table_id: int, consumers: list[GameConsumer]) -> None:
         table = await database_sync_to_async(selectors.table_for_fanout)(table_id)
         if table is None:
@@ -189,14 +175,19 @@ class SessionHub:
         await self._deliver(table, self._claim(table, consumers))
 
     def _claim(self, table, consumers: list[GameConsumer]) -> list[tuple[GameConsumer, tuple]]:
-        """The connections still missing this table as it stands, marked as sent at once (no await in
-        between), so a table update and a session update racing each other compute each view once."""
+        """The connections still missing this table as it stands (the hub remembers the seq, status and
+        viewer it last sent each one), marked as sent at once (no await in between), so a table update
+        and a session update racing each other compute each view once."""
         wanted = []
+        table_id, seq, status = table.pk, table.seq, table.status
         for consumer in consumers:
-            if consumer.may_watch(table.pk):
-                key = self._stale(consumer, table)
-                if key is not None:
-                    self._mark_sent(consumer, table, key)
+            if consumer.may_watch(table_id):
+                key = consumer.viewer_key
+                sent = self.sent.get(consumer)
+                if sent is None:
+                    wanted.append((consumer, key))
+                elif sent.get(table_id) != (seq, status, key):
+                    sent[table_id] = (seq, status, key)
                     wanted.append((consumer, key))
         return wanted
 
@@ -226,20 +217,25 @@ class SessionHub:
             if wanted:
                 bodies = await _bodies_for(table, wanted)
                 for consumer, key in wanted:
-                    tables[consumer].append(bodies[key] + "}")
-        summaries: dict[str, str] = {}
+                    tables[consumer].append(bodies[key])
+        # Each message is put together with one join (a class's worth of copies of a 2 KB string adds up).
+        heads: dict[str, str] = {}
         sends: list[tuple[GameConsumer, str]] = []
         for consumer in sorted(consumers, key=lambda c: c.role == "player"):  # staff screens first
             role = "staff" if consumer.role in ("teacher", "projector") else "player"
-            if role not in summaries:
-                summaries[role] = ENCODER.encode(snapshot.summary_for(consumer.role)).decode()
-            me = ENCODER.encode(consumer.me()).decode()
-            session = '{"type":"session","session":' + summaries[role] + "," + me[1:]
-            if consumer in tables:
-                body = _open('{"type":"bundle","messages":[' + ",".join([session, *tables[consumer]]) + "]}")
+            if role not in heads:
+                summary = ENCODER.encode(snapshot.summary_for(consumer.role)).decode()
+                heads[role] = '{"type":"session","session":' + summary + ","
+            me = ENCODER.encode(consumer.me()).decode()[1:-1]
+            opened = tables.get(consumer)
+            if opened:
+                parts = ['{"type":"bundle","messages":[', heads[role], me, "}"]
+                for body in opened:
+                    parts += [",", body, "}"]
+                parts.append("]")
+                sends.append((consumer, "".join(parts)))
             else:
-                body = _open(session)
-            sends.append((consumer, body))
+                sends.append((consumer, heads[role] + me))
         await _send_all(sends)
 
     async def _presence_changed(self, session_id: int, consumers: list[GameConsumer]) -> None:
@@ -250,10 +246,6 @@ class SessionHub:
         if snapshot is not None:
             body = _open(ENCODER.encode({"type": "session", "session": snapshot.summary}).decode())
             await _send_all([(c, body) for c in staff])
-
-
-def _viewer_key(viewer: dict) -> tuple:
-    return tuple(sorted(viewer.items()))
 
 
 def _open(body: str) -> str:
@@ -272,7 +264,10 @@ def _table_bodies(table, viewers: dict[tuple, dict]) -> dict[tuple, str]:
 
 def _bodies_for(table, wanted: list[tuple[GameConsumer, tuple]]) -> asyncio.Future:
     """The table messages for these connections, by viewer key, built on the view thread."""
-    viewers = {key: consumer.engine_viewer() for consumer, key in wanted}
+    viewers = {}
+    for consumer, key in wanted:
+        if key not in viewers:
+            viewers[key] = consumer.engine_viewer()
     return _in_view_thread(_table_bodies, table, viewers)
 
 
