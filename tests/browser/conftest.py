@@ -105,9 +105,9 @@ def live_site(transactional_db):
         assert time.monotonic() < deadline, "the test server did not start"
         time.sleep(0.05)
     yield f"http://127.0.0.1:{port}"
-    stop_clock.set()
     server.should_exit = True
     thread.join(timeout=10)
+    stop_clock.stop()
 
 
 @pytest.fixture

@@ -61,3 +61,35 @@ def test_the_clock_sleeps_until_the_next_due_time_not_a_whole_interval(monkeypat
     monkeypatch.setattr(stop, "wait", wait)
     clock.run(stop, interval=5.0)
     assert 0.05 <= waits[0] <= 0.1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_clock_thread_keeps_its_connection_between_sweeps_and_closes_it_when_stopped(monkeypatch):
+    """Opening and closing a connection four times a second cost the server as much as the sweeps."""
+    import threading
+
+    from django.db import connections
+
+    from games import selectors
+
+    used, swept = [], threading.Event()
+
+    def tick(**kwargs):
+        wrapper = connections["default"]  # this thread's own
+        wrapper.ensure_connection()
+        used.append((wrapper, wrapper.connection))
+        if len(used) == 3:
+            swept.set()
+        return 0
+
+    monkeypatch.setattr(clock, "tick", tick)
+    monkeypatch.setattr(selectors, "next_clock_due", lambda: None)
+    running = clock.InProcessClock(interval=0.01)
+    running.thread.start()
+    assert swept.wait(10)
+    running.stop()
+    assert not running.thread.is_alive()
+    wrapper, first = used[0]
+    assert all(raw is first for _wrapper, raw in used)  # the same connection every sweep
+    if wrapper.vendor != "sqlite" or not wrapper.is_in_memory_db():  # Django never closes those
+        assert wrapper.connection is None  # closed once the clock stopped
