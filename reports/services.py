@@ -7,6 +7,7 @@ import logging
 from datetime import timedelta
 from typing import Any
 
+import msgspec
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -120,8 +121,6 @@ def facts_record(*, table, entry, facts: list[dict[str, Any]]) -> int:
 
 def _facts_insert_postgresql(connection, rows: list[dict[str, Any]], created_at) -> None:
     """All rows as one JSON document, unpacked by ``jsonb_to_recordset``: one statement, one round trip."""
-    import msgspec
-
     quote = connection.ops.quote_name
     columns = ", ".join(quote(column) for column in _FACT_COLUMNS)
     record = ", ".join(f"{quote(column)} {kind}" for column, kind in _FACT_COLUMNS.items())
@@ -142,16 +141,18 @@ def _facts_insert_postgresql(connection, rows: list[dict[str, Any]], created_at)
 
 
 def _facts_insert_many(connection, rows: list[dict[str, Any]], created_at) -> None:
-    """One prepared INSERT for every row (SQLite runs in this process: a round trip costs little)."""
+    """One prepared INSERT for every row (SQLite runs in this process: a round trip costs little). JSON
+    columns are encoded with msgspec (Django's JSONField preparation was a third of the time)."""
     from django.db.models.constants import OnConflict
 
     meta = LearningFact._meta
-    json_fields = {name: meta.get_field(name) for name in ("response", "detail")}
+    encode = msgspec.json.encode
     created_at = connection.ops.adapt_datetimefield_value(created_at)
     values = []
     for row in rows:
-        for name, field in json_fields.items():
-            row[name] = field.get_db_prep_save(row.get(name), connection)
+        for name in ("response", "detail"):
+            value = row.get(name)
+            row[name] = None if value is None else encode(value).decode()
         values.append([*(row.get(column) for column in _FACT_COLUMNS), created_at])
     quote = connection.ops.quote_name
     columns = ", ".join(quote(column) for column in [*_FACT_COLUMNS, "created_at"])
