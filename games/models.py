@@ -15,6 +15,8 @@ from django.utils.translation import gettext_lazy as _
 
 from classrooms.models import Classroom, Student
 
+from .fields import FastJSONField
+
 
 class GameName(models.TextChoices):
     LINEUP = "lineup", _("Line Up!")
@@ -106,8 +108,8 @@ class GameTable(models.Model):
     number = models.PositiveSmallIntegerField()
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.PLAYING)
     seed = models.CharField(max_length=64)
-    config = models.JSONField(default=dict)
-    state = models.JSONField(default=dict)
+    config = FastJSONField(default=dict)
+    state = FastJSONField(default=dict)
     seq = models.PositiveIntegerField(default=0)
     #: The engine's deadline (server epoch seconds), or None when untimed or paused.
     deadline = models.FloatField(null=True, blank=True, db_index=True)
@@ -144,11 +146,11 @@ class TableLogEntry(models.Model):
     seq = models.PositiveIntegerField()
     kind = models.CharField(max_length=16, choices=Kind.choices)
     player = models.CharField(max_length=32, blank=True)
-    action = models.JSONField(null=True, blank=True)
+    action = FastJSONField(null=True, blank=True)
     at = models.FloatField()
     seconds = models.FloatField(null=True, blank=True)
     idempotency_key = models.CharField(max_length=64, blank=True)
-    events = models.JSONField(default=list)
+    events = FastJSONField(default=list)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -511,7 +511,7 @@ def actions_submit(
     log entry and sequence number, each refused or accepted on its own), without re-reading and
     re-writing a large state for every answer of a burst. Each outcome is a result or a refusal."""
     with transaction.atomic():
-        table = GameTable.objects.select_for_update().select_related("session").get(pk=table_id)
+        table = _locked_tables().select_related("session").get(pk=table_id)
         table.defer_save = True
         # Keys already in the log (a resend after a reconnect), found in one query for the whole batch;
         # the batch's own entries are added as they are made (a double tap inside one batch).
@@ -659,7 +659,7 @@ def table_sweep(*, table_id: int, now: float | None = None) -> bool:
     sweepers, or a sweeper and a late action, to race: the deadline fires exactly once."""
     now = now_ts() if now is None else now
     with transaction.atomic():
-        table = GameTable.objects.select_for_update().select_related("session").get(pk=table_id)
+        table = _locked_tables().select_related("session").get(pk=table_id)
         if (
             table.deadline is None
             or table.deadline > now
@@ -699,7 +699,7 @@ def table_bot_move(*, table_id: int, now: float | None = None) -> bool:
     never asks the bot again); the row lock and re-check make two clocks safe."""
     now = now_ts() if now is None else now
     with transaction.atomic():
-        table = GameTable.objects.select_for_update().select_related("session").get(pk=table_id)
+        table = _locked_tables().select_related("session").get(pk=table_id)
         if (
             table.bot_due is None
             or table.bot_due > now
@@ -748,12 +748,14 @@ def _clock_entry(
         broadcast.table_changed(table.session_id, table.pk, table.seq)
 
 
+def _locked_tables():
+    """Tables under a row lock, for a move. Their configuration (players and questions, ~200 KB in a
+    2000-student session) is only read when a table is set up, so a move never decodes it."""
+    return GameTable.objects.select_for_update().defer("config")
+
+
 def _playing_tables(session: GameSession):
-    return (
-        GameTable.objects.select_for_update()
-        .select_related("session")
-        .filter(session=session, status=GameTable.Status.PLAYING)
-    )
+    return _locked_tables().select_related("session").filter(session=session, status=GameTable.Status.PLAYING)
 
 
 @transaction.atomic
@@ -791,7 +793,7 @@ def session_resume(*, session: GameSession, by: User, now: float | None = None) 
 def table_extend(*, table: GameTable, by: User, seconds: int, now: float | None = None) -> None:
     if not 5 <= seconds <= 600:
         raise ValidationError(_("Extend by 5 to 600 seconds."))
-    table = GameTable.objects.select_for_update().select_related("session").get(pk=table.pk)
+    table = _locked_tables().select_related("session").get(pk=table.pk)
     if table.status != GameTable.Status.PLAYING:
         raise ValidationError(_("This table has ended."))
     _clock_entry(table, TableLogEntry.Kind.EXTEND, now_ts() if now is None else now, float(seconds))
@@ -801,7 +803,7 @@ def table_extend(*, table: GameTable, by: User, seconds: int, now: float | None 
 @transaction.atomic
 def table_advance(*, table: GameTable, by: User, now: float | None = None) -> None:
     """Move a stuck phase on: the rules' deadline action, now."""
-    table = GameTable.objects.select_for_update().select_related("session").get(pk=table.pk)
+    table = _locked_tables().select_related("session").get(pk=table.pk)
     if table.status != GameTable.Status.PLAYING or table.session.status != GameSession.Status.RUNNING:
         raise ValidationError(_("Only a running table can be moved on."))
     entry = _fire_deadline(table, at=now_ts() if now is None else now)
@@ -811,7 +813,7 @@ def table_advance(*, table: GameTable, by: User, now: float | None = None) -> No
 
 @transaction.atomic
 def table_end(*, table: GameTable, by: User | None) -> None:
-    table = GameTable.objects.select_for_update().get(pk=table.pk)
+    table = _locked_tables().get(pk=table.pk)
     if table.status != GameTable.Status.PLAYING:
         return
     table.status, table.deadline = GameTable.Status.ENDED, None

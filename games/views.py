@@ -233,7 +233,10 @@ def participant_control(request, pk: int, participant_pk: int, kind: str):
 @require_POST
 def table_control(request, pk: int, table_pk: int, kind: str):
     session = _staff_session(request, pk)
-    table = get_object_or_404(GameTable, pk=table_pk, session=session)
+    # The services lock and read the table themselves: its state is not decoded here too.
+    table = get_object_or_404(
+        GameTable.objects.only("id", "session_id", "number"), pk=table_pk, session=session
+    )
     try:
         if kind == "extend":
             services.table_extend(table=table, by=request.user, seconds=_int(request.POST.get("seconds"), 30))
