@@ -31,8 +31,13 @@ def table_changed(session_id: int, table_id: int, seq: int) -> None:
     )
 
 
-def session_changed(session_id: int) -> None:
-    transaction.on_commit(lambda: _send(session_id, {"type": "session.changed", "session": session_id}))
+def session_changed(session_id: int, *, clocks_only: bool = False) -> None:
+    """``clocks_only``: a pause or resume moved the session's status and its tables' clocks, but nobody's
+    seat (the fan-out then need not read every seat again)."""
+    message = {"type": "session.changed", "session": session_id}
+    if clocks_only:
+        message["clocks_only"] = True
+    transaction.on_commit(lambda: _send(session_id, message))
 
 
 def presence_changed(session_id: int) -> None:

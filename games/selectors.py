@@ -152,10 +152,21 @@ class SessionSnapshot:
         }
 
 
-def session_snapshot(session_id: int) -> SessionSnapshot | None:
+def session_snapshot(session_id: int, seats_from: SessionSnapshot | None = None) -> SessionSnapshot | None:
+    """The session, every seat and every table. ``seats_from``: only the session's status and its tables'
+    clocks have moved since that snapshot (a pause, a resume), so its seats and participants still hold
+    and are not read again (2000 rows, the slowest part of a big session's pause)."""
     session = GameSession.objects.select_related("classroom").filter(pk=session_id).first()
     if session is None:
         return None
+    tables = {
+        table.pk: table
+        for table in _with_state(list(session.tables.select_related("session").defer("state", "config")))
+    }
+    summary = _summary(session, [], tables)
+    if seats_from is not None:
+        summary["participants"] = seats_from.summary["participants"]
+        return SessionSnapshot(summary=summary, seats=seats_from.seats, tables=tables)
     # Plain rows, not model instances: every connecting device reads this, and a session may seat 2000.
     rows = list(
         session.participants.order_by("student__display_name").values_list(
@@ -169,11 +180,6 @@ def session_snapshot(session_id: int) -> SessionSnapshot | None:
             "student_id",
         )
     )
-    tables = {
-        table.pk: table
-        for table in _with_state(list(session.tables.select_related("session").defer("state", "config")))
-    }
-    summary = _summary(session, [], tables)
     levels = _lobby_levels(session, [row[7] for row in rows])
     summary["participants"] = [
         {

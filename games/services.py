@@ -770,7 +770,7 @@ def session_pause(*, session: GameSession, by: User, now: float | None = None) -
     session.status, session.paused_at = GameSession.Status.PAUSED, timezone.now()
     session.save(update_fields=["status", "paused_at"])
     _control(session, by, "pause")
-    broadcast.session_changed(session.pk)
+    broadcast.session_changed(session.pk, clocks_only=True)
     return session
 
 
@@ -785,7 +785,7 @@ def session_resume(*, session: GameSession, by: User, now: float | None = None) 
     for table in _playing_tables(session):
         _clock_entry(table, TableLogEntry.Kind.RESUME, now, announce=False)
     _control(session, by, "resume")
-    broadcast.session_changed(session.pk)
+    broadcast.session_changed(session.pk, clocks_only=True)
     return session
 
 

@@ -63,6 +63,8 @@ class SessionHub:
         self.table_jobs: dict[int, bool] = {}
         #: per connection: table id -> (seq, status, viewer key) of the last view the hub sent it
         self.sent: dict[GameConsumer, dict[int, tuple]] = {}
+        #: per session: the last snapshot read with every seat (a pause or resume reuses its seats)
+        self.seated: dict[int, selectors.SessionSnapshot] = {}
 
     async def join(self, consumer: GameConsumer) -> None:
         async with self.lock:
@@ -86,6 +88,7 @@ class SessionHub:
             local.discard(consumer)
             if not local:
                 del self.sessions[consumer.session_id]
+                self.seated.pop(consumer.session_id, None)
                 await self.layer.group_discard(session_group(consumer.session_id), self.channel)
             if not self.sessions and self.reader is not None:
                 # Nobody left in this process: stop listening, so no receive (and channels_redis's
@@ -113,7 +116,8 @@ class SessionHub:
         if kind == "table.changed":
             self._table_dirty(session_id, message["table"])
         elif kind in ("session.changed", "presence.changed"):
-            self._throttle(session_id, staff_only=kind == "presence.changed")
+            clocks_only = bool(message.get("clocks_only"))
+            self._throttle(session_id, staff_only=kind == "presence.changed", clocks_only=clocks_only)
 
     def _table_dirty(self, session_id: int, table_id: int) -> None:
         if table_id in self.table_jobs:
@@ -136,29 +140,31 @@ class SessionHub:
         finally:
             self.table_jobs.pop(table_id, None)
 
-    def _throttle(self, session_id: int, *, staff_only: bool) -> None:
+    def _throttle(self, session_id: int, *, staff_only: bool, clocks_only: bool = False) -> None:
         """Session and presence changes come in bursts (a class joining at once): send the first at once,
         then at most one more per THROTTLE_SECONDS with the latest state, so a burst of n joins never
         costs n full snapshots for every connection."""
         pending = self.pending.get(session_id)
         if pending is not None:
             pending["staff_only"] = pending["staff_only"] and staff_only
+            pending["clocks_only"] = pending["clocks_only"] and clocks_only
             pending["quiet"] = False
             return
-        self.pending[session_id] = {"staff_only": staff_only}
+        self.pending[session_id] = {"staff_only": staff_only, "clocks_only": clocks_only}
         asyncio.get_running_loop().create_task(self._flush(session_id))
 
     async def _flush(self, session_id: int) -> None:
         try:
             while session_id in self.pending:
                 staff_only = self.pending[session_id]["staff_only"]
-                self.pending[session_id] = {"staff_only": True, "quiet": True}
+                clocks_only = self.pending[session_id]["clocks_only"]
+                self.pending[session_id] = {"staff_only": True, "clocks_only": True, "quiet": True}
                 consumers = list(self.sessions.get(session_id, ()))
                 if consumers:
                     if staff_only:
                         await self._presence_changed(session_id, consumers)
                     else:
-                        await self._session_changed(session_id, consumers)
+                        await self._session_changed(session_id, consumers, clocks_only=clocks_only)
                 await asyncio.sleep(THROTTLE_SECONDS)
                 if self.pending.get(session_id, {}).get("quiet"):
                     del self.pending[session_id]
@@ -203,10 +209,15 @@ class SessionHub:
 
     # --- session updates --------------------------------------------------------------------------
 
-    async def _session_changed(self, session_id: int, consumers: list[GameConsumer]) -> None:
-        snapshot = await database_sync_to_async(selectors.session_snapshot)(session_id)
+    async def _session_changed(
+        self, session_id: int, consumers: list[GameConsumer], *, clocks_only: bool = False
+    ) -> None:
+        seated = self.seated.get(session_id) if clocks_only else None
+        snapshot = await database_sync_to_async(selectors.session_snapshot)(session_id, seated)
         if snapshot is None:
             return
+        if seated is None:
+            self.seated[session_id] = snapshot
         for consumer in consumers:
             consumer.adopt_seat(snapshot.seats)
         # The tables this change moved on (a pause, a start) travel with the session in one message per
@@ -244,6 +255,7 @@ class SessionHub:
             return
         snapshot = await database_sync_to_async(selectors.session_snapshot)(session_id)
         if snapshot is not None:
+            self.seated[session_id] = snapshot
             body = _open(ENCODER.encode({"type": "session", "session": snapshot.summary}).decode())
             await _send_all([(c, body) for c in staff])
 

@@ -152,6 +152,41 @@ async def test_one_process_subscribes_once_per_session_however_many_connect(tabl
     assert table.session_id not in hub.sessions
 
 
+@pytest.mark.asyncio
+async def test_a_pause_or_resume_reuses_the_seats_and_any_other_change_reads_them_again(
+    table, ava, ben, ms_rivera
+):
+    """A pause only moves clocks: the hub reuses the seats it last read (2000 rows in a big session);
+    a removal (or anything else) reads every seat again, so the teacher sees it."""
+    teacher = await _connect(table.session_id, await sync_to_async(_cookie_for)(user=ms_rivera), "teacher")
+    await _until(teacher, "table")
+    reads = []
+    real = fanout.selectors.session_snapshot
+
+    def counting(session_id, seats_from=None):
+        reads.append(seats_from is not None)
+        return real(session_id, seats_from)
+
+    session = await sync_to_async(lambda: table.session)()
+    with patch.object(fanout.selectors, "session_snapshot", counting):
+        await sync_to_async(services.session_pause)(session=session, by=ms_rivera)
+        paused = (await _until(teacher, "bundle"))["messages"][0]  # the session, with its table
+        assert paused["session"]["status"] == "paused" and reads == [False]  # nothing read before
+        await asyncio.sleep(fanout.THROTTLE_SECONDS + 0.1)
+        await sync_to_async(services.session_resume)(session=session, by=ms_rivera)
+        resumed = (await _until(teacher, "bundle"))["messages"][0]
+        assert resumed["session"]["status"] == "running" and reads == [False, True]
+        assert resumed["session"]["participants"] == paused["session"]["participants"]
+        await asyncio.sleep(fanout.THROTTLE_SECONDS + 0.1)
+        participant = await sync_to_async(Participant.objects.get)(session=session, student=ava)
+        await sync_to_async(services.participant_remove)(participant=participant, by=ms_rivera)
+        removed = await _until(teacher, "session")
+        assert reads == [False, True, False]
+        statuses = {p["id"]: p["status"] for p in removed["session"]["participants"]}
+        assert statuses[participant.pk] == Participant.Status.REMOVED
+    await teacher.disconnect()
+
+
 # --- fuzzing ------------------------------------------------------------------------------------
 
 json_values = st.recursive(
