@@ -93,8 +93,8 @@ def live_site(transactional_db):
             port=port,
             lifespan="off",
             log_level="warning",
-            ws="websockets",
-            ws_per_message_deflate=False,  # as the Procfile serves it
+            ws="auto",  # as the Procfile serves it (websockets-sansio with this uvicorn)
+            ws_per_message_deflate=False,  # nor permessage-deflate
         )
     )
     thread = threading.Thread(target=server.run, daemon=True)

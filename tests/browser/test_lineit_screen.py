@@ -437,7 +437,7 @@ def asgi_server(transactional_db):
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     server = uvicorn.Server(
-        uvicorn.Config(app, host="127.0.0.1", port=port, lifespan="off", log_level="warning", ws="websockets")
+        uvicorn.Config(app, host="127.0.0.1", port=port, lifespan="off", log_level="warning", ws="auto")
     )
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
