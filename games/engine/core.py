@@ -377,7 +377,7 @@ def contains_value(data: Any, needle: Any) -> bool:
     return data == needle
 
 
-def play_with_bots(
+def bot_moves(
     game: Game,
     config: dict[str, Any],
     seed: str,
@@ -385,21 +385,18 @@ def play_with_bots(
     bot_seed: str | None = None,
     start: float = 0.0,
     step_seconds: float = 1.0,
-    max_steps: int = 20000,
-) -> tuple[State, list[dict[str, Any]], list[Event]]:
-    """Play a whole game with every player a bot; return the final state, the log and all events.
+) -> Iterator[tuple[State, dict[str, Any], list[Event]]]:
+    """A game with every player a bot, one step at a time: the set-up state with its log entry, then each
+    new state with the log entry that made it and its events, until the game is over.
 
     Time is simulated: each action takes ``step_seconds``; when nobody can act, the clock jumps to the
     phase deadline and the deadline rule fires. Deterministic for the same arguments.
     """
     bot_rng = Rng(bot_seed if bot_seed is not None else f"bot:{seed}")
     now = start
-    log: list[dict[str, Any]] = [{"kind": "setup", "at": now}]
-    events: list[Event] = []
     state = game.setup(config, seed, now=now)
-    for _step in range(max_steps):
-        if game.is_over(state):
-            return state, log, events
+    yield state, {"kind": "setup", "at": now}, []
+    while not game.is_over(state):
         players = game.current_players(state)
         if players:
             player = players[bot_rng.below(len(players))]
@@ -412,7 +409,30 @@ def play_with_bots(
                 raise RuntimeError(f"{game.name}: nobody can act and no deadline is set")
             now = max(now, deadline)
             entry = {"kind": "deadline", "at": now}
-        state, new_events = apply_log_entry(game, state, entry)
+        state, events = apply_log_entry(game, state, entry)
+        yield state, entry, events
+
+
+def play_with_bots(
+    game: Game,
+    config: dict[str, Any],
+    seed: str,
+    *,
+    bot_seed: str | None = None,
+    start: float = 0.0,
+    step_seconds: float = 1.0,
+    max_steps: int = 20000,
+) -> tuple[State, list[dict[str, Any]], list[Event]]:
+    """Play a whole game with every player a bot (``bot_moves``); return the final state, the log and all
+    events. A game still going after ``max_steps`` moves is an error."""
+    log: list[dict[str, Any]] = []
+    events: list[Event] = []
+    steps = bot_moves(game, config, seed, bot_seed=bot_seed, start=start, step_seconds=step_seconds)
+    for moves, (state, entry, new_events) in enumerate(steps):
+        if moves >= max_steps:
+            break
         log.append(entry)
         events.extend(new_events)
+        if game.is_over(state):
+            return state, log, events
     raise RuntimeError(f"{game.name}: game did not end within {max_steps} steps")

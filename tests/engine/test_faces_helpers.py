@@ -74,26 +74,12 @@ def viewers(state):
 
 def play_logged(cfg, seed, bot_seed="bots", step=1.0, max_steps=5000):
     """A bot match whose log entries carry the events they produced; returns (state, log)."""
-    rng = core.Rng(bot_seed)
-    now = 0.0
-    state = GAME.setup(cfg, seed, now=now)
-    log = [{"kind": "setup", "at": now}]
-    for _step in range(max_steps):
+    log = []
+    steps = core.bot_moves(GAME, cfg, seed, bot_seed=bot_seed, step_seconds=step)
+    for moves, (state, entry, events) in enumerate(steps):
+        if moves >= max_steps:
+            break
+        log.append({**entry, "events": events} if moves else entry)
         if GAME.is_over(state):
             return state, log
-        players = GAME.current_players(state)
-        if players:
-            player = players[rng.below(len(players))]
-            now += step
-            entry = {
-                "kind": "action",
-                "player": player,
-                "action": GAME.bot_action(state, player, rng),
-                "at": now,
-            }
-        else:
-            now = max(now, GAME.deadline(state))
-            entry = {"kind": "deadline", "at": now}
-        state, events = core.apply_log_entry(GAME, state, entry)
-        log.append({**entry, "events": events})
     raise AssertionError("match did not end")

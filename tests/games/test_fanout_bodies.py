@@ -2,6 +2,7 @@
 have in common), and every device still gets exactly its own view, byte for byte what building and
 encoding its view alone gives."""
 
+import itertools
 from types import SimpleNamespace
 
 import msgspec
@@ -16,29 +17,11 @@ GAMES = ["lineup", "wordup", "faces", "lineit", "mindlines"]
 
 
 def bot_game_states(game: str, players: int, seed: int, steps: int = 400):
-    """Every state of a bot game (as ``core.play_with_bots`` plays it), one by one, with its players."""
+    """The first ``steps`` states of a bot game (as ``manage.py simulate`` plays it), with its players."""
     engine, config, seed_text = build(game, seed=seed, players=players)
     ids = [player["id"] for player in config["players"]]
-    rng = core.Rng(f"bot:{seed_text}")
-    state, now = engine.setup(config, seed_text, now=0.0), 0.0
-    for _step in range(steps):
+    for state, _entry, _events in itertools.islice(core.bot_moves(engine, config, seed_text), steps):
         yield state, ids
-        if engine.is_over(state):
-            return
-        acting = engine.current_players(state)
-        if acting:
-            player = acting[rng.below(len(acting))]
-            now += 1.0
-            entry = {
-                "kind": "action",
-                "player": player,
-                "action": engine.bot_action(state, player, rng),
-                "at": now,
-            }
-        else:
-            now = max(now, engine.deadline(state) or now)
-            entry = {"kind": "deadline", "at": now}
-        state, _events = core.apply_log_entry(engine, state, entry)
 
 
 def alone(table, viewer) -> bytes:
