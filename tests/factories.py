@@ -93,3 +93,27 @@ def started_session(classroom, teacher, students, game, now=None, **settings):
     for student in students:
         services.session_join(session=session, student=student)
     return services.session_start(session=session, by=teacher, now=now)
+
+
+def play_through_runtime(table, engine, rng, now: float, steps: int, until=lambda: False) -> float:
+    """Up to ``steps`` steps of ``table``'s game through the runtime: the students' moves chosen by the
+    engine's bot and submitted as actions, the computer players and deadlines left to the sweeps. Stops
+    early when the table ends or ``until()`` holds; returns the time (server epoch seconds) reached."""
+    from games import services
+    from games.models import GameTable
+
+    for _step in range(steps):
+        if until():
+            break
+        table.refresh_from_db()
+        if table.status != GameTable.Status.PLAYING:
+            break
+        now += 1
+        humans = [p for p in engine.current_players(table.state) if not services.is_bot(p)]
+        if humans:
+            player = humans[rng.below(len(humans))]
+            action = engine.bot_action(table.state, player, rng)
+            services.action_submit(table_id=table.pk, player=player, action=action, key=f"k{now}", now=now)
+        elif not services.bots_sweep(now=now + 2):
+            services.deadline_sweep(now=max(now, table.deadline or now))
+    return now

@@ -10,26 +10,10 @@ from games import services
 from games.engine import core
 from games.engine.registry import get_engine
 from games.models import GameTable
-from tests.factories import enrolled_student
+from tests.factories import enrolled_student, play_through_runtime
 
 pytestmark = pytest.mark.django_db
 T0 = 2_000_000.0
-
-
-def _play(table: GameTable, engine, rng: core.Rng, now: float, steps: int) -> float:
-    for _step in range(steps):
-        table.refresh_from_db()
-        if table.status != GameTable.Status.PLAYING:
-            break
-        now += 1
-        humans = [p for p in engine.current_players(table.state) if not services.is_bot(p)]
-        if humans:
-            player = humans[rng.below(len(humans))]
-            action = engine.bot_action(table.state, player, rng)
-            services.action_submit(table_id=table.pk, player=player, action=action, key=f"k{now}", now=now)
-        elif not services.bots_sweep(now=now + 2):
-            services.deadline_sweep(now=max(now, table.deadline or now))
-    return now
 
 
 @pytest.mark.parametrize("game", ["lineup", "wordup", "faces", "lineit", "mindlines"])
@@ -46,7 +30,7 @@ def test_a_table_played_through_the_runtime_replays_to_the_same_state(game, clas
     engine = get_engine(game)
     table = GameTable.objects.filter(session=session).first()
     rng = core.Rng(f"replay-{game}")
-    now = _play(table, engine, rng, T0, 15)
+    now = play_through_runtime(table, engine, rng, T0, 15)
     services.session_pause(session=session, by=ms_rivera, now=now + 1)
     services.session_resume(session=session, by=ms_rivera, now=now + 30)
     table.refresh_from_db()
@@ -54,7 +38,7 @@ def test_a_table_played_through_the_runtime_replays_to_the_same_state(game, clas
         services.table_extend(table=table, by=ms_rivera, seconds=20, now=now + 31)
     late = services.session_join(session=session, student=students[2])
     services.participant_admit(participant=late, by=ms_rivera, now=now + 32)
-    _play(table, engine, rng, now + 33, 15)
+    play_through_runtime(table, engine, rng, now + 33, 15)
     for each in GameTable.objects.filter(session=session):
         log = [entry.as_log_entry() for entry in each.log.order_by("seq")]
         replayed = core.replay(engine, each.config, each.seed, log)

@@ -105,32 +105,18 @@ def _played_word_up(classroom, teacher, students):
     from games import services as games
     from games.engine import core
     from games.engine.registry import get_engine
-    from games.models import GameTable
+    from tests.factories import play_through_runtime, started_session
 
-    session = games.session_schedule(
-        classroom=classroom, by=teacher, game="wordup", scheduled_for=timezone.now() + dt.timedelta(hours=1)
+    session = started_session(classroom, teacher, students, "wordup", now=2_000_000.0)
+    # Until every student has a marked answer (marks come after the reveal).
+    play_through_runtime(
+        session.tables.get(),
+        get_engine("wordup"),
+        core.Rng("erasure"),
+        2_000_000.0,
+        300,
+        until=lambda: all(LearningFact.objects.filter(student=student).exists() for student in students),
     )
-    games.session_open_lobby(session=session, by=teacher)
-    for student in students:
-        games.session_join(session=session, student=student)
-    now = 2_000_000.0
-    games.session_start(session=session, by=teacher, now=now)
-    engine, rng = get_engine("wordup"), core.Rng("erasure")
-    table = GameTable.objects.get(session=session)
-    for _step in range(300):  # until every student has a marked answer (marks come after the reveal)
-        if all(LearningFact.objects.filter(student=student).exists() for student in students):
-            break
-        table.refresh_from_db()
-        if table.status != GameTable.Status.PLAYING:
-            break
-        now += 1
-        humans = [p for p in engine.current_players(table.state) if not games.is_bot(p)]
-        if humans:
-            player = humans[rng.below(len(humans))]
-            action = engine.bot_action(table.state, player, rng)
-            games.action_submit(table_id=table.pk, player=player, action=action, key=f"k{now}", now=now)
-        elif not games.bots_sweep(now=now + 2):
-            games.deadline_sweep(now=max(now, table.deadline or now))
     games.session_end(session=session, by=teacher)
     return session
 
