@@ -93,6 +93,7 @@ _FACT_COLUMNS = {
     "detail": "jsonb",
     "teacher_marked": "boolean",
 }
+_JSON_COLUMNS = [column for column, kind in _FACT_COLUMNS.items() if kind == "jsonb"]
 
 
 def facts_record(*, table, entry, facts: list[dict[str, Any]]) -> int:
@@ -126,8 +127,8 @@ def _facts_insert_postgresql(connection, rows: list[dict[str, Any]], created_at)
     record = ", ".join(f"{quote(column)} {kind}" for column, kind in _FACT_COLUMNS.items())
     # Django stores a JSONField's None as SQL NULL, not JSON null; so does this.
     selected = ", ".join(
-        f"NULLIF(r.{quote(column)}, 'null'::jsonb)" if kind == "jsonb" else f"r.{quote(column)}"
-        for column, kind in _FACT_COLUMNS.items()
+        f"NULLIF(r.{quote(column)}, 'null'::jsonb)" if column in _JSON_COLUMNS else f"r.{quote(column)}"
+        for column in _FACT_COLUMNS
     )
     sql = (
         f"INSERT INTO {quote(LearningFact._meta.db_table)} ({columns}, {quote('created_at')}) "
@@ -150,7 +151,7 @@ def _facts_insert_many(connection, rows: list[dict[str, Any]], created_at) -> No
     created_at = connection.ops.adapt_datetimefield_value(created_at)
     values = []
     for row in rows:
-        for name in ("response", "detail"):
+        for name in _JSON_COLUMNS:
             value = row.get(name)
             row[name] = None if value is None else encode(value).decode()
         values.append([*(row.get(column) for column in _FACT_COLUMNS), created_at])
