@@ -699,7 +699,9 @@ def test_live_a_teacher_starts_line_up_and_two_teams_of_two_play_a_round(
         by=ms_rivera,
         game="lineup",
         scheduled_for=timezone.now() + timedelta(minutes=5),
-        settings={"board": "short", "answer_seconds": 120},
+        # Geography: its items' names are words (a maths card such as "2" is also on the projector as a
+        # score, so looking for it in the projector's text would find it when it is not shown).
+        settings={"board": "short", "answer_seconds": 120, "subject": "geography"},
     )
     url = live_site
     console = signed_in(url, user=ms_rivera)
