@@ -801,6 +801,26 @@ def check_log(table_id: int, keys: list[str]) -> dict:
     }
 
 
+def check_facts(table_id: int, timeout: float) -> dict:
+    """The worker has recorded every reveal's learning facts: one per student and reveal (waits for it)."""
+    from classrooms.models import Student
+    from games.models import TableLogEntry
+    from reports.models import LearningFact
+
+    reveals = sum(
+        1
+        for events in TableLogEntry.objects.filter(table_id=table_id).values_list("events", flat=True)
+        if any(isinstance(event, dict) and event.get("type") == "question_revealed" for event in events)
+    )
+    expected = reveals * Student.objects.count()
+    deadline = time.monotonic() + timeout
+    while (recorded := LearningFact.objects.filter(table_id=table_id).count()) < expected:
+        if time.monotonic() > deadline:
+            break
+        time.sleep(0.5)
+    return {"reveals": reveals, "expected": expected, "recorded": recorded}
+
+
 def summarise(args, figures: dict, changes: list[dict], rss: int, load: tuple, log_check: dict) -> dict:
     lasts = [c["last"] for c in changes if c["last"] is not None]
     by_kind: dict[str, list[float]] = {}
@@ -912,6 +932,17 @@ def main() -> int:
     server = start_server(
         env, port, log_path, args.profile, deflate=args.server_deflate, workers=args.workers, ws=args.ws
     )
+    # The Celery worker, as `make run` (embedded broker, one solo worker) and the Procfile (two) start it:
+    # it records the reveals' learning facts after each move commits, on the same two CPUs.
+    worker_log = open(Path(var_dir) / "worker.log", "wb")  # noqa: SIM115
+    worker = subprocess.Popen(
+        [PYTHON, "-m", "celery", "-A", "config", "worker", "--loglevel", "WARNING"]
+        + (["--pool", "solo", "--concurrency", "1"] if args.mode == "embedded" else ["--concurrency", "2"]),
+        cwd=ROOT,
+        env=env,
+        stdout=worker_log,
+        stderr=subprocess.STDOUT,
+    )
     clock = None
     if args.mode == "redis":
         clock_log = open(Path(var_dir) / "clock.log", "wb")  # noqa: SIM115
@@ -943,6 +974,7 @@ def main() -> int:
         sampler.stopped.set()
         sampler.join()
         log_check = check_log(world.table_id, figures["burst"]["keys"])
+        log_check["facts"] = check_facts(world.table_id, args.timeout)
         load = (round(load_before[0], 1), round(load_after[0], 1))
         result = summarise(args, figures, bench.changes, sampler.peak, load, log_check)
         if bench.connect_failures:
@@ -950,7 +982,7 @@ def main() -> int:
     finally:
         if sampler is not None:
             sampler.stopped.set()
-        for process in (clock, server):
+        for process in (clock, worker, server):
             if process is not None and process.poll() is None:
                 process.send_signal(signal.SIGINT)
                 try:

@@ -611,13 +611,63 @@ def _append(table, engine, state, events, *, kind, at, player="", action=None, k
     else:
         _save_table(table)
     if events:
-        from reports.services import facts_record
-
-        facts_record(table=table, entry=entry, facts=engine.facts(events))
+        if engine.records_facts(events):
+            _facts_after_commit(table, entry.seq)
         _questions_shown(table, engine, events)
     if table.status == GameTable.Status.FINISHED:
         transaction.on_commit(lambda: session_finish_if_done(session_id=table.session_id))
     return entry
+
+
+def _facts_after_commit(table: GameTable, seq: int) -> None:
+    """Queue the recording of this entry's learning facts for after the commit, one task for all the
+    entries of a transaction. A reveal in a class of 2000 makes 2000 facts: written by a worker, they
+    no longer hold up the move reaching the devices. A task lost (a broker down, a crash between the
+    commit and the queueing) is made good when the session ends (``session_wrap_up``)."""
+    pending = table.__dict__.setdefault("facts_pending", [])
+    if not pending:
+        transaction.on_commit(lambda: _queue_table_facts(table.pk, pending), robust=True)
+    pending.append(seq)
+
+
+def _queue_table_facts(table_id: int, seqs: list[int]) -> None:
+    from .tasks import table_facts
+
+    table_facts.delay(table_id, list(seqs))
+
+
+def table_facts_record(*, table_id: int, seqs: list[int] | None = None) -> int:
+    """Record the learning facts of the table's log entries (these, or all of them), derived from each
+    entry's events by the game's engine. Idempotent: a fact is keyed by table, entry and position, so
+    recording an entry again writes nothing. A student's facts from before their data was erased are
+    not brought back. Returns how many facts were new or rewritten."""
+    from reports.services import facts_erased_since, facts_record
+
+    table = GameTable.objects.select_related("session").defer("state", "config").filter(pk=table_id).first()
+    if table is None:
+        return 0
+    engine = get_engine(table.session.game)
+    entries = TableLogEntry.objects.filter(table=table).only("seq", "at", "events").order_by("seq")
+    if seqs is not None:
+        entries = entries.filter(seq__in=seqs)
+    recorded, erased = 0, None
+    for entry in entries.iterator(chunk_size=200):
+        if not entry.events or not engine.records_facts(entry.events):
+            continue
+        if erased is None:
+            erased = facts_erased_since(entry.at)
+        recorded += facts_record(table=table, entry=entry, facts=engine.facts(entry.events), erased=erased)
+    return recorded
+
+
+def session_wrap_up(*, session_id: int) -> None:
+    """After a session ends: make sure every table's facts are recorded (the per-move tasks may have
+    been lost or may still be running), then queue the session's report build."""
+    if not GameSession.objects.filter(pk=session_id, status=GameSession.Status.FINISHED).exists():
+        return  # not a session that ended (nothing to wrap up yet)
+    for table_id in GameTable.objects.filter(session_id=session_id).values_list("pk", flat=True):
+        table_facts_record(table_id=table_id)
+    _reports_session_finished(session_id)
 
 
 def _questions_shown(table: GameTable, engine, events: list) -> None:
@@ -847,7 +897,13 @@ def _finish(session: GameSession) -> None:
     session.status, session.ended_at = GameSession.Status.FINISHED, timezone.now()
     session.save(update_fields=["status", "ended_at"])
     broadcast.session_changed(session.pk)
-    transaction.on_commit(lambda: _reports_session_finished(session.pk))
+    transaction.on_commit(lambda: _queue_wrap_up(session.pk), robust=True)
+
+
+def _queue_wrap_up(session_id: int) -> None:
+    from .tasks import session_wrap_up as wrap_up
+
+    wrap_up.delay(session_id)
 
 
 def _reports_session_finished(session_id: int) -> None:

@@ -5,11 +5,44 @@ Cleo (a student of 7C, another class at Riverside, taught by Mr Moss).
 Hillside school: Mr Okafor (teacher), Mrs Lindqvist (school admin), Dan (a student of Hillside 9A).
 """
 
+import atexit
+import os
+import shutil
+import tempfile
+from pathlib import Path
+
 import pytest
 
 from classrooms.models import Membership
 
 from .factories import ClassroomFactory, MembershipFactory, SchoolFactory, UserFactory, enrolled_student
+
+
+def _private_embedded_broker() -> None:
+    """Tasks the tests queue (a move's facts, a finished session's report build) go to a folder of this
+    test run, never to the developer's var/celery, where `make run`'s worker would pick them up. A
+    worker a test starts inherits the folder through ``CLASSPLAY_VAR_DIR``."""
+    if os.environ.get("REDIS_URL"):
+        return
+    from config.celery import app
+
+    var = Path(tempfile.mkdtemp(prefix="classplay-test-var-"))
+    atexit.register(shutil.rmtree, var, ignore_errors=True)
+    os.environ["CLASSPLAY_VAR_DIR"] = str(var)
+    folders = {name: var / "celery" / name for name in ("queue", "processed", "results", "control")}
+    for folder in folders.values():
+        folder.mkdir(parents=True)
+    app.conf.broker_transport_options = {
+        **app.conf.broker_transport_options,
+        "data_folder_in": str(folders["queue"]),
+        "data_folder_out": str(folders["queue"]),
+        "processed_folder": str(folders["processed"]),
+        "control_folder": str(folders["control"]),
+    }
+    app.conf.result_backend = f"file://{folders['results']}"
+
+
+_private_embedded_broker()
 
 
 @pytest.fixture(autouse=True)
@@ -28,6 +61,17 @@ def _isolated(tmp_path):
     # A fresh channel layer per test: each async test runs its own event loop, and a Redis layer keeps
     # locks and connections bound to the loop that made them.
     channel_layers.backends = {}
+
+
+@pytest.fixture
+def eager_celery():
+    """Run queued tasks in the process (the real worker is tested in tests/reports/test_worker.py)."""
+    from config.celery import app
+
+    old = (app.conf.task_always_eager, app.conf.task_eager_propagates)
+    app.conf.task_always_eager, app.conf.task_eager_propagates = True, True
+    yield app
+    app.conf.task_always_eager, app.conf.task_eager_propagates = old
 
 
 @pytest.fixture(scope="session")

@@ -95,6 +95,16 @@ def started_session(classroom, teacher, students, game, now=None, **settings):
     return services.session_start(session=session, by=teacher, now=now)
 
 
+def recorded_facts(table):
+    """The table's learning facts once the worker has recorded them from its log (``games.table_facts``
+    runs after each commit; here it runs now, for every entry)."""
+    from games import services
+    from reports.models import LearningFact
+
+    services.table_facts_record(table_id=table.pk)
+    return LearningFact.objects.filter(table=table)
+
+
 def play_through_runtime(table, engine, rng, now: float, steps: int, until=lambda: False) -> float:
     """Up to ``steps`` steps of ``table``'s game through the runtime: the students' moves chosen by the
     engine's bot and submitted as actions, the computer players and deadlines left to the sweeps. Stops

@@ -310,6 +310,11 @@ class Game:
         the answer given, whether it was right, the level, category, time taken ..."""
         raise NotImplementedError
 
+    def records_facts(self, events: list[Event]) -> bool:
+        """Whether ``events`` hold any learning fact (the runtime then queues their recording). An engine
+        whose facts are costly to build can answer without building them."""
+        return bool(self.facts(events))
+
     def bot_action(self, state: State, player: str, rng: Rng) -> Action:
         """A legal, sensible move for a computer player (its strength from the player's ``bot`` config).
 

@@ -323,6 +323,9 @@ class LineUp(core.Game):
                 facts.extend(_facts_of_reveal(self.name, event))
         return facts
 
+    def records_facts(self, events: list[Event]) -> bool:
+        return any(isinstance(event, dict) and event.get("type") == "question_revealed" for event in events)
+
     def questions_shown(self, events: list[Event]) -> list[str]:
         """Bank ids of the questions these events finished (revealed), in order: for the runtime to record
         which questions a class has seen (``questions.services.questions_mark_used``)."""

@@ -533,7 +533,7 @@ def test_a_live_game_a_turn_on_each_category_the_spelling_heard_and_a_teacher_ac
     from games import services
     from games.extra import wordup as audio
     from games.models import GameTable
-    from reports.models import LearningFact
+    from tests.factories import recorded_facts
 
     settings.WORDUP_AUDIO_DIR = tmp_path / "audio"
     session = services.session_schedule(
@@ -615,7 +615,7 @@ def test_a_live_game_a_turn_on_each_category_the_spelling_heard_and_a_teacher_ac
     shot(console, "live-console-reveal")
     console.get_by_role("button", name=re.compile("Accept .* answer")).click()
     page.get_by_text("Accepted by the teacher").wait_for()
-    fact = LearningFact.objects.filter(table=table, teacher_marked=True).get()
+    fact = recorded_facts(table).filter(teacher_marked=True).get()  # the worker's job, done here
     assert fact.correct is True and fact.response == "zzzz"
     assert GameTable.objects.get(pk=table.pk).state["tokens"][player]["missing_word"] == 2
     for screen in [console, projector, *devices.values()]:

@@ -8,8 +8,7 @@ from games.engine import core
 from games.engine.faces.features import FEATURE_KEYS
 from games.engine.registry import get_engine
 from games.models import GameTable
-from reports.models import LearningFact
-from tests.factories import enrolled_student, started_session
+from tests.factories import enrolled_student, recorded_facts, started_session
 
 pytestmark = pytest.mark.django_db
 T0 = 3_000_000.0
@@ -82,7 +81,7 @@ def test_facts_record_each_students_questions_namings_rounds_and_match_but_never
             now += services.BOT_THINK_SECONDS
     table.refresh_from_db()
     assert table.status == GameTable.Status.FINISHED
-    facts = LearningFact.objects.filter(table=table)
+    facts = recorded_facts(table)
     assert facts.exists() and set(facts.values_list("student", flat=True)) == {ava.pk}
     categories = set(facts.values_list("category", flat=True))
     assert {"round", "match"} <= categories and categories <= {"question", "name", "round", "match"}

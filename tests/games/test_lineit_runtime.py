@@ -16,7 +16,7 @@ from games.engine.lineit import rules
 from games.engine.registry import get_engine
 from games.models import GameTable, TableLogEntry
 from reports.models import LearningFact
-from tests.factories import enrolled_student, started_session
+from tests.factories import enrolled_student, recorded_facts, started_session
 
 pytestmark = pytest.mark.django_db
 T0 = 2_000_000.0
@@ -167,13 +167,14 @@ def test_a_whole_game_through_the_services_ends_with_scores_and_learning_facts(
     assert set(outcome["scores"]) == {player_of(s) for s in (ava, ben, chloe)}
     for player, score in outcome["scores"].items():
         assert score == outcome["piles"][player] + sum(outcome["tokens"][player])
-    finals = LearningFact.objects.filter(category="final_score")
+    facts = recorded_facts(table)
+    finals = facts.filter(category="final_score")
     assert {(f.student_id, f.score) for f in finals} == {
         (int(p[1:]), float(s)) for p, s in outcome["scores"].items()
     }
-    categories = set(LearningFact.objects.values_list("category", flat=True))
+    categories = set(facts.values_list("category", flat=True))
     assert {"comparison", "line", "final_score"} <= categories
-    assert all(f.skill == "numeracy" and f.level == 3 for f in LearningFact.objects.all())
+    assert all(f.skill == "numeracy" and f.level == 3 for f in facts)
     replayed = core.replay(
         ENGINE,
         table.config,

@@ -11,8 +11,7 @@ from games.engine import core
 from games.engine.mindlines import boards, rules
 from games.engine.registry import get_engine
 from games.models import GameTable
-from reports.models import LearningFact
-from tests.factories import enrolled_student, started_session
+from tests.factories import enrolled_student, recorded_facts, started_session
 
 pytestmark = pytest.mark.django_db
 T0 = 2_000_000.0
@@ -103,7 +102,7 @@ def test_deadlines_move_the_round_on_and_the_reveal_writes_every_students_facts(
         table.refresh_from_db()
     assert table.state["phase"] in ("reveal", "over")
     reveal = table.state["history"][-1]
-    facts = LearningFact.objects.filter(table=table)
+    facts = recorded_facts(table)
     assert facts.filter(category="drawing").count() == 6  # three students, two concepts each
     assert facts.filter(category="exclusion").count() == 6
     # the timer excluded for everyone: those rows are kept, but not judged

@@ -221,18 +221,23 @@ def test_a_table_replays_from_its_seed_and_log(running, ava, ben):
     assert core.state_hash(replayed) == core.state_hash(table.state)
 
 
-def test_answers_become_learning_facts_for_the_students(running, ava, ben):
-    for player in (f"s{ava.pk}", f"s{ben.pk}"):
-        services.action_submit(
-            table_id=running.pk,
-            player=player,
-            action={"type": "rack", "order": [2, 1, 3, 4, 5]},
-            key="r",
-            now=T0 + 5,
-        )
-        services.action_submit(
-            table_id=running.pk, player=player, action={"type": "confirm"}, key="c", now=T0 + 6
-        )
+def test_answers_become_learning_facts_for_the_students(
+    running, ava, ben, eager_celery, django_capture_on_commit_callbacks
+):
+    """The reveal's facts are recorded by a task queued when the move commits (here run at once)."""
+    with django_capture_on_commit_callbacks(execute=True):
+        for player in (f"s{ava.pk}", f"s{ben.pk}"):
+            services.action_submit(
+                table_id=running.pk,
+                player=player,
+                action={"type": "rack", "order": [2, 1, 3, 4, 5]},
+                key="r",
+                now=T0 + 5,
+            )
+            services.action_submit(
+                table_id=running.pk, player=player, action={"type": "confirm"}, key="c", now=T0 + 6
+            )
+        assert not LearningFact.objects.exists(), "never inside the move's transaction"
     facts = LearningFact.objects.filter(session=running.session)
     assert {fact.student_id for fact in facts} == {ava.pk, ben.pk}
     assert all(fact.game == "lineup" for fact in facts)

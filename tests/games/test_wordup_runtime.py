@@ -10,8 +10,7 @@ from games.engine.core import TEACHER
 from games.engine.registry import get_engine
 from games.engine.wordup import board as B
 from games.models import GameTable
-from reports.models import LearningFact
-from tests.factories import started_session
+from tests.factories import recorded_facts, started_session
 
 pytestmark = pytest.mark.django_db
 T0 = 1_000_000.0
@@ -78,7 +77,7 @@ def test_the_teacher_accepts_a_refused_answer_and_the_fact_is_teacher_marked(cla
     )
     table.refresh_from_db()
     assert table.state["phase"] == "reveal"
-    assert not LearningFact.objects.filter(table=table).exists()  # not final while the teacher may accept
+    assert not recorded_facts(table).exists()  # not final while the teacher may accept
 
     # A student cannot pose as the teacher, nor accept for themselves.
     with pytest.raises(services.ActionRefused):
@@ -119,7 +118,7 @@ def test_the_teacher_accepts_a_refused_answer_and_the_fact_is_teacher_marked(cla
     table.refresh_from_db()
     assert table.state["tokens"][player][B.CROSSWORD] == 1
     assert table.state["phase"] == "roll" and table.state["turn"] == player
-    (fact,) = LearningFact.objects.filter(table=table)
+    (fact,) = recorded_facts(table)
     assert fact.correct is True and fact.teacher_marked is True
     assert fact.detail["checker_correct"] is False
     assert fact.response == "qqq" and fact.category == B.CROSSWORD
@@ -138,7 +137,7 @@ def test_an_accept_after_the_reveal_has_ended_is_refused(class_7b, ms_rivera, av
         services.action_submit(
             table_id=table.pk, player=TEACHER, action={"type": "accept"}, key="t1", now=late, teacher=True
         )
-    (fact,) = LearningFact.objects.filter(table=table)
+    (fact,) = recorded_facts(table)
     assert fact.correct is False and fact.teacher_marked is False
 
 
@@ -162,7 +161,7 @@ def test_a_whole_game_plays_to_the_end_with_one_fact_per_answer(class_7b, ms_riv
     table.refresh_from_db()
     assert table.status == GameTable.Status.FINISHED
     assert table.outcome["reason"] == "target" and table.outcome["winners"]
-    facts = LearningFact.objects.filter(table=table)
+    facts = recorded_facts(table)
     assert facts.count() == table.state["answers_given"] > 0
     assert set(facts.values_list("game", flat=True)) == {"wordup"}
     assert set(facts.values_list("skill", flat=True)) == {"english_vocabulary"}

@@ -56,17 +56,6 @@ def fact(student, session, *, category, correct, level=3, time=5.0, item="", res
 
 
 @pytest.fixture
-def eager_celery():
-    """Run queued tasks in the process (the real worker is tested in test_worker.py)."""
-    from config.celery import app
-
-    old = (app.conf.task_always_eager, app.conf.task_eager_propagates)
-    app.conf.task_always_eager, app.conf.task_eager_propagates = True, True
-    yield app
-    app.conf.task_always_eager, app.conf.task_eager_propagates = old
-
-
-@pytest.fixture
 def word_up_week(class_7b, ms_rivera, ava, ben):
     """Two Word Up sessions of 7B, worked out by hand in test_build.py."""
     first = finished_session(class_7b, day=1, by=ms_rivera, students=[ava, ben])

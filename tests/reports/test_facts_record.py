@@ -71,3 +71,25 @@ def test_recording_an_entry_again_writes_nothing_new(table, ava):
     facts_record(table=table, entry=SimpleNamespace(seq=4), facts=facts)
     facts_record(table=table, entry=SimpleNamespace(seq=4), facts=[{**facts[0], "correct": False}])
     assert list(LearningFact.objects.values_list("key", "correct")) == [(f"{table.pk}:4:0", True)]
+
+
+def test_facts_from_before_a_students_erasure_are_left_out_and_later_ones_kept(table, ava, ben, dr_patel):
+    from django.utils import timezone
+
+    from reports.services import facts_erased_since, student_data_erase
+
+    student_data_erase(student=ava, by=dr_patel)
+    erased_at = timezone.now().timestamp()
+    facts = [
+        {"player": f"s{ava.pk}", "category": "spelling"},
+        {"player": f"s{ben.pk}", "category": "spelling"},
+    ]
+    before = SimpleNamespace(seq=5, at=erased_at - 60)
+    facts_record(table=table, entry=before, facts=facts, erased=facts_erased_since(before.at))
+    assert set(LearningFact.objects.values_list("student", flat=True)) == {ben.pk}
+    after = SimpleNamespace(seq=6, at=erased_at + 60)
+    facts_record(table=table, entry=after, facts=facts, erased=facts_erased_since(before.at))
+    assert set(LearningFact.objects.filter(key__contains=":6:").values_list("student", flat=True)) == {
+        ava.pk,
+        ben.pk,
+    }

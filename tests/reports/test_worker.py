@@ -119,3 +119,37 @@ def test_a_real_worker_builds_a_class_report(worker, tmp_path, class_7b, riversi
     log = (tmp_path / "worker.log").read_text()
     assert state == ("done", 2), log[-3000:]
     assert "reports.build" in log and "succeeded" in log
+
+
+def _facts_in(database_url: str) -> int:
+    if database_url.startswith("sqlite"):
+        with sqlite3.connect(database_url.removeprefix("sqlite:///")) as db:
+            return db.execute("select count(*) from reports_learningfact").fetchone()[0]
+    from reports.models import LearningFact
+
+    return LearningFact.objects.count()
+
+
+def test_a_real_worker_records_a_reveals_facts_from_the_log(worker, tmp_path, class_7b, ms_rivera, ava, ben):
+    """``games.table_facts`` as the server queues it after a move commits, run by a real worker."""
+    from games import services
+    from games.tasks import table_facts
+    from tests.factories import started_session
+
+    table = started_session(class_7b, ms_rivera, [ava, ben], "lineup", now=1_000_000.0).tables.get()
+    for student in (ava, ben):
+        for action in ({"type": "rack", "order": [2, 1, 3, 4, 5]}, {"type": "confirm"}):
+            services.action_submit(
+                table_id=table.pk, player=f"s{student.pk}", action=action, key=action["type"], now=1_000_005.0
+            )
+    reveal = max(entry.seq for entry in table.log.all() if entry.events)
+    database_url = _database_url(tmp_path)
+    queue = worker(database_url)
+    table_facts.apply_async(args=[table.pk, [reveal]], queue=queue)
+
+    deadline = time.monotonic() + 90
+    while time.monotonic() < deadline and _facts_in(database_url) < 2:
+        time.sleep(0.5)
+    log = (tmp_path / "worker.log").read_text()
+    assert _facts_in(database_url) == 2, log[-3000:]
+    assert "games.table_facts" in log and "succeeded" in log

@@ -1,0 +1,48 @@
+"""Celery tasks of the live runtime. They take ids, are queued after the commit that asks for them
+(``games.services``), and are safe to run twice: facts are derived from the append-only log and keyed
+by table, entry and position.
+
+* ``games.table_facts`` records the learning facts of a few log entries of one table (queued by every
+  move, deadline or computer move whose events hold facts, one task per transaction);
+* ``games.session_wrap_up`` runs when a session ends: it records whatever facts are still missing, then
+  queues the session's report build (so the build never starts before the last facts are in).
+"""
+
+from __future__ import annotations
+
+from celery import shared_task
+from django.db import InterfaceError, OperationalError
+
+from . import services
+
+RETRYABLE = (OperationalError, InterfaceError)
+
+
+@shared_task(
+    name="games.table_facts",
+    acks_late=True,
+    reject_on_worker_lost=True,
+    autoretry_for=RETRYABLE,
+    max_retries=4,
+    retry_backoff=2,
+    retry_jitter=True,
+    soft_time_limit=110,
+    time_limit=120,
+)
+def table_facts(table_id: int, seqs: list[int]) -> int:
+    return services.table_facts_record(table_id=table_id, seqs=seqs)
+
+
+@shared_task(
+    name="games.session_wrap_up",
+    acks_late=True,
+    reject_on_worker_lost=True,
+    autoretry_for=RETRYABLE,
+    max_retries=4,
+    retry_backoff=5,
+    retry_jitter=True,
+    soft_time_limit=840,
+    time_limit=900,
+)
+def session_wrap_up(session_id: int) -> None:
+    services.session_wrap_up(session_id=session_id)

@@ -1,0 +1,148 @@
+"""Learning facts are recorded by a worker after the move commits (``games.table_facts``), not inside
+the move's transaction: a reveal in a class of 2000 makes 2000 facts, and the move must reach the
+devices first. The session's wrap-up makes good any task that never ran, before the report build."""
+
+from unittest import mock
+
+import pytest
+
+from games import services
+from reports.models import LearningFact, ReportBuild
+from tests.factories import recorded_facts, started_session
+
+pytestmark = pytest.mark.django_db
+T0 = 1_000_000.0
+
+
+@pytest.fixture
+def table(class_7b, ms_rivera, ava, ben):
+    return started_session(class_7b, ms_rivera, [ava, ben], "lineup", now=T0).tables.get()
+
+
+def _reveal_seq(table) -> int:
+    (seq,) = [
+        entry.seq
+        for entry in table.log.all()
+        if any(event.get("type") == "question_revealed" for event in entry.events)
+    ]
+    return seq
+
+
+def _answer(table, student, at=T0 + 5):
+    """Both of a one-student team's moves: rack an order, confirm it."""
+    player = f"s{student.pk}"
+    return services.actions_submit(
+        table_id=table.pk,
+        submissions=[
+            services.Submission(player=player, action={"type": "rack", "order": [2, 1, 3, 4, 5]}, key="r"),
+            services.Submission(player=player, action={"type": "confirm"}, key="c"),
+        ],
+        now=at,
+    )
+
+
+def test_a_reveal_queues_one_task_with_its_entry_after_the_commit(
+    table, ava, ben, django_capture_on_commit_callbacks
+):
+    with mock.patch("games.tasks.table_facts.delay") as queued:
+        with django_capture_on_commit_callbacks(execute=True):
+            _answer(table, ava)
+        queued.assert_not_called()  # racking and confirming hold no fact
+        with django_capture_on_commit_callbacks(execute=True) as callbacks:
+            _answer(table, ben)  # the second confirm reveals the answer
+            assert not queued.called, "queued only once the move has committed"
+        assert callbacks
+    queued.assert_called_once_with(table.pk, [_reveal_seq(table)])
+    assert not LearningFact.objects.exists()  # the task, mocked here, is what records them
+
+
+def test_the_task_records_the_facts_once_however_often_it_runs(
+    table, ava, ben, eager_celery, django_capture_on_commit_callbacks
+):
+    from games.tasks import table_facts
+
+    with django_capture_on_commit_callbacks(execute=True):
+        _answer(table, ava)
+        _answer(table, ben)
+    facts = list(LearningFact.objects.order_by("key").values_list("key", "student", "correct"))
+    assert {student for _key, student, _correct in facts} == {ava.pk, ben.pk}
+    table_facts.delay(table.pk, [_reveal_seq(table)])  # a redelivered message
+    services.table_facts_record(table_id=table.pk)  # and the wrap-up's pass over the whole log
+    assert list(LearningFact.objects.order_by("key").values_list("key", "student", "correct")) == facts
+
+
+def test_a_broker_that_is_down_never_fails_the_move_and_the_wrap_up_makes_it_good(
+    table, ava, ben, ms_rivera, eager_celery, django_capture_on_commit_callbacks
+):
+    with (
+        mock.patch("games.tasks.table_facts.delay", side_effect=ConnectionError("broker down")),
+        django_capture_on_commit_callbacks(execute=True),
+    ):
+        _answer(table, ava)
+        outcomes = _answer(table, ben)
+    assert all(isinstance(outcome, services.ActionResult) for outcome in outcomes)
+    assert not LearningFact.objects.exists()
+    with django_capture_on_commit_callbacks(execute=True):
+        services.session_end(session=table.session, by=ms_rivera)
+    assert set(LearningFact.objects.values_list("student", flat=True)) == {ava.pk, ben.pk}
+    assert ReportBuild.objects.filter(session=table.session, scope=ReportBuild.Scope.SESSION).exists()
+
+
+def test_the_report_build_is_queued_only_after_the_last_facts_are_in(
+    table, ava, ben, ms_rivera, eager_celery, django_capture_on_commit_callbacks
+):
+    # Every per-move task lost:
+    with mock.patch("games.tasks.table_facts.delay"), django_capture_on_commit_callbacks(execute=True):
+        _answer(table, ava)
+        _answer(table, ben)
+    facts_when_queued = []
+
+    def build_request(**target):
+        facts_when_queued.append(LearningFact.objects.filter(session=target["session"]).count())
+
+    with (
+        mock.patch("reports.services.build_request", side_effect=build_request),
+        django_capture_on_commit_callbacks(execute=True),
+    ):
+        services.session_end(session=table.session, by=ms_rivera)
+    assert facts_when_queued == [2]
+
+
+def test_facts_erased_after_the_move_are_not_brought_back(table, ava, ben, dr_patel):
+    from reports.services import student_data_erase
+
+    _answer(table, ava)
+    _answer(table, ben)
+    assert set(recorded_facts(table).values_list("student", flat=True)) == {ava.pk, ben.pk}
+    student_data_erase(student=ava, by=dr_patel)
+    assert set(recorded_facts(table).values_list("student", flat=True)) == {ben.pk}
+
+
+def test_a_student_deleted_before_the_task_runs_is_skipped(table, ava, ben):
+    _answer(table, ava)
+    _answer(table, ben)
+    ben.delete()
+    assert set(recorded_facts(table).values_list("student", flat=True)) == {ava.pk}
+
+
+def test_the_wrap_up_of_a_session_still_running_does_nothing(table, ava, ben):
+    _answer(table, ava)
+    _answer(table, ben)
+    services.session_wrap_up(session_id=table.session_id)  # e.g. a stray message for another database
+    assert not LearningFact.objects.exists()
+    assert not ReportBuild.objects.exists()
+
+
+def test_line_up_says_which_events_hold_facts_without_building_them():
+    """The runtime queues a facts task only when ``records_facts`` says so; Line Up! answers it without
+    building a reveal's facts (2000 of them in a big class), and must agree with ``facts`` on every step
+    of a whole bot game. (The other engines use the default: ``bool(facts(events))``.)"""
+    from games.engine import core
+    from games.management.commands.simulate import build
+
+    engine, config, seed = build("lineup", seed=5, players=6)
+    with_facts = 0
+    for _state, _entry, events in core.bot_moves(engine, config, seed):
+        assert engine.records_facts(events) == bool(engine.facts(events)), events
+        with_facts += engine.records_facts(events)
+    assert with_facts >= 5
