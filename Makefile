@@ -23,7 +23,7 @@ run: install
 	$(BIN)/python manage.py collectstatic --noinput --verbosity 0
 	$(BIN)/python manage.py load_question_banks
 	-$(BIN)/python manage.py wordup_audio
-	$(BIN)/python manage.py load_demo
+	CLASSPLAY_HOST=$(HOST) CLASSPLAY_PORT=$(PORT) $(BIN)/python manage.py load_demo
 	PATH="$(CURDIR)/$(BIN):$$PATH" CLASSPLAY_HOST=$(HOST) CLASSPLAY_PORT=$(PORT) $(BIN)/honcho -f Procfile.dev start
 
 test: install

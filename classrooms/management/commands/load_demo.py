@@ -5,7 +5,9 @@ Safe to run again: existing demo data is kept and the logins are printed again.
 
 from __future__ import annotations
 
+import os
 import random
+import socket
 
 from allauth.account.models import EmailAddress
 from django.core.management.base import BaseCommand
@@ -136,15 +138,14 @@ class Command(BaseCommand):
 
     def print_logins(self, school: School) -> None:
         out = self.stdout
-        out.write(self.style.SUCCESS("\nClassplay demo is ready at http://127.0.0.1:8000/\n"))
-        out.write(
-            f"Staff sign in at http://127.0.0.1:8000/accounts/login/ (password for all: {DEMO_PASSWORD})"
-        )
+        here, network = site_addresses()
+        out.write(self.style.SUCCESS(f"\nClassplay demo is ready at {here}\n"))
+        if network != here:
+            out.write(f"Devices on this network open {network}\n")
+        out.write(f"Staff sign in at {here}accounts/login/ (password for all: {DEMO_PASSWORD})")
         for email, name, role in STAFF:
             out.write(f"  {role.label:<13} {name:<18} {email}")
-        out.write(
-            "\nStudents join at http://127.0.0.1:8000/join/ with the class code, then their name and code:"
-        )
+        out.write(f"\nStudents join at {network}join/ with the class code, then their name and code:")
         for classroom in Classroom.objects.filter(school=school).prefetch_related("enrolments__student"):
             students = sorted((e.student for e in classroom.enrolments.all()), key=lambda s: s.display_name)
             out.write(f"  {classroom.name}: class code {classroom.join_code}")
@@ -152,3 +153,26 @@ class Command(BaseCommand):
                 row = students[start : start + 5]
                 out.write("    " + "   ".join(f"{s.display_name:<12} {s.signin_code}" for s in row))
         out.write("")
+
+
+def site_addresses() -> tuple[str, str]:
+    """The site's address on this computer, and the one other devices use: the host and port `make run`
+    serves on (``CLASSPLAY_HOST``, ``CLASSPLAY_PORT``); with every interface (0.0.0.0), the computer's
+    own address on its network."""
+    host = os.environ.get("CLASSPLAY_HOST") or "127.0.0.1"
+    port = os.environ.get("CLASSPLAY_PORT") or "8000"
+    if host in ("0.0.0.0", "::"):
+        return f"http://127.0.0.1:{port}/", f"http://{network_address()}:{port}/"
+    here = f"http://{host}:{port}/"
+    return here, here
+
+
+def network_address() -> str:
+    """This computer's address on its network: the source address of a route to a private address (a UDP
+    socket's connect sends nothing). 127.0.0.1 when there is no network."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        try:
+            probe.connect(("10.254.254.254", 1))
+            return probe.getsockname()[0]
+        except OSError:
+            return "127.0.0.1"
