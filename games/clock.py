@@ -1,4 +1,4 @@
-"""The clock: fires due deadlines and opens lobbies that are due.
+"""The clock: fires due deadlines, opens lobbies that are due, and re-queues a lost session wrap-up.
 
 Every deadline lives in the database, so the clock keeps no state of its own: after a restart it simply
 finds what became due meanwhile and fires it once (``services.table_sweep`` re-checks under a row lock,
@@ -21,27 +21,33 @@ SWEEP_SECONDS = 0.25
 #: The shortest sleep between sweeps, even when something is already due (a stuck table never spins).
 MIN_WAIT_SECONDS = 0.05
 LOBBY_CHECK_SECONDS = 15.0
+WRAP_UP_CHECK_SECONDS = 120.0
 ERROR_BACKOFF_SECONDS = 5.0
 
 
-def tick(*, now: float | None = None, check_lobbies: bool = True) -> int:
+def tick(*, now: float | None = None, check_lobbies: bool = True, check_wrap_ups: bool = False) -> int:
     fired = services.deadline_sweep(now=now)
     fired += services.bots_sweep(now=now)
     if check_lobbies:
         services.sessions_open_due_lobbies()
+    if check_wrap_ups:
+        services.sessions_wrap_up_missed()
     return fired
 
 
 def run(stop: threading.Event, *, interval: float = SWEEP_SECONDS) -> None:
     """Sweep until ``stop`` is set. Errors are logged and the loop goes on: a clock must not die."""
-    last_lobby_check = 0.0
+    last_lobby_check = last_wrap_up_check = 0.0
     while not stop.is_set():
         started = time.monotonic()
         try:
             check = started - last_lobby_check >= LOBBY_CHECK_SECONDS
-            tick(check_lobbies=check)
+            check_wrap_ups = started - last_wrap_up_check >= WRAP_UP_CHECK_SECONDS
+            tick(check_lobbies=check, check_wrap_ups=check_wrap_ups)
             if check:
                 last_lobby_check = started
+            if check_wrap_ups:
+                last_wrap_up_check = started
             wait = interval - (time.monotonic() - started)
             due = selectors.next_clock_due()
             if due is not None:  # wake for it, not up to an interval late (never spin, though)

@@ -56,6 +56,9 @@ class GameSession(models.Model):
     started_at = models.DateTimeField(null=True, blank=True)
     paused_at = models.DateTimeField(null=True, blank=True)
     ended_at = models.DateTimeField(null=True, blank=True)
+    #: When every learning fact of the ended session was recorded and its report build queued
+    #: (``services.session_wrap_up``); the clock re-queues a wrap-up that never happened.
+    wrapped_up_at = models.DateTimeField(null=True, blank=True, editable=False)
 
     class Meta:
         ordering = ["scheduled_for", "id"]

@@ -662,12 +662,33 @@ def table_facts_record(*, table_id: int, seqs: list[int] | None = None) -> int:
 
 def session_wrap_up(*, session_id: int) -> None:
     """After a session ends: make sure every table's facts are recorded (the per-move tasks may have
-    been lost or may still be running), then queue the session's report build."""
-    if not GameSession.objects.filter(pk=session_id, status=GameSession.Status.FINISHED).exists():
-        return  # not a session that ended (nothing to wrap up yet)
+    been lost or may still be running), then queue the session's report build. Once per session: a
+    redelivered or re-queued wrap-up finds it done."""
+    session = GameSession.objects.filter(pk=session_id, status=GameSession.Status.FINISHED).first()
+    if session is None or session.wrapped_up_at is not None:
+        return  # not a session that ended (nothing to wrap up yet), or done already
     for table_id in GameTable.objects.filter(session_id=session_id).values_list("pk", flat=True):
         table_facts_record(table_id=table_id)
     _reports_session_finished(session_id)
+    GameSession.objects.filter(pk=session_id).update(wrapped_up_at=timezone.now())
+
+
+#: A session whose wrap-up has not happened this long after it ended gets it queued again.
+WRAP_UP_GRACE = timedelta(minutes=5)
+
+
+def sessions_wrap_up_missed(*, now: datetime | None = None) -> int:
+    """Queue the wrap-up of every session that ended a while ago and was never wrapped up (its task lost:
+    a broker down, a crash between the commit and the queueing). The clock calls this now and then."""
+    ended_before = (now or timezone.now()) - WRAP_UP_GRACE
+    missed = list(
+        GameSession.objects.filter(
+            status=GameSession.Status.FINISHED, wrapped_up_at__isnull=True, ended_at__lt=ended_before
+        ).values_list("pk", flat=True)
+    )
+    for session_id in missed:
+        _queue_wrap_up(session_id)
+    return len(missed)
 
 
 def _questions_shown(table: GameTable, engine, events: list) -> None:

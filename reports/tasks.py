@@ -160,4 +160,5 @@ def session_finished(session_id: int) -> None:
         school=session.classroom.school_id,
         classroom=session.classroom,
         session=session,
+        dedupe=True,  # a wrap-up run twice (redelivered) queues one build
     )

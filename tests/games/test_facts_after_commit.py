@@ -2,11 +2,14 @@
 the move's transaction: a reveal in a class of 2000 makes 2000 facts, and the move must reach the
 devices first. The session's wrap-up makes good any task that never ran, before the report build."""
 
+from datetime import timedelta
 from unittest import mock
 
 import pytest
+from django.utils import timezone
 
 from games import services
+from games.models import GameSession
 from reports.models import LearningFact, ReportBuild
 from tests.factories import recorded_facts, started_session
 
@@ -146,3 +149,47 @@ def test_line_up_says_which_events_hold_facts_without_building_them():
         assert engine.records_facts(events) == bool(engine.facts(events)), events
         with_facts += engine.records_facts(events)
     assert with_facts >= 5
+
+
+def test_a_session_is_wrapped_up_once(
+    table, ava, ben, ms_rivera, eager_celery, django_capture_on_commit_callbacks
+):
+    _answer(table, ava)
+    _answer(table, ben)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.session_end(session=table.session, by=ms_rivera)
+    session = GameSession.objects.get(pk=table.session_id)
+    assert session.wrapped_up_at is not None
+    with django_capture_on_commit_callbacks(execute=True):
+        services.session_wrap_up(session_id=session.pk)  # a redelivered message
+    assert ReportBuild.objects.filter(session=session).count() == 1
+
+
+def test_the_clock_requeues_a_wrap_up_that_never_happened(
+    table, ava, ben, ms_rivera, eager_celery, django_capture_on_commit_callbacks
+):
+    from games import clock
+
+    _answer(table, ava)
+    _answer(table, ben)
+    # The session ends, but its wrap-up task is lost (a broker down at that moment).
+    with (
+        mock.patch("games.tasks.session_wrap_up.delay", side_effect=ConnectionError("broker down")),
+        django_capture_on_commit_callbacks(execute=True),
+    ):
+        services.session_end(session=table.session, by=ms_rivera)
+    session = GameSession.objects.get(pk=table.session_id)
+    assert session.wrapped_up_at is None and not LearningFact.objects.exists()
+
+    clock.tick(check_lobbies=False, check_wrap_ups=True)
+    assert not LearningFact.objects.exists(), "not before the grace period (its own task may be queued)"
+    GameSession.objects.filter(pk=session.pk).update(ended_at=timezone.now() - timedelta(minutes=6))
+    with django_capture_on_commit_callbacks(execute=True):
+        clock.tick(check_lobbies=False, check_wrap_ups=True)
+    session.refresh_from_db()
+    assert session.wrapped_up_at is not None
+    assert set(LearningFact.objects.values_list("student", flat=True)) == {ava.pk, ben.pk}
+    assert ReportBuild.objects.filter(session=session).count() == 1
+    with mock.patch("games.tasks.session_wrap_up.delay") as queued:
+        clock.tick(check_lobbies=False, check_wrap_ups=True)
+    queued.assert_not_called()  # wrapped up: never again
