@@ -285,6 +285,17 @@ class Game:
     def apply(self, state: State, player: str, action: Action, now: float) -> tuple[State, list[Event]]:
         raise NotImplementedError
 
+    def apply_in_place(self, state: State, player: str, action: Action, now: float) -> list[Event]:
+        """``apply`` that changes ``state`` itself and returns the events: for the runtime, whose state
+        was just read from the database and is its own, so that a burst of answers at a big table does
+        not copy the whole state for each one. A refusal (``IllegalAction``) leaves ``state`` exactly as
+        it was. This default copies, as ``apply`` does; an engine whose rules check everything before
+        they change anything may override it without the copy (tests compare the two)."""
+        new, events = self.apply(state, player, action, now)
+        state.clear()
+        state.update(new)
+        return events
+
     def on_deadline(self, state: State, now: float) -> tuple[State, list[Event]]:
         raise NotImplementedError
 

@@ -210,16 +210,25 @@ class LineUp(core.Game):
     def apply(
         self, state: State, player: str, action: dict[str, Any], now: float
     ) -> tuple[State, list[Event]]:
+        new = core.clone(state)
+        return new, self.apply_in_place(new, player, action, now)
+
+    def apply_in_place(self, state: State, player: str, action: dict[str, Any], now: float) -> list[Event]:
+        """Without a copy: every handler checks everything before it changes anything (a property test
+        holds it to ``apply`` for legal and junk actions), and the step is put back on a refusal."""
         kind = _parse_action(action)
         if state["phase"] == OVER:
             raise IllegalAction(_("The game is over."), code="game_over")
         if not isinstance(player, str) or player not in state["players"]:
             raise IllegalAction(_("You are not playing in this game."), code="not_player")
-        new = core.clone(state)
-        new["step"] += 1
+        state["step"] += 1
         events: list[Event] = []
-        _HANDLERS[kind](new, player, action, float(now), events)
-        return new, events
+        try:
+            _HANDLERS[kind](state, player, action, float(now), events)
+        except IllegalAction:
+            state["step"] -= 1
+            raise
+        return events
 
     def on_deadline(self, state: State, now: float) -> tuple[State, list[Event]]:
         new = core.clone(state)
