@@ -12,7 +12,7 @@ import logging
 import threading
 import time
 
-from django.db import close_old_connections
+from django.db import OperationalError, close_old_connections
 
 from . import selectors, services
 
@@ -52,10 +52,15 @@ def run(stop: threading.Event, *, interval: float = SWEEP_SECONDS) -> None:
             due = selectors.next_clock_due()
             if due is not None:  # wake for it, not up to an interval late (never spin, though)
                 wait = min(wait, max(MIN_WAIT_SECONDS, due - time.time()))
-        except Exception:  # keep ticking: the next sweep retries what failed
-            logger.exception("clock tick failed; retrying in %s s", ERROR_BACKOFF_SECONDS)
-            wait = ERROR_BACKOFF_SECONDS
-            close_old_connections()  # a broken connection is not used again
+        except Exception as error:  # keep ticking: the next sweep retries what failed
+            if isinstance(error, OperationalError) and "locked" in str(error):
+                # Another connection was writing (SQLite): retry at the next sweep, not seconds late.
+                logger.info("clock tick found the database locked; retrying")
+                wait = interval
+            else:
+                logger.exception("clock tick failed; retrying in %s s", ERROR_BACKOFF_SECONDS)
+                wait = ERROR_BACKOFF_SECONDS
+                close_old_connections()  # a broken connection is not used again
         # Otherwise the connection stays open between sweeps: four sweeps a second each opening and
         # closing one (CONN_MAX_AGE is 0) cost the server process as much CPU as the sweeps themselves.
         stop.wait(max(0.0, wait))

@@ -3,6 +3,7 @@
 from datetime import timedelta
 
 import pytest
+from django.db import OperationalError
 from django.utils import timezone
 
 from games import clock, services
@@ -93,3 +94,37 @@ def test_the_clock_thread_keeps_its_connection_between_sweeps_and_closes_it_when
     assert all(raw is first for _wrapper, raw in used)  # the same connection every sweep
     if wrapper.vendor != "sqlite" or not wrapper.is_in_memory_db():  # Django never closes those
         assert wrapper.connection is None  # closed once the clock stopped
+
+
+@pytest.mark.parametrize(
+    ("error", "expected_wait"),
+    [
+        (OperationalError("database table is locked: games_gametable"), 0.25),
+        (OperationalError("database is locked"), 0.25),
+        (OperationalError("server closed the connection unexpectedly"), clock.ERROR_BACKOFF_SECONDS),
+        (RuntimeError("a bug"), clock.ERROR_BACKOFF_SECONDS),
+    ],
+)
+def test_a_locked_database_is_retried_at_the_next_sweep_other_errors_after_a_pause(
+    monkeypatch, error, expected_wait
+):
+    """SQLite refuses a read while another connection writes ("locked"): that is not a failure to wait
+    five seconds for (a deadline would fire late); anything else is, and the connection is dropped."""
+    import threading
+
+    stop, waits, closed = threading.Event(), [], []
+
+    def tick(**kwargs):
+        raise error
+
+    def wait(seconds):
+        waits.append(seconds)
+        stop.set()
+
+    monkeypatch.setattr(clock, "tick", tick)
+    monkeypatch.setattr(clock, "close_old_connections", lambda: closed.append(True))
+    monkeypatch.setattr(stop, "wait", wait)
+    clock.run(stop, interval=0.25)
+    assert waits == [expected_wait]
+    dropped = expected_wait == clock.ERROR_BACKOFF_SECONDS
+    assert len(closed) == (2 if dropped else 1)  # (and once more as the clock stops)
