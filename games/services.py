@@ -626,16 +626,17 @@ def _facts_after_commit(table: GameTable, seq: int) -> None:
     entries of a transaction. A reveal in a class of 2000 makes 2000 facts: written by a worker, they
     no longer hold up the move reaching the devices. A task lost (a broker down, a crash between the
     commit and the queueing) is made good when the session ends (``session_wrap_up``)."""
-    pending = table.__dict__.setdefault("facts_pending", [])
-    if not pending:
-        transaction.on_commit(lambda: _queue_table_facts(table.pk, pending), robust=True)
+    pending = table.__dict__.get("facts_pending")
+    if pending is None:
+        pending = table.__dict__["facts_pending"] = []
+        transaction.on_commit(lambda: _queue_table_facts(table), robust=True)
     pending.append(seq)
 
 
-def _queue_table_facts(table_id: int, seqs: list[int]) -> None:
+def _queue_table_facts(table: GameTable) -> None:
     from .tasks import table_facts
 
-    table_facts.delay(table_id, list(seqs))
+    table_facts.delay(table.pk, table.__dict__.pop("facts_pending"))  # a later transaction starts afresh
 
 
 def table_facts_record(*, table_id: int, seqs: list[int] | None = None) -> int:

@@ -193,3 +193,16 @@ def test_the_clock_requeues_a_wrap_up_that_never_happened(
     with mock.patch("games.tasks.session_wrap_up.delay") as queued:
         clock.tick(check_lobbies=False, check_wrap_ups=True)
     queued.assert_not_called()  # wrapped up: never again
+
+
+def test_a_table_object_used_again_after_a_commit_queues_its_next_entries_too(
+    table, django_capture_on_commit_callbacks
+):
+    """Each transaction queues its own entries, even when the caller keeps the same table object."""
+    from django.db import transaction
+
+    with mock.patch("games.tasks.table_facts.delay") as queued:
+        for seq in (7, 8):
+            with django_capture_on_commit_callbacks(execute=True), transaction.atomic():
+                services._facts_after_commit(table, seq)
+    assert queued.call_args_list == [mock.call(table.pk, [7]), mock.call(table.pk, [8])]
