@@ -9,16 +9,15 @@ deterministically and with no server; the teacher's console and the projector wa
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import pathlib
-import sys
 
 import pytest
 
 from games.engine import core
 from games.engine.core import IllegalAction
 from games.engine.lineit import LineIt, rules
+from tests.loading import engine_module
 
 pytestmark = [pytest.mark.browser]
 
@@ -28,18 +27,7 @@ CSS = [ROOT / "static" / "css" / "classplay.css", ROOT / "static" / "css" / "gam
 GAME = LineIt()
 
 
-def _support():
-    name = "test_lineit_support"
-    if name not in sys.modules:
-        path = ROOT / "tests" / "engine" / f"{name}.py"
-        spec = importlib.util.spec_from_file_location(name, path)
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module
-        spec.loader.exec_module(module)
-    return sys.modules[name]
-
-
-S = _support()
+S = engine_module("test_lineit_support")
 
 # A stand-in for session.js/live.js: registerGame, a ctx per page, an outbox the test empties.
 BOOT = """

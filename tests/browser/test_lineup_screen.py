@@ -8,18 +8,17 @@ students drag, tap and use the keyboard; the captain locks in; the projector and
 
 from __future__ import annotations
 
-import importlib.util
 import itertools
 import json
 import pathlib
 import re
-import sys
 from datetime import timedelta
 
 import pytest
 
 from games.engine.core import IllegalAction
 from games.engine.lineup import right_count
+from tests.loading import engine_module
 
 pytestmark = [pytest.mark.browser]
 
@@ -28,18 +27,7 @@ MODULE = ROOT / "static" / "js" / "games" / "lineup.js"
 CSS = [ROOT / "static" / "css" / "classplay.css", ROOT / "static" / "css" / "games" / "lineup.css"]
 
 
-def _helpers():
-    name = "lineup_test_helpers"
-    if name not in sys.modules:
-        path = ROOT / "tests" / "engine" / "test_lineup_helpers.py"
-        spec = importlib.util.spec_from_file_location(name, path)
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module
-        spec.loader.exec_module(module)
-    return sys.modules[name]
-
-
-h = _helpers()
+h = engine_module("test_lineup_helpers")
 GAME = h.GAME
 
 # A stand-in for session.js/live.js: registerGame, a ctx per page, an outbox the test empties.

@@ -9,12 +9,10 @@ requests answered here), play Word Up cards; the teacher accepts a refused answe
 
 from __future__ import annotations
 
-import importlib.util
 import io
 import json
 import pathlib
 import re
-import sys
 import wave
 
 import pytest
@@ -22,6 +20,7 @@ import pytest
 from games import content
 from games.engine import core
 from games.engine.core import TEACHER, IllegalAction
+from tests.loading import engine_module
 
 pytestmark = [pytest.mark.browser]
 
@@ -33,18 +32,7 @@ ORIGIN = "http://wordup.test"
 PAGE = '<!DOCTYPE html><html lang="en"><body><main id="main"><div id="root"></div></main></body></html>'
 
 
-def _support():
-    name = "wordup_test_support"
-    if name not in sys.modules:
-        path = ROOT / "tests" / "engine" / "test_wordup_support.py"
-        spec = importlib.util.spec_from_file_location(name, path)
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module
-        spec.loader.exec_module(module)
-    return sys.modules[name]
-
-
-S = _support()
+S = engine_module("test_wordup_support")
 GAME = S.GAME
 
 BOOT = """

@@ -4,10 +4,6 @@ nothing. Line Up! overrides it without a copy; the other engines use the copying
 
 from __future__ import annotations
 
-import importlib.util
-import pathlib
-import sys
-
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -15,6 +11,7 @@ from hypothesis import strategies as st
 from games.engine import core
 from games.engine.core import IllegalAction
 from games.management.commands.simulate import build
+from tests.loading import engine_module
 
 GAMES = ["lineup", "wordup", "faces", "lineit", "mindlines"]
 
@@ -49,19 +46,7 @@ def test_every_move_of_a_bot_game_in_place_is_the_same_as_apply(game):
     assert moves > 10
 
 
-def _lineup_snapshots():
-    name = "lineup_props"
-    if name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(
-            name, pathlib.Path(__file__).with_name("test_lineup_props.py")
-        )
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module
-        spec.loader.exec_module(module)
-    return sys.modules[name]
-
-
-props = _lineup_snapshots()
+props = engine_module("test_lineup_props")
 
 
 def test_line_up_every_legal_action_in_every_phase_in_place_is_the_same_as_apply():

@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import pathlib
-import sys
 import xml.etree.ElementTree as ET
 
 import pytest
@@ -23,22 +20,9 @@ from games.engine.faces.features import (
     describe,
     generate_board,
 )
+from tests.loading import engine_module
 
-
-def _load_helpers():
-    # Loaded by path so the helpers work under any pytest import mode.
-    name = "faces_test_helpers"
-    if name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(
-            name, pathlib.Path(__file__).with_name("test_faces_helpers.py")
-        )
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module
-        spec.loader.exec_module(module)
-    return sys.modules[name]
-
-
-h = _load_helpers()
+h = engine_module("test_faces_helpers")
 GAME, P1, P2 = h.GAME, h.P1, h.P2
 
 

@@ -3,9 +3,6 @@ table, and the hard bot's strength against the easy one."""
 
 from __future__ import annotations
 
-import importlib.util
-import pathlib
-import sys
 from fractions import Fraction
 
 import pytest
@@ -13,21 +10,9 @@ import pytest
 from games.engine import core
 from games.engine.faces import strategy
 from games.engine.faces.rules import question_splits
+from tests.loading import engine_module
 
-
-def _load_helpers():
-    # Loaded by path so the helpers work under any pytest import mode.
-    name = "faces_test_helpers"
-    if name not in sys.modules:
-        path = pathlib.Path(__file__).with_name("test_faces_helpers.py")
-        spec = importlib.util.spec_from_file_location(name, path)
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module
-        spec.loader.exec_module(module)
-    return sys.modules[name]
-
-
-h = _load_helpers()
+h = engine_module("test_faces_helpers")
 GAME, P1, P2 = h.GAME, h.P1, h.P2
 P = strategy.win_chance
 

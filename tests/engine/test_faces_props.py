@@ -3,10 +3,7 @@ junk actions are refused without side effects, and no view shows a secret it mus
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import pathlib
-import sys
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -14,21 +11,9 @@ from hypothesis import strategies as st
 from games.engine import core
 from games.engine.core import IllegalAction
 from games.engine.faces.features import BOARD_SIZE
+from tests.loading import engine_module
 
-
-def _load_helpers():
-    # Loaded by path so the helpers work under any pytest import mode.
-    name = "faces_test_helpers"
-    if name not in sys.modules:
-        path = pathlib.Path(__file__).with_name("test_faces_helpers.py")
-        spec = importlib.util.spec_from_file_location(name, path)
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module
-        spec.loader.exec_module(module)
-    return sys.modules[name]
-
-
-h = _load_helpers()
+h = engine_module("test_faces_helpers")
 GAME, P1, P2 = h.GAME, h.P1, h.P2
 PHASES = {"ask", "reveal", "over"}
 

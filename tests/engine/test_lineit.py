@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import pathlib
 import re
-import sys
 from fractions import Fraction
 
 import pytest
@@ -16,19 +13,9 @@ from games.engine.core import IllegalAction
 from games.engine.lineit import LineIt, refusal_event, refusal_fact, rules
 from games.engine.lineit.cards import BET_VALUES, COLOUR_ORDER, cards_for
 from games.engine.registry import get_engine
+from tests.loading import engine_module
 
-
-def _support():
-    name = "test_lineit_support"
-    if name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(name, pathlib.Path(__file__).with_name(f"{name}.py"))
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module
-        spec.loader.exec_module(module)
-    return sys.modules[name]
-
-
-S = _support()
+S = engine_module("test_lineit_support")
 GAME, n, arrange, act, take, table = S.GAME, S.n, S.arrange, S.act, S.take, S.table
 BET3, BET4, BET5 = S.BET3, S.BET4, S.BET5
 END = {"type": "end"}

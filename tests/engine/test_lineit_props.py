@@ -3,11 +3,8 @@ bit, accept exactly the legal moves, refuse junk without changing anything, and 
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import pathlib
 import re
-import sys
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -16,19 +13,9 @@ from hypothesis import strategies as st
 from games.engine import core
 from games.engine.core import IllegalAction
 from games.engine.lineit import rules
+from tests.loading import engine_module
 
-
-def _support():
-    name = "test_lineit_support"
-    if name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(name, pathlib.Path(__file__).with_name(f"{name}.py"))
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module
-        spec.loader.exec_module(module)
-    return sys.modules[name]
-
-
-S = _support()
+S = engine_module("test_lineit_support")
 GAME = S.GAME
 STRENGTHS = ("easy", "medium", "hard")
 ALL_IDS = [f"{prefix}{i:03d}" for prefix in "ck" for i in range(1, 107)]

@@ -3,10 +3,7 @@ invariants every state must satisfy, and loading this module from the other test
 
 from __future__ import annotations
 
-import importlib.util
 import itertools
-import pathlib
-import sys
 from collections import Counter
 
 from games.engine import core
@@ -18,16 +15,6 @@ SEED = "lineit-seed-Qx7v2Rk9"
 NAMES = ["Ava", "Ben", "Cleo", "Dev", "Eli"]
 # Level-3 Bet cards: c101/c102 are worth 3, c103/c104 are worth 4, c105/c106 are worth 5.
 BET3, BET3B, BET4, BET4B, BET5, BET5B = (f"c{n}" for n in range(101, 107))
-
-
-def load(name: str = "test_lineit_support"):
-    """This module, loaded by path (tests/engine is not a package)."""
-    if name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(name, pathlib.Path(__file__).with_name(f"{name}.py"))
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module
-        spec.loader.exec_module(module)
-    return sys.modules[name]
 
 
 def config(players: int = 2, level: int = 3, bots: tuple = (), card_ids: str = "plain", **settings) -> dict:

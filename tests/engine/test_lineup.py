@@ -6,32 +6,16 @@ The first fixture question is the rulebook's example (answer 2, 5, 3, 1, 4).
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import pathlib
-import sys
 
 import pytest
 
 from games.engine import core
 from games.engine.core import IllegalAction
 from games.engine.lineup import BOARDS, right_count
+from tests.loading import engine_module
 
-
-def _load_helpers():
-    # Loaded by path so the helpers work under any pytest import mode.
-    name = "lineup_test_helpers"
-    if name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(
-            name, pathlib.Path(__file__).with_name("test_lineup_helpers.py")
-        )
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module
-        spec.loader.exec_module(module)
-    return sys.modules[name]
-
-
-h = _load_helpers()
+h = engine_module("test_lineup_helpers")
 GAME, PERMS, QUESTIONS, RULEBOOK_ANSWER, TWO_V_TWO = (
     h.GAME,
     h.PERMS,

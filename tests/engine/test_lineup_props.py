@@ -3,10 +3,7 @@ are refused without side effects, and no view ever shows a secret before its rev
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import pathlib
-import sys
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -15,21 +12,9 @@ from hypothesis import strategies as st
 from games.engine import core
 from games.engine.core import IllegalAction
 from games.engine.lineup import BOARDS, TEAMS
+from tests.loading import engine_module
 
-
-def _load_helpers():
-    name = "lineup_test_helpers"
-    if name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(
-            name, pathlib.Path(__file__).with_name("test_lineup_helpers.py")
-        )
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module
-        spec.loader.exec_module(module)
-    return sys.modules[name]
-
-
-h = _load_helpers()
+h = engine_module("test_lineup_helpers")
 GAME, QUESTIONS, SEED = h.GAME, h.QUESTIONS, h.SEED
 PHASES = {"predict", "bid", "answer", "star", "final", "reveal", "over"}
 

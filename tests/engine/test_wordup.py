@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import pathlib
-import sys
 
 import pytest
 
@@ -13,21 +10,9 @@ from games.engine import core
 from games.engine.core import TEACHER, IllegalAction
 from games.engine.wordup import WordUp
 from games.engine.wordup.board import BOARD, CARD_IDS, CARDS, CATEGORIES
+from tests.loading import engine_module
 
-
-def _support():
-    name = "wordup_test_support"
-    if name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(
-            name, pathlib.Path(__file__).with_name("test_wordup_support.py")
-        )
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module
-        spec.loader.exec_module(module)
-    return sys.modules[name]
-
-
-S = _support()
+S = engine_module("test_wordup_support")
 GAME = S.GAME
 MW, CW, MC, SP = CATEGORIES
 

@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import pathlib
 import re
 import string
-import sys
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -16,21 +13,9 @@ from hypothesis import strategies as st
 from games.engine import core
 from games.engine.core import TEACHER, IllegalAction
 from games.engine.wordup.board import BOARD, CARD_IDS, CATEGORIES
+from tests.loading import engine_module
 
-
-def _support():
-    name = "wordup_test_support"
-    if name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(
-            name, pathlib.Path(__file__).with_name("test_wordup_support.py")
-        )
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module
-        spec.loader.exec_module(module)
-    return sys.modules[name]
-
-
-S = _support()
+S = engine_module("test_wordup_support")
 GAME = S.GAME
 PHASES = {"roll", "choose_category", "answer", "reveal", "card_choice", "discard", "free_tokens", "over"}
 SEEDS = st.text(alphabet=string.ascii_letters + string.digits, min_size=1, max_size=8)

@@ -4,10 +4,8 @@ catalog's settings and the screen's keys, so the help cannot drift from the game
 
 from __future__ import annotations
 
-import importlib.util
 import pathlib
 import re
-import sys
 from fractions import Fraction
 
 import pytest
@@ -20,6 +18,7 @@ from games.engine import core
 from games.engine.lineit import LineIt, rules
 from games.engine.lineit.cards import LEVELS, cards_for
 from games.extra.lineit import exact_decimal, value_note
+from tests.loading import engine_module
 
 pytestmark = pytest.mark.django_db
 
@@ -39,17 +38,6 @@ def render(name: str) -> str:
 
 def text_of(html: str) -> str:
     return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html)).replace("&#x27;", "'")
-
-
-def _support():
-    name = "test_lineit_support"
-    if name not in sys.modules:
-        path = ROOT / "tests" / "engine" / f"{name}.py"
-        spec = importlib.util.spec_from_file_location(name, path)
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module
-        spec.loader.exec_module(module)
-    return sys.modules[name]
 
 
 @pytest.mark.parametrize("name", PAGES)
@@ -91,7 +79,7 @@ def test_how_to_play_covers_every_rule_of_the_issue():
 
 def test_the_scoring_example_scores_what_the_page_says():
     """5, Bet +3, 9, 14, 20, 31, 47: the bet is won, 5, 9 and 14 are thrown away, 3 + 3 = 6 points."""
-    S = _support()
+    S = engine_module("test_lineit_support")
     state = S.arrange(S.table(), lines={"p1": [S.n(5), S.BET3, S.n(9), S.n(14), S.n(20), S.n(31), S.n(47)]})
     state["turn"]["step"] = "after"
     state, _events = S.act(state, "p1", {"type": "score"})
@@ -135,7 +123,7 @@ def test_the_guide_quotes_the_real_settings_and_game_lengths(monkeypatch):
     )
     for players, turns in ((2, 54), (3, 66), (4, 72), (5, 80)):
         turns_ended.clear()
-        config = _support().config(players, 3, bots=("medium",) * players)
+        config = engine_module("test_lineit_support").config(players, 3, bots=("medium",) * players)
         final, _log, _events = core.play_with_bots(LineIt(), config, f"turns-{players}")
         assert final["phase"] == "over" and len(turns_ended) == turns
         longest_20, longest_30 = round(turns * 20 / 60), round(turns * 30 / 60)
