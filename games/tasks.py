@@ -15,34 +15,21 @@ from django.db import InterfaceError, OperationalError
 
 from . import services
 
-RETRYABLE = (OperationalError, InterfaceError)
+#: A database hiccup is retried, with backoff. (Late acknowledgement, and a message given back when its worker
+#: dies, are every task's settings: config/settings.py.)
+RETRY_ON_DATABASE_ERRORS = {
+    "autoretry_for": (OperationalError, InterfaceError),
+    "max_retries": 4,
+    "retry_backoff": 2,
+    "retry_jitter": True,
+}
 
 
-@shared_task(
-    name="games.table_facts",
-    acks_late=True,
-    reject_on_worker_lost=True,
-    autoretry_for=RETRYABLE,
-    max_retries=4,
-    retry_backoff=2,
-    retry_jitter=True,
-    soft_time_limit=110,
-    time_limit=120,
-)
+@shared_task(name="games.table_facts", soft_time_limit=110, time_limit=120, **RETRY_ON_DATABASE_ERRORS)
 def table_facts(table_id: int, seqs: list[int]) -> int:
     return services.table_facts_record(table_id=table_id, seqs=seqs)
 
 
-@shared_task(
-    name="games.session_wrap_up",
-    acks_late=True,
-    reject_on_worker_lost=True,
-    autoretry_for=RETRYABLE,
-    max_retries=4,
-    retry_backoff=5,
-    retry_jitter=True,
-    soft_time_limit=840,
-    time_limit=900,
-)
+@shared_task(name="games.session_wrap_up", soft_time_limit=840, time_limit=900, **RETRY_ON_DATABASE_ERRORS)
 def session_wrap_up(session_id: int) -> None:
     services.session_wrap_up(session_id=session_id)
