@@ -22,13 +22,15 @@ def _send(session_id: int, message: dict) -> None:
         async_to_sync(layer.group_send)(session_group(session_id), message)
 
 
+def _after_commit(session_id: int, message: dict) -> None:
+    """Robust: the change is committed whatever happens to its broadcast (Redis down a moment), so the
+    move is still acknowledged; screens that missed it catch up on their next update or reconnect."""
+    transaction.on_commit(lambda: _send(session_id, message), robust=True)
+
+
 def table_changed(session_id: int, table_id: int, seq: int) -> None:
     """Call after commit (or inside an atomic block: it waits for the commit)."""
-    transaction.on_commit(
-        lambda: _send(
-            session_id, {"type": "table.changed", "session": session_id, "table": table_id, "seq": seq}
-        )
-    )
+    _after_commit(session_id, {"type": "table.changed", "session": session_id, "table": table_id, "seq": seq})
 
 
 def session_changed(session_id: int, *, clocks_only: bool = False) -> None:
@@ -37,9 +39,9 @@ def session_changed(session_id: int, *, clocks_only: bool = False) -> None:
     message = {"type": "session.changed", "session": session_id}
     if clocks_only:
         message["clocks_only"] = True
-    transaction.on_commit(lambda: _send(session_id, message))
+    _after_commit(session_id, message)
 
 
 def presence_changed(session_id: int) -> None:
     """A device connected or left: only staff screens show it, and bursts are coalesced per process."""
-    transaction.on_commit(lambda: _send(session_id, {"type": "presence.changed", "session": session_id}))
+    _after_commit(session_id, {"type": "presence.changed", "session": session_id})

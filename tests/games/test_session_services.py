@@ -241,3 +241,25 @@ def test_answers_become_learning_facts_for_the_students(
     facts = LearningFact.objects.filter(session=running.session)
     assert {fact.student_id for fact in facts} == {ava.pk, ben.pk}
     assert all(fact.game == "lineup" for fact in facts)
+
+
+def test_a_broadcast_that_fails_after_the_commit_never_fails_the_move(
+    running, ava, django_capture_on_commit_callbacks
+):
+    """The move is committed: it is acknowledged even if telling the screens fails (Redis down a moment);
+    they catch up with the next update or when they reconnect."""
+    from unittest import mock
+
+    with (
+        mock.patch("games.broadcast._send", side_effect=ConnectionError("redis down")) as send,
+        django_capture_on_commit_callbacks(execute=True),
+    ):
+        result = services.action_submit(
+            table_id=running.pk,
+            player=f"s{ava.pk}",
+            action={"type": "rack", "order": [2, 1, 3, 4, 5]},
+            key="r",
+            now=T0 + 5,
+        )
+    assert send.called and result.seq == running.seq + 1 and not result.duplicate
+    assert running.log.filter(seq=result.seq, idempotency_key="r").exists()
