@@ -177,7 +177,7 @@ else:
     # Embedded broker and result store: plain files under var/, so `make run` needs no server.
     for sub in ("queue", "processed", "results", "control"):
         (CELERY_DIR / sub).mkdir(parents=True, exist_ok=True)
-    CELERY_BROKER_URL = "filesystem://"
+    CELERY_BROKER_URL = "filesystem://localhost//"  # (a host named, or kombu warns on every connection)
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "data_folder_in": str(CELERY_DIR / "queue"),
         "data_folder_out": str(CELERY_DIR / "queue"),
