@@ -515,9 +515,13 @@ def test_a_group_of_three_plays_a_round_through_the_real_pages(
     projector.screenshot(path=str(tmp_path / "projector.png"))
     assert errors == 0 and projector.locator(".ml-revealed .ml-drawn.ml-left").count() == 6
     assert console.locator(".ml-drawing .ml-concept-tag").count() == 3
-    # Everyone moves on: round 2 starts with the boards passed clockwise.
-    for page in devices.values():
+    # Everyone moves on: round 2 starts with the boards passed clockwise. (Each device's "Next round" is
+    # seen through before the next one taps, so every tap lands on a settled screen.)
+    pages = list(devices.values())
+    for page in pages[:-1]:
         page.get_by_role("button", name="Next round").click()
+        page.get_by_text("Waiting for the others…").wait_for()
+    pages[-1].get_by_role("button", name="Next round").click()
     for page in devices.values():
         page.locator("[data-round='2'][data-phase='looking']").wait_for(state="attached")
     table.refresh_from_db()
