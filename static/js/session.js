@@ -40,6 +40,11 @@
     cancelled: () => gettext("Cancelled"),
   };
 
+  /** What a press on holds a table's updates back (see LivePage.renderTable), and for how long at most. */
+  const PRESSABLE = "button, a, input, select, textarea, label, summary, [role=button], [tabindex]";
+  const PRESS_HOLD_MS = 1500;
+  const PRESS_CLICK_WAIT_MS = 100;
+
   class LivePage {
     constructor(root) {
       this.root = root;
@@ -60,6 +65,13 @@
       });
       this.bindForms();
       document.addEventListener("classplay:game-registered", () => this.renderAll());
+      // A press on a control holds back its table's updates until it ends (see renderTable): at its click
+      // (seen here first, so the update is drawn after the click's own handlers), or shortly after the
+      // finger lifts without one (it slid off the button).
+      document.addEventListener("click", () => this.pressEnded(), true);
+      for (const type of ["pointerup", "pointercancel"]) {
+        document.addEventListener(type, () => setTimeout(() => this.pressEnded(), PRESS_CLICK_WAIT_MS), true);
+      }
     }
 
     // --- connection state ----------------------------------------------------------------------
@@ -292,7 +304,10 @@
         header.hidden = false;
       }
       this.tablesBox.append(section);
-      card = { card: section, body, clock };
+      card = { card: section, body, clock, pressed: false, waiting: null };
+      body.addEventListener("pointerdown", (event) => {
+        if (event.target instanceof Element && event.target.closest(PRESSABLE)) card.pressed = true;
+      });
       this.cards.set(table.table, card);
       return card;
     }
@@ -308,6 +323,17 @@
         form("end", gettext("End table")));
     }
 
+    pressEnded() {
+      for (const card of this.cards.values()) {
+        if (!card.pressed) continue;
+        card.pressed = false;
+        clearTimeout(card.pressTimer);
+        const waiting = card.waiting;
+        card.waiting = null;
+        if (waiting) setTimeout(() => this.renderTable(this.tables.get(waiting.table) || waiting), 0);
+      }
+    }
+
     renderAll() {
       for (const table of this.tables.values()) this.renderTable(table);
     }
@@ -315,6 +341,15 @@
     renderTable(table) {
       const module = games[this.game];
       const card = this.cardFor(table);
+      if (card.pressed) {
+        // A game redraws its whole table, so an update drawn while a finger is on a button would take
+        // the button away and the tap would never become a click (a class's updates arrive all the
+        // time). It is drawn as the press ends, after its click; never more than a moment late.
+        card.waiting = table;
+        clearTimeout(card.pressTimer);
+        card.pressTimer = setTimeout(() => this.pressEnded(), PRESS_HOLD_MS);
+        return;
+      }
       card.card.dataset.status = table.status;
       const view = table.view || {};
       const clock = view.clock || {};
