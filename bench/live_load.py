@@ -200,6 +200,7 @@ def start_server(
     deflate: bool = False,
     workers: int = 1,
     ws: str = "auto",
+    preexec=None,
 ) -> subprocess.Popen:
     log = open(log_path, "wb")  # noqa: SIM115 (closed with the process)
     profiler = ["-m", "cProfile", "-o", profile] if profile else []
@@ -228,7 +229,14 @@ def start_server(
         ws,
         *(["--workers", str(workers)] if workers > 1 else []),
     ]
-    return subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+    return subprocess.Popen(
+        command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, preexec_fn=preexec
+    )
+
+
+def pinned_to(cpus: set[int]):
+    """For ``Popen(preexec_fn=...)``: the child (and whatever it starts) runs on these CPUs only."""
+    return lambda: os.sched_setaffinity(0, cpus)
 
 
 def wait_listening(port: int, process: subprocess.Popen, timeout: float = 60) -> None:
@@ -835,6 +843,7 @@ def summarise(args, figures: dict, changes: list[dict], rss: int, load: tuple, l
         "server_deflate": args.server_deflate,
         "client": "websockets" if args.websockets_client or args.server_deflate else "raw",
         "workers": args.workers,
+        "pinned": args.pin,
         "ws": args.ws,
         "connected": figures["connected"],
         "connect_seconds": round(figures["connect_seconds"], 2),
@@ -896,6 +905,12 @@ def main() -> int:
         choices=["auto", "websockets", "websockets-sansio", "wsproto"],
         help="uvicorn's websocket implementation (the Procfile's is auto: the websockets library's)",
     )
+    parser.add_argument(
+        "--pin",
+        action="store_true",
+        help="run the server's processes (web, worker, clock) on CPU 0 and the clients on CPU 1, so that "
+        "they do not take each other's time (PostgreSQL and Redis are not pinned)",
+    )
     parser.add_argument("--keep", action="store_true", help="keep the temporary directory (server log)")
     parser.add_argument("--profile", help="run the server under cProfile and write its profile here")
     parser.add_argument("--json-out", help="also append the JSON line to this file")
@@ -929,8 +944,16 @@ def main() -> int:
     if args.workers > 1 and args.mode != "redis":
         parser.error("--workers needs --mode redis (the embedded channel layer lives in one process)")
     log_path = Path(var_dir) / "server.log"
+    preexec = pinned_to({0}) if args.pin else None
     server = start_server(
-        env, port, log_path, args.profile, deflate=args.server_deflate, workers=args.workers, ws=args.ws
+        env,
+        port,
+        log_path,
+        args.profile,
+        deflate=args.server_deflate,
+        workers=args.workers,
+        ws=args.ws,
+        preexec=preexec,
     )
     # The Celery worker, as `make run` (embedded broker, one solo worker) and the Procfile (two) start it:
     # it records the reveals' learning facts after each move commits, on the same two CPUs.
@@ -942,13 +965,21 @@ def main() -> int:
         env=env,
         stdout=worker_log,
         stderr=subprocess.STDOUT,
+        preexec_fn=preexec,
     )
     clock = None
     if args.mode == "redis":
         clock_log = open(Path(var_dir) / "clock.log", "wb")  # noqa: SIM115
         clock = subprocess.Popen(
-            [PYTHON, "manage.py", "run_clock"], cwd=ROOT, env=env, stdout=clock_log, stderr=subprocess.STDOUT
+            [PYTHON, "manage.py", "run_clock"],
+            cwd=ROOT,
+            env=env,
+            stdout=clock_log,
+            stderr=subprocess.STDOUT,
+            preexec_fn=preexec,
         )
+    if args.pin:
+        os.sched_setaffinity(0, {1})  # the clients (this process)
     sampler = None
     try:
         wait_listening(port, server)
