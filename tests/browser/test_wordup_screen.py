@@ -524,8 +524,14 @@ def test_a_live_game_a_turn_on_each_category_the_spelling_heard_and_a_teacher_ac
     from tests.factories import recorded_facts
 
     settings.WORDUP_AUDIO_DIR = tmp_path / "audio"
+    # The longest reveal (60 s): the teacher's Accept must not race the default 8 s on a busy CI machine.
     session = services.session_schedule(
-        classroom=class_7b, by=ms_rivera, game="wordup", scheduled_for=timezone.now(), title="Word Up 7B"
+        classroom=class_7b,
+        by=ms_rivera,
+        game="wordup",
+        scheduled_for=timezone.now(),
+        title="Word Up 7B",
+        settings={"reveal_seconds": 60},
     )
     console = signed_in(live_site, user=ms_rivera)
     console.goto(f"{live_site}/sessions/{session.pk}/")
