@@ -901,6 +901,9 @@ def table_end(*, table: GameTable, by: User | None) -> None:
 @transaction.atomic
 def session_end(*, session: GameSession, by: User) -> GameSession:
     session = GameSession.objects.select_for_update().get(pk=session.pk)
+    if session.status in (GameSession.Status.FINISHED, GameSession.Status.CANCELLED):
+        # (a second click, or a session whose tables all finished): its end time and results stand
+        raise ValidationError(_("This session has already ended."))
     for table in session.tables.filter(status=GameTable.Status.PLAYING):
         table_end(table=table, by=None)
     _control(session, by, "end")

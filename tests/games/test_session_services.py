@@ -199,6 +199,16 @@ def test_ending_the_session_ends_every_table(running, ms_rivera):
         services.action_submit(table_id=running.pk, player="s1", action={"type": "confirm"}, key="z")
 
 
+def test_ending_a_session_that_has_ended_changes_nothing(running, ms_rivera):
+    services.session_end(session=running.session, by=ms_rivera)
+    ended = GameSession.objects.get(pk=running.session_id)
+    with pytest.raises(ValidationError, match="already ended"):
+        services.session_end(session=ended, by=ms_rivera)
+    again = GameSession.objects.get(pk=running.session_id)
+    assert (again.status, again.ended_at) == (GameSession.Status.FINISHED, ended.ended_at)
+    assert again.controls.filter(kind="end").count() == 1
+
+
 def test_a_table_replays_from_its_seed_and_log(running, ava, ben):
     engine = get_engine("lineup")
     now = T0
