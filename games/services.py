@@ -643,7 +643,7 @@ def table_facts_record(*, table_id: int, seqs: list[int] | None = None) -> int:
     """Record the learning facts of the table's log entries (these, or all of them), derived from each
     entry's events by the game's engine. Idempotent: a fact is keyed by table, entry and position, so
     recording an entry again writes nothing. A student's facts from before their data was erased are
-    not brought back. Returns how many facts were new or rewritten."""
+    not brought back. Returns how many facts it offered (those already there are left as they are)."""
     from reports.services import facts_erased_since, facts_record
 
     table = GameTable.objects.select_related("session").defer("state", "config").filter(pk=table_id).first()
