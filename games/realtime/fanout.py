@@ -44,6 +44,10 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 THROTTLE_SECONDS = 0.25
+#: After a failed read of the channel layer the hub waits this long, doubling up to the maximum: an outage
+#: must not become a loop that burns the server's CPU and floods its log.
+READ_RETRY_SECONDS = 0.5
+READ_RETRY_MAX_SECONDS = 10.0
 ENCODER = msgspec.json.Encoder()
 #: Views are pure and need no database: they are computed here, off the thread the ORM calls share.
 _VIEW_THREAD = ThreadPoolExecutor(max_workers=1, thread_name_prefix="classplay-views")
@@ -97,12 +101,21 @@ class SessionHub:
                 self.reader, self.channel = None, None
 
     async def _read(self) -> None:
+        failures = 0
         while True:
             try:
                 message = await self.layer.receive(self.channel)
-                await self.dispatch(message)
             except asyncio.CancelledError:
                 raise
+            except Exception:  # the channel layer is unreachable (Redis down): wait, and try again
+                failures += 1
+                wait = min(READ_RETRY_MAX_SECONDS, READ_RETRY_SECONDS * 2 ** (failures - 1))
+                logger.exception("session hub cannot read its channel; retrying in %.1f s", wait)
+                await asyncio.sleep(wait)
+                continue
+            failures = 0
+            try:
+                await self.dispatch(message)
             except Exception:  # one bad message must not stop every session's updates
                 logger.exception("session hub failed to deliver a message")
 

@@ -1,0 +1,50 @@
+"""The session hub's reader (games/realtime/fanout.py) when the channel layer fails: it waits before it
+tries again, longer each time, and goes on delivering once the layer is back."""
+
+import asyncio
+
+import pytest
+
+from games.realtime import fanout
+
+
+class FlakyLayer:
+    """A channel layer that fails ``failures`` reads (Redis down), then has one message, then waits."""
+
+    def __init__(self, failures: int):
+        self.failures, self.reads = failures, 0
+
+    async def receive(self, channel):
+        self.reads += 1
+        if self.reads <= self.failures:
+            raise ConnectionError("Error 111 connecting to 127.0.0.1:6379. Connection refused.")
+        if self.reads == self.failures + 1:
+            return {"type": "table.changed", "session": 7, "table": 3, "seq": 9}
+        await asyncio.Event().wait()
+
+
+@pytest.mark.asyncio
+async def test_a_failing_channel_layer_is_retried_with_growing_waits_then_read_again(monkeypatch):
+    waits, delivered = [], []
+    real_sleep = asyncio.sleep
+
+    async def sleep(seconds):
+        waits.append(seconds)
+        await real_sleep(0)
+
+    monkeypatch.setattr(fanout.asyncio, "sleep", sleep)
+    hub = fanout.SessionHub()
+    hub.layer, hub.channel = FlakyLayer(failures=6), "specific.test"
+
+    async def dispatch(message):
+        delivered.append(message)
+
+    hub.dispatch = dispatch
+    reader = asyncio.get_running_loop().create_task(hub._read())
+    for _ in range(100):
+        if delivered:
+            break
+        await real_sleep(0)
+    reader.cancel()
+    assert delivered == [{"type": "table.changed", "session": 7, "table": 3, "seq": 9}]
+    assert waits == [0.5, 1.0, 2.0, 4.0, 8.0, 10.0], "each failure waits longer, up to 10 s"
