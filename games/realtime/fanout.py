@@ -113,7 +113,12 @@ class SessionHub:
                 logger.exception("session hub cannot read its channel; retrying in %.1f s", wait)
                 await asyncio.sleep(wait)
                 continue
-            failures = 0
+            if failures:
+                # Changes broadcast while the layer was out never arrived: send every local session
+                # afresh (only what a connection has not got yet goes out).
+                failures = 0
+                for session_id in list(self.sessions):
+                    self._throttle(session_id, staff_only=False)
             try:
                 await self.dispatch(message)
             except Exception:  # one bad message must not stop every session's updates

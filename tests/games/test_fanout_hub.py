@@ -1,5 +1,5 @@
 """The session hub's reader (games/realtime/fanout.py) when the channel layer fails: it waits before it
-tries again, longer each time, and goes on delivering once the layer is back."""
+tries again, longer each time, and once the layer is back it sends its sessions afresh and goes on."""
 
 import asyncio
 
@@ -40,6 +40,9 @@ async def test_a_failing_channel_layer_is_retried_with_growing_waits_then_read_a
         delivered.append(message)
 
     hub.dispatch = dispatch
+    resent = []
+    hub.sessions[7], hub.sessions[8] = {object()}, {object()}
+    hub._throttle = lambda session_id, staff_only, clocks_only=False: resent.append((session_id, staff_only))
     reader = asyncio.get_running_loop().create_task(hub._read())
     for _ in range(100):
         if delivered:
@@ -48,3 +51,5 @@ async def test_a_failing_channel_layer_is_retried_with_growing_waits_then_read_a
     reader.cancel()
     assert delivered == [{"type": "table.changed", "session": 7, "table": 3, "seq": 9}]
     assert waits == [0.5, 1.0, 2.0, 4.0, 8.0, 10.0], "each failure waits longer, up to 10 s"
+    # Back: what was broadcast meanwhile never arrived, so every local session is sent afresh.
+    assert resent == [(7, False), (8, False)]
