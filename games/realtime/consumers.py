@@ -82,6 +82,16 @@ class GameConsumer(AsyncWebsocketConsumer):
     previous_device: str = ""
     _viewer_key: tuple | None = None
 
+    async def __call__(self, scope, receive, send):
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            # A connection that ends without its disconnect (Channels reads each connection's channel
+            # from the layer: with Redis down that read fails and ends the connection) still leaves the
+            # hub, so that the hub subscribes afresh when the devices come back.
+            if self.role is not None:
+                await fanout.hub().leave(self)
+
     async def connect(self):
         self.session_id = int(self.scope["url_route"]["kwargs"]["session_id"])
         self.bucket = TokenBucket()

@@ -93,7 +93,10 @@ class SessionHub:
             if not local:
                 del self.sessions[consumer.session_id]
                 self.seated.pop(consumer.session_id, None)
-                await self.layer.group_discard(session_group(consumer.session_id), self.channel)
+                try:
+                    await self.layer.group_discard(session_group(consumer.session_id), self.channel)
+                except Exception:  # the layer is out (Redis down): its groups are gone or expire anyway
+                    logger.warning("session hub could not leave a session's group", exc_info=True)
             if not self.sessions and self.reader is not None:
                 # Nobody left in this process: stop listening, so no receive (and channels_redis's
                 # receive lock) outlives the connections; the next connection starts a fresh one.
@@ -114,15 +117,23 @@ class SessionHub:
                 await asyncio.sleep(wait)
                 continue
             if failures:
-                # Changes broadcast while the layer was out never arrived: send every local session
-                # afresh (only what a connection has not got yet goes out).
                 failures = 0
-                for session_id in list(self.sessions):
-                    self._throttle(session_id, staff_only=False)
+                await self._resubscribe()
             try:
                 await self.dispatch(message)
             except Exception:  # one bad message must not stop every session's updates
                 logger.exception("session hub failed to deliver a message")
+
+    async def _resubscribe(self) -> None:
+        """After the layer was out: join every local session's group again (a Redis that restarted
+        without its data has none), and send every session afresh, since what was broadcast meanwhile
+        never arrived (only what a connection has not got yet goes out)."""
+        for session_id in list(self.sessions):
+            try:
+                await self.layer.group_add(session_group(session_id), self.channel)
+            except Exception:
+                logger.warning("session hub could not join a session's group again", exc_info=True)
+            self._throttle(session_id, staff_only=False)
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         """Never waits for a fan-out: the reader must keep draining the channel (a full channel drops

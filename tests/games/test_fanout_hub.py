@@ -12,7 +12,10 @@ class FlakyLayer:
     """A channel layer that fails ``failures`` reads (Redis down), then has one message, then waits."""
 
     def __init__(self, failures: int):
-        self.failures, self.reads = failures, 0
+        self.failures, self.reads, self.groups = failures, 0, []
+
+    async def group_add(self, group, channel):
+        self.groups.append((group, channel))
 
     async def receive(self, channel):
         self.reads += 1
@@ -51,5 +54,10 @@ async def test_a_failing_channel_layer_is_retried_with_growing_waits_then_read_a
     reader.cancel()
     assert delivered == [{"type": "table.changed", "session": 7, "table": 3, "seq": 9}]
     assert waits == [0.5, 1.0, 2.0, 4.0, 8.0, 10.0], "each failure waits longer, up to 10 s"
-    # Back: what was broadcast meanwhile never arrived, so every local session is sent afresh.
+    # Back: the hub joins its sessions' groups again (a Redis restarted empty has none), and sends every
+    # local session afresh, since what was broadcast meanwhile never arrived.
+    assert hub.layer.groups == [
+        ("classplay.session.7", "specific.test"),
+        ("classplay.session.8", "specific.test"),
+    ]
     assert resent == [(7, False), (8, False)]

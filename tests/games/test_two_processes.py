@@ -46,8 +46,8 @@ def _free_port() -> int:
 class Server:
     """``uvicorn config.asgi:application`` in its own process, on the test database."""
 
-    def __init__(self, port: int):
-        self.port, self.process = port, None
+    def __init__(self, port: int, **env):
+        self.port, self.process, self.env = port, None, env
 
     def start(self) -> "Server":
         db = connection.settings_dict
@@ -56,6 +56,7 @@ class Server:
             "DATABASE_URL": f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}",
             "CLASSPLAY_CLOCK_IN_PROCESS": "0",
             "DJANGO_SETTINGS_MODULE": "config.settings",
+            **self.env,
         }
         self.process = subprocess.Popen(
             [
@@ -237,3 +238,113 @@ def test_a_killed_server_loses_no_accepted_action_and_the_game_goes_on(
         await device.socket.close()
 
     asyncio.run(scenario())
+
+
+class PrivateRedis:
+    """A redis-server of this test's own on a free port (the suite's Redis is shared: never stop it)."""
+
+    def __init__(self):
+        self.port, self.process = _free_port(), None
+
+    def start(self) -> "PrivateRedis":
+        self.process = subprocess.Popen(
+            [
+                "redis-server",
+                "--port",
+                str(self.port),
+                "--bind",
+                "127.0.0.1",
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        deadline = time.monotonic() + 10
+        while True:
+            try:
+                with socket.create_connection(("127.0.0.1", self.port), timeout=0.2):
+                    return self
+            except OSError:
+                assert time.monotonic() < deadline, "redis-server did not start"
+                time.sleep(0.05)
+
+    def stop(self) -> None:
+        if self.process and self.process.poll() is None:
+            self.process.send_signal(signal.SIGKILL)
+            self.process.wait(timeout=10)
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+
+@pytest.fixture
+def private_redis(real_services):
+    redis = PrivateRedis().start()
+    yield redis
+    redis.stop()
+
+
+def test_a_redis_restart_mid_session_loses_no_move_and_the_game_goes_on(
+    private_redis, class_7b, ms_rivera, ava, ben
+):
+    """Redis stops under a live session and comes back empty (no persistence). The server's sockets
+    drop with it (Channels reads each connection's channel from Redis); devices reconnect once it is
+    back, as live.js does, resend their unacknowledged move with its key, and every screen sees it."""
+    table = _session(class_7b, ms_rivera, [ava, ben])
+    cookies = {"teacher": _teacher_cookie(ms_rivera), "ava": _student_cookie(ava)}
+    server = Server(_free_port(), REDIS_URL=private_redis.url).start()
+
+    async def connect(cookie, role, last_seq):
+        """Reconnect with a short backoff until the server takes the device again (Redis is back)."""
+        for _attempt in range(60):
+            client = Client(server.url, table.session_id, cookie, role)
+            client.last_seq = dict(last_seq)
+            try:
+                return await client.connect()
+            except Exception:
+                await asyncio.sleep(0.5)
+        raise AssertionError("the server never took the device back")
+
+    async def scenario():
+        teacher = await connect(cookies["teacher"], "teacher", {})
+        device = await connect(cookies["ava"], "student", {})
+        for client in (teacher, device):
+            await client.until(lambda m: m["type"] == "table")
+        before = await device.act(table.pk, "before", {"type": "rack", "order": [3, 1, 2, 4, 5]})
+        assert before["type"] == "ack"
+        private_redis.stop()
+        move = {
+            "type": "table",
+            "table": table.pk,
+            "key": "during",
+            "action": {"type": "rack", "order": [2, 1, 3, 4, 5]},
+        }
+        try:  # the device's move during the outage: acknowledged, or its socket drops first
+            await device.socket.send(json.dumps({**move, "type": "action"}))
+            reply = await device.until(lambda m: m.get("key") == "during", timeout=5)
+        except Exception:
+            reply = None
+        await asyncio.to_thread(private_redis.start)
+        device = await connect(cookies["ava"], "student", device.last_seq)
+        teacher = await connect(cookies["teacher"], "teacher", teacher.last_seq)
+        again = await device.act(table.pk, "during", move["action"])  # live.js resends what was unacked
+        assert again["type"] == "ack", again
+        if reply is not None and reply["type"] == "ack":
+            assert again["duplicate"] and again["seq"] == reply["seq"]
+        assert again["seq"] == before["seq"] + 1, "applied exactly once"
+        view = await teacher.until(lambda m: m["type"] == "table" and m["seq"] >= again["seq"], timeout=10)
+        assert view["seq"] == again["seq"]
+        # Later moves reach the teacher through the new Redis as before.
+        after = await device.act(table.pk, "after", {"type": "rack", "order": [1, 2, 3, 4, 5]})
+        await teacher.until(lambda m: m["type"] == "table" and m["seq"] == after["seq"], timeout=10)
+        for client in (teacher, device):
+            await client.socket.close()
+
+    try:
+        asyncio.run(scenario())
+    finally:
+        server.kill()
