@@ -86,9 +86,9 @@ class GameConsumer(AsyncWebsocketConsumer):
         try:
             await super().__call__(scope, receive, send)
         finally:
-            # A connection that ends without its disconnect (Channels reads each connection's channel
-            # from the layer: with Redis down that read fails and ends the connection) still leaves the
-            # hub, so that the hub subscribes afresh when the devices come back.
+            # However the connection ends: also without its disconnect (Channels reads each connection's
+            # channel from the layer: with Redis down that read fails and ends the connection), so that
+            # the hub subscribes afresh when the devices come back.
             if self.role is not None:
                 await fanout.hub().leave(self)
 
@@ -105,9 +105,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         await self._send_snapshot({})
 
     async def disconnect(self, code):
-        if self.role is None:
-            return
-        await fanout.hub().leave(self)
+        # (the hub is left in __call__)
         if self.role == "player":
             await database_sync_to_async(services.seat_release)(
                 participant_id=self.participant_id, connection=self.channel_name
