@@ -9,7 +9,7 @@ from games import content, services
 from games.engine import core
 from games.engine.registry import get_engine
 from games.models import GameTable, Participant, TableLogEntry
-from tests.factories import enrolled_student
+from tests.factories import enrolled_student, play_through_runtime
 
 pytestmark = pytest.mark.django_db
 T0 = 1_000_000.0
@@ -77,19 +77,7 @@ def test_a_whole_game_against_the_computer_replays_from_the_log(class_7b, ms_riv
     session = _running(class_7b, ms_rivera, [ava], "faces")
     table = GameTable.objects.get(session=session)
     engine = get_engine("faces")
-    now = T0
-    rng = core.Rng("student")
-    for _step in range(400):
-        table.refresh_from_db()
-        if table.status != GameTable.Status.PLAYING:
-            break
-        now += 2
-        human = [p for p in engine.current_players(table.state) if not services.is_bot(p)]
-        if human:
-            action = engine.bot_action(table.state, human[0], rng)
-            services.action_submit(table_id=table.pk, player=human[0], action=action, key=f"k{now}", now=now)
-        elif not services.bots_sweep(now=now):
-            services.deadline_sweep(now=table.deadline or now)
+    play_through_runtime(table, engine, core.Rng("student"), T0, 400)
     table.refresh_from_db()
     assert table.status == GameTable.Status.FINISHED
     log = [entry.as_log_entry() for entry in table.log.order_by("seq")]
