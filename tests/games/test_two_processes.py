@@ -43,6 +43,28 @@ def _free_port() -> int:
         return probe.getsockname()[1]
 
 
+def _until_listening(port: int, process: subprocess.Popen, what: str, seconds: float) -> None:
+    """Wait until ``process`` accepts connections on ``port`` (failing if it exits or takes too long)."""
+    deadline = time.monotonic() + seconds
+    while True:
+        if process.poll() is not None:
+            output = process.stderr.read().decode()[-2000:] if process.stderr else ""
+            raise AssertionError(f"{what} exited: {output}")
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                return
+        except OSError:
+            assert time.monotonic() < deadline, f"{what} did not start"
+            time.sleep(0.05)
+
+
+def _kill(process: subprocess.Popen | None) -> None:
+    """Without warning (SIGKILL), as a crash would."""
+    if process and process.poll() is None:
+        process.send_signal(signal.SIGKILL)
+        process.wait(timeout=10)
+
+
 class Server:
     """``uvicorn config.asgi:application`` in its own process, on the test database."""
 
@@ -78,20 +100,11 @@ class Server:
             stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,
         )
-        deadline = time.monotonic() + 30
-        while True:
-            assert self.process.poll() is None, self.process.stderr.read().decode()[-2000:]
-            try:
-                with socket.create_connection(("127.0.0.1", self.port), timeout=0.2):
-                    return self
-            except OSError:
-                assert time.monotonic() < deadline, "server did not start"
-                time.sleep(0.1)
+        _until_listening(self.port, self.process, "server", seconds=30)
+        return self
 
     def kill(self) -> None:
-        if self.process and self.process.poll() is None:
-            self.process.send_signal(signal.SIGKILL)
-            self.process.wait(timeout=10)
+        _kill(self.process)
 
     @property
     def url(self) -> str:
@@ -262,19 +275,11 @@ class PrivateRedis:
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )
-        deadline = time.monotonic() + 10
-        while True:
-            try:
-                with socket.create_connection(("127.0.0.1", self.port), timeout=0.2):
-                    return self
-            except OSError:
-                assert time.monotonic() < deadline, "redis-server did not start"
-                time.sleep(0.05)
+        _until_listening(self.port, self.process, "redis-server", seconds=10)
+        return self
 
     def stop(self) -> None:
-        if self.process and self.process.poll() is None:
-            self.process.send_signal(signal.SIGKILL)
-            self.process.wait(timeout=10)
+        _kill(self.process)
 
     @property
     def url(self) -> str:
