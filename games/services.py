@@ -655,11 +655,12 @@ def table_facts_record(*, table_id: int, seqs: list[int] | None = None) -> int:
         entries = entries.filter(seq__in=seqs)
     recorded, erased = 0, None
     for entry in entries.iterator(chunk_size=200):
-        if not entry.events or not engine.records_facts(entry.events):
+        facts = engine.facts(entry.events) if entry.events else []
+        if not facts:
             continue
         if erased is None:
             erased = facts_erased_since(entry.at)
-        recorded += facts_record(table=table, entry=entry, facts=engine.facts(entry.events), erased=erased)
+        recorded += facts_record(table=table, entry=entry, facts=facts, erased=erased)
     return recorded
 
 
