@@ -40,7 +40,8 @@
     cancelled: () => gettext("Cancelled"),
   };
 
-  /** What a press on holds a table's updates back (see LivePage.renderTable), and for how long at most. */
+  /** A press on any of these holds its table's updates back (see LivePage.renderTable), for at most
+   *  PRESS_HOLD_MS. */
   const PRESSABLE = "button, a, input, select, textarea, label, summary, [role=button], [tabindex]";
   const PRESS_HOLD_MS = 1500;
   const PRESS_CLICK_WAIT_MS = 100;
