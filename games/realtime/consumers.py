@@ -85,12 +85,14 @@ class GameConsumer(AsyncWebsocketConsumer):
     async def __call__(self, scope, receive, send):
         try:
             await super().__call__(scope, receive, send)
-        finally:
-            # However the connection ends: also without its disconnect (Channels reads each connection's
-            # channel from the layer: with Redis down that read fails and ends the connection), so that
-            # the hub subscribes afresh when the devices come back.
+        except Exception:
+            # The connection ended without its disconnect: Channels reads each connection's channel from
+            # the layer, and with Redis down that read fails. It still leaves the hub, so that the hub
+            # subscribes afresh when the devices come back. (Not on a cancellation: nothing may be
+            # awaited then, and the hub goes with its event loop.)
             if self.role is not None:
                 await fanout.hub().leave(self)
+            raise
 
     async def connect(self):
         self.session_id = int(self.scope["url_route"]["kwargs"]["session_id"])
@@ -105,7 +107,9 @@ class GameConsumer(AsyncWebsocketConsumer):
         await self._send_snapshot({})
 
     async def disconnect(self, code):
-        # (the hub is left in __call__)
+        if self.role is None:
+            return
+        await fanout.hub().leave(self)
         if self.role == "player":
             await database_sync_to_async(services.seat_release)(
                 participant_id=self.participant_id, connection=self.channel_name
