@@ -216,10 +216,6 @@ def _join(values: list[str]) -> str:
     return f"{LIST_SEPARATOR} ".join(values)
 
 
-def _blank_to_none(cell: str) -> Any:
-    return cell.strip() or None
-
-
 # Line Up! rows
 
 

@@ -14,6 +14,7 @@ from classrooms.models import Level
 from .models import KEY_MAX_LENGTH, Concept, LineupQuestion, WordList, WordUpQuestion
 from .services import IMPORT_MAX_BYTES, WORD_LIST_NAME_MAX_LENGTH
 from .validation import SPELLING_PROMPT, format_number, parse_number, sorted_answer
+from .vocabulary import MAX_BYTES as VOCABULARY_MAX_BYTES
 
 SCOPE_CHOICES = [
     ("all", _("Shipped and our own")),
@@ -391,3 +392,48 @@ class ImportForm(forms.Form):
         if "word_list" in self.fields and not data.get("word_list") and not data.get("new_list_name"):
             self.add_error("new_list_name", _("Choose one of your word lists, or name a new one."))
         return data
+
+
+class VocabularyImportForm(forms.Form):
+    """A Quizlet-style vocabulary list, pasted or uploaded: one word per line, then its definition and,
+    if you like, an example sentence."""
+
+    name = forms.CharField(label=_("Name of the list"), max_length=WORD_LIST_NAME_MAX_LENGTH)
+    text = forms.CharField(
+        label=_("Paste the list"),
+        widget=forms.Textarea(attrs={"rows": 10, "spellcheck": "false"}),
+        required=False,
+        help_text=_(
+            "One word per line: the word, then its definition, then (if you like) an example sentence "
+            "holding the word. Quizlet's Export gives exactly this: copy its text and paste it here."
+        ),
+    )
+    file = forms.FileField(label=_("…or upload a file (.txt, .tsv or .csv)"), required=False)
+    separator = forms.ChoiceField(
+        label=_("Between the word and its definition"),
+        choices=[
+            ("auto", _("Find out from the text")),
+            ("tab", _("Tab (Quizlet's default)")),
+            ("comma", _("Comma")),
+            ("semicolon", _("Semicolon")),
+        ],
+        initial="auto",
+    )
+
+    def clean_file(self):
+        upload = self.cleaned_data.get("file")
+        if upload and upload.size > VOCABULARY_MAX_BYTES:
+            raise forms.ValidationError(
+                _("The file is too large (the limit is %(kb)d KB).") % {"kb": VOCABULARY_MAX_BYTES // 1000}
+            )
+        return upload
+
+    def clean(self):
+        data = super().clean()
+        if not data.get("text", "").strip() and not data.get("file"):
+            self.add_error("text", _("Paste the list here, or upload its file."))
+        return data
+
+    def list_bytes(self) -> bytes:
+        upload = self.cleaned_data.get("file")
+        return upload.read() if upload else self.cleaned_data["text"].encode("utf-8")

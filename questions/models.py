@@ -21,6 +21,8 @@ from django.utils.translation import gettext_lazy as _
 
 from classrooms.models import Classroom, Level, School
 
+from .estimate import estimate_word_level
+
 KEY_MAX_LENGTH = 64
 MISPLACED_DISTANCE = 2
 
@@ -146,8 +148,6 @@ class WordUpQuestion(OwnedItem):
         super().save(*args, **kwargs)
 
     def refresh_estimate(self) -> None:
-        from .estimate import estimate_word_level
-
         self.estimated_level = estimate_word_level(self.target_word)
 
     @property
@@ -208,6 +208,36 @@ class WordList(models.Model):
         return [concept.to_engine_dict() for concept in self.concepts.order_by("position", "id")]
 
 
+class VocabularyList(models.Model):
+    """A teacher's vocabulary for Word Up (a Quizlet-style list: word, definition, example sentence), from
+    which the game builds its question kinds (``questions.vocabulary``)."""
+
+    school = models.ForeignKey(School, on_delete=models.CASCADE, related_name="+")
+    author = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    name = models.CharField(_("name"), max_length=60)
+    #: ``{"term", "definition", "example"}`` dicts in the list's order.
+    entries = models.JSONField(_("words"), default=list)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["name", "id"]
+        verbose_name = _("vocabulary list")
+        verbose_name_plural = _("vocabulary lists")
+        constraints = [
+            models.UniqueConstraint(Lower("name"), "school", name="unique_vocabulary_list_name_per_school"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def id_prefix(self) -> str:
+        return f"vocab{self.pk}"
+
+
 class Concept(OwnedItem):
     """A Mind the Lines concept: shipped in the easy and hard decks, or a word on a school's word list."""
 
@@ -265,3 +295,28 @@ class QuestionUse(models.Model):
 
     def __str__(self) -> str:
         return f"{self.question} shown to {self.classroom}"
+
+
+class ItemReview(models.Model):
+    """A school's word on one bank question after seeing how its classes answered it (the item analysis):
+    flagged for a closer look, or retired (the school's games no longer ask it). Shipped questions are
+    shared by every school, so the review belongs to the school, not to the question."""
+
+    class Status(models.TextChoices):
+        FLAGGED = "flagged", _("Flagged for a look")
+        RETIRED = "retired", _("Retired")
+
+    school = models.ForeignKey(School, on_delete=models.CASCADE, related_name="+")
+    kind = models.CharField(max_length=16)  # "lineup" or "wordup"
+    key = models.CharField(max_length=KEY_MAX_LENGTH)
+    status = models.CharField(max_length=8, choices=Status.choices)
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["school", "kind", "key"], name="one_review_per_school_item"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind}:{self.key} {self.status}"

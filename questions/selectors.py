@@ -7,6 +7,8 @@ school's admins. Another school's items are never returned (views answer 404 for
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
 from django.db.models import Case, Count, F, Model, Q, QuerySet, Value, When
@@ -14,7 +16,16 @@ from django.db.models import Case, Count, F, Model, Q, QuerySet, Value, When
 from classrooms.models import Classroom, Membership, School, User
 from classrooms.selectors import is_school_admin, primary_school
 
-from .models import Concept, LineupQuestion, QuestionUse, WordList, WordUpQuestion
+from .models import (
+    Concept,
+    ItemReview,
+    LineupQuestion,
+    QuestionUse,
+    VocabularyList,
+    WordList,
+    WordUpQuestion,
+)
+from .vocabulary import build_questions, questions_by_category
 
 KIND_MODELS: dict[str, type[Model]] = {
     "lineup": LineupQuestion,
@@ -56,9 +67,27 @@ def visible_items(kind: str, user: User) -> QuerySet:
 
 
 def school_items(kind: str, school: School | int) -> QuerySet:
-    """Shipped items plus ``school``'s own (what a class of that school may play with)."""
+    """Shipped items plus ``school``'s own (the school's bank, retired questions included)."""
     school_id = school if isinstance(school, int) else school.pk
     return KIND_MODELS[kind].objects.filter(_visible_q([school_id]))
+
+
+#: The banks whose questions rotate per class (``QuestionUse``: no repeats until the bank is used up).
+ROTATED_KINDS = ("lineup",)
+
+
+def playable_items(kind: str, school: School | int) -> QuerySet:
+    """The school's bank without the questions it retired: what its classes' games ask."""
+    school_id = school if isinstance(school, int) else school.pk
+    retired = ItemReview.objects.filter(school_id=school_id, kind=kind, status=ItemReview.Status.RETIRED)
+    return school_items(kind, school_id).exclude(key__in=retired.values("key"))
+
+
+def item_reviews(school: School | int) -> dict[tuple[str, str], ItemReview]:
+    """``(kind, key) -> review`` for the school's flagged and retired questions."""
+    school_id = school if isinstance(school, int) else school.pk
+    reviews = ItemReview.objects.filter(school_id=school_id).select_related("by")
+    return {(review.kind, review.key): review for review in reviews}
 
 
 def can_edit_item(user: User, item: Any) -> bool:
@@ -91,6 +120,36 @@ def visible_word_lists(user: User) -> QuerySet[WordList]:
 
 def editable_word_lists(user: User) -> list[WordList]:
     return [word_list for word_list in visible_word_lists(user) if can_edit_word_list(user, word_list)]
+
+
+def visible_vocabulary_lists(user: User) -> QuerySet[VocabularyList]:
+    return (
+        VocabularyList.objects.filter(school_id__in=list(staff_school_ids(user)))
+        .select_related("author")
+        .order_by(F("updated_at").desc(), "id")
+    )
+
+
+def can_edit_vocabulary_list(user: User, vocabulary: VocabularyList | None) -> bool:
+    if vocabulary is None or not user.is_authenticated:
+        return False
+    if vocabulary.school_id not in staff_school_ids(user):
+        return False
+    return vocabulary.author_id == user.pk or is_school_admin(user, vocabulary.school_id)
+
+
+def vocabulary_questions(vocabulary: VocabularyList) -> dict[str, list[dict]]:
+    """The Word Up questions the list makes, by category."""
+    built = build_questions(vocabulary.entries, id_prefix=vocabulary.id_prefix)
+    return questions_by_category(built)
+
+
+def vocabulary_questions_for(school: School | int, vocabulary_id: int) -> dict[str, list[dict]] | None:
+    """The Word Up questions of one of the school's vocabulary lists by category, or None if the school
+    has no such list (deleted since the session was scheduled)."""
+    school_id = school.pk if isinstance(school, School) else school
+    vocabulary = VocabularyList.objects.filter(pk=vocabulary_id, school_id=school_id).first()
+    return vocabulary_questions(vocabulary) if vocabulary is not None else None
 
 
 # --- the bank pages ------------------------------------------------------------------------------------
@@ -173,6 +232,37 @@ def bank_counts(user: User) -> dict[str, dict[str, int]]:
     return counts
 
 
+def shipped_bank_summary(data_dir: Path) -> dict[str, Any]:
+    """What the shipped banks hold, for ``load_question_banks`` to print: Line Up! by subject and level,
+    Word Up by level and category, Mind the Lines concepts by difficulty in each language's deck."""
+    shipped = {kind: school_items(kind, 0) for kind in KIND_MODELS}  # school 0 has none: shipped only
+    lineup = shipped["lineup"]
+    wordup = shipped["wordup"]
+    decks = {"en": dict(_grouped_counts(shipped["concepts"], "difficulty"))}
+    for folder in sorted(p for p in (data_dir / "mindlines").iterdir() if p.is_dir()):
+        decks[folder.name] = {
+            deck.stem: len(json.loads(deck.read_text(encoding="utf-8")))
+            for deck in sorted(folder.glob("*.json"))
+        }
+    return {
+        "lineup": {
+            "total": lineup.count(),
+            "subjects": _grouped_counts(lineup, "subject"),
+            "levels": _grouped_counts(lineup, "level"),
+        },
+        "wordup": {
+            "total": wordup.count(),
+            "levels": _grouped_counts(wordup, "level"),
+            "categories": _grouped_counts(wordup, "category"),
+        },
+        "concepts": decks,
+    }
+
+
+def _grouped_counts(items: QuerySet, field: str) -> list[tuple[Any, int]]:
+    return [(row[field], row["n"]) for row in items.values(field).annotate(n=Count("id")).order_by(field)]
+
+
 # --- content for game sessions -------------------------------------------------------------------------
 
 
@@ -185,14 +275,15 @@ def lineup_questions_for(
 ) -> list[LineupQuestion]:
     """The class's Line Up! questions for a session, questions it has not been shown yet first.
 
-    The bank is the shipped questions plus the class's school's own, narrowed to ``subjects`` and
-    ``levels`` (None or empty: all). Questions the class has never been shown come first (in bank
-    order), then those it has seen, the longest ago first: so a class sees no question again until the
-    filtered bank is used up, and then the rotation starts again with the oldest. ``limit`` cuts the
-    list (take the questions a game needs, then shuffle those). Record what was shown with
+    The bank is the shipped questions plus the class's school's own (less those it retired), narrowed to
+    ``subjects`` and ``levels`` (None or empty: all). Questions the class has never been shown come
+    first (in bank order), then those it has seen, the longest ago first: so a class sees no question
+    again until the filtered bank is used up, and then the rotation starts again with the oldest.
+    ``limit`` cuts the list (take the questions a game needs, then shuffle those). Record what was
+    shown with
     :func:`questions.services.questions_mark_used`.
     """
-    questions = school_items("lineup", classroom.school_id)
+    questions = playable_items("lineup", classroom.school_id)
     if subjects:
         questions = questions.filter(subject__in=list(subjects))
     if levels:
@@ -215,8 +306,9 @@ def lineup_subjects_for(school: School | int) -> list[str]:
 
 def wordup_bank_for(school: School | int, *, own_only: bool = False) -> dict[str, dict[str, list[dict]]]:
     """``{"1": {"missing_word": [question, ...], ...}, ...}`` as the Word Up engine takes it: shipped
-    questions first, then the school's own, each in sheet order (``own_only``: the school's alone)."""
-    questions = school_items("wordup", school)
+    questions first, then the school's own, each in sheet order (``own_only``: the school's alone),
+    without the questions the school retired."""
+    questions = playable_items("wordup", school)
     if own_only:
         questions = questions.filter(school__isnull=False)
     questions = questions.order_by(

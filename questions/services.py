@@ -24,7 +24,7 @@ from classrooms.models import Classroom, School, User
 from . import selectors
 from .estimate import estimate_word_level
 from .formats import BankFileError, parse_upload
-from .models import Concept, QuestionUse, WordList
+from .models import Concept, ItemReview, QuestionUse, VocabularyList, WordList
 from .validation import CLEANERS, clean_text
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
@@ -46,6 +46,8 @@ __all__ = [
     "item_update",
     "questions_mark_used",
     "shipped_banks_load",
+    "vocabulary_list_delete",
+    "vocabulary_list_save",
     "word_list_add_words",
     "word_list_create",
     "word_list_delete",
@@ -264,6 +266,44 @@ def word_list_delete(*, word_list: WordList, by: User) -> None:
     if not selectors.can_edit_word_list(by, word_list):
         raise PermissionDenied
     word_list.delete()
+
+
+# --- Word Up vocabulary lists ---------------------------------------------------------------------------
+
+
+@transaction.atomic
+def vocabulary_list_save(
+    *,
+    school: School,
+    author: User,
+    name: str,
+    entries: list[dict[str, str]],
+    replacing: VocabularyList | None = None,
+) -> VocabularyList:
+    """A new list, or ``replacing``'s words and name swapped for these (a re-import). ``entries``
+    come from :func:`questions.vocabulary.parse_vocabulary` rows without problems."""
+    if replacing is not None and not selectors.can_edit_vocabulary_list(author, replacing):
+        raise PermissionDenied
+    name = _list_name(name)
+    clash = VocabularyList.objects.filter(school=school, name__iexact=name)
+    if replacing is not None:
+        clash = clash.exclude(pk=replacing.pk)
+    if clash.exists():
+        raise ValidationError(
+            {"name": [_("Your school already has a list called “%(name)s”.") % {"name": name}]}
+        )
+    if not entries:
+        raise ValidationError(_("The list holds no words."))
+    vocabulary = replacing or VocabularyList(school=school, author=author)
+    vocabulary.name, vocabulary.entries = name, entries
+    vocabulary.save()
+    return vocabulary
+
+
+def vocabulary_list_delete(*, vocabulary: VocabularyList, by: User) -> None:
+    if not selectors.can_edit_vocabulary_list(by, vocabulary):
+        raise PermissionDenied
+    vocabulary.delete()
 
 
 @dataclass
@@ -514,38 +554,9 @@ def import_apply(*, preview: ImportPreview, school: School, by: User) -> ImportR
                     school=school, key__in=[row.key for row in preview.rows]
                 )
             }
-            next_positions: dict[tuple, int] = {}
+            importer = _Importer(kind, model, school, by, word_list, existing, result)
             for row in preview.rows:
-                if row.action in (UNCHANGED, SHIPPED):
-                    setattr(result, row.action, getattr(result, row.action) + 1)
-                    continue
-                fields = model_fields(kind, row.data)
-                if row.action == UPDATE:
-                    item = existing[row.key]
-                    if not selectors.can_edit_item(by, item):
-                        raise PermissionDenied
-                    if kind == "wordup" and (fields["level"], fields["category"]) != (
-                        item.level,
-                        item.category,
-                    ):
-                        item.position = _take_position(kind, school, row.data, word_list, next_positions)
-                    for name, value in fields.items():
-                        setattr(item, name, value)
-                    item.save()
-                    result.updated += 1
-                else:
-                    if row.key in existing:
-                        raise IntegrityError(row.key)
-                    extra = {"word_list": word_list} if kind == "concepts" else {}
-                    model(
-                        key=row.key,
-                        school=school,
-                        author=by,
-                        position=_take_position(kind, school, row.data, word_list, next_positions),
-                        **fields,
-                        **extra,
-                    ).save()
-                    result.created += 1
+                importer.import_row(row)
             if word_list is not None and (result.created or result.updated):
                 WordList.objects.filter(pk=word_list.pk).update(updated_at=timezone.now())
     except (IntegrityError, KeyError):
@@ -553,6 +564,56 @@ def import_apply(*, preview: ImportPreview, school: School, by: User) -> ImportR
             _("The bank changed while you were checking the file. Upload it again.")
         ) from None
     return result
+
+
+@dataclass
+class _Importer:
+    """Imports a checked preview's rows one by one into a school's bank (inside the import's transaction)."""
+
+    kind: str
+    model: type
+    school: School
+    by: User
+    word_list: WordList | None
+    #: The school's items with the preview's ids, locked.
+    existing: dict[str, Any]
+    result: ImportResult
+    #: The next free position in each group of the bank (see :func:`_take_position`).
+    next_positions: dict[tuple, int] = field(default_factory=dict)
+
+    def import_row(self, row: ImportRow) -> None:
+        if row.action in (UNCHANGED, SHIPPED):
+            setattr(self.result, row.action, getattr(self.result, row.action) + 1)
+            return
+        fields = model_fields(self.kind, row.data)
+        if row.action == UPDATE:
+            self._update(row, fields)
+        else:
+            self._create(row, fields)
+
+    def _update(self, row: ImportRow, fields: dict[str, Any]) -> None:
+        item = self.existing[row.key]
+        if not selectors.can_edit_item(self.by, item):
+            raise PermissionDenied
+        # A Word Up question moved to another level or category goes to the end of its new group.
+        if self.kind == "wordup" and (fields["level"], fields["category"]) != (item.level, item.category):
+            item.position = self._position(row)
+        for name, value in fields.items():
+            setattr(item, name, value)
+        item.save()
+        self.result.updated += 1
+
+    def _create(self, row: ImportRow, fields: dict[str, Any]) -> None:
+        if row.key in self.existing:
+            raise IntegrityError(row.key)
+        extra = {"word_list": self.word_list} if self.kind == "concepts" else {}
+        self.model(
+            key=row.key, school=self.school, author=self.by, position=self._position(row), **fields, **extra
+        ).save()
+        self.result.created += 1
+
+    def _position(self, row: ImportRow) -> int:
+        return _take_position(self.kind, self.school, row.data, self.word_list, self.next_positions)
 
 
 def _take_position(
@@ -681,3 +742,26 @@ def questions_mark_used(classroom: Classroom, ids: Iterable[str], *, now: dateti
         ignore_conflicts=True,
     )
     return len(question_ids)
+
+
+# --- reviews from the item analysis -----------------------------------------------------------------------
+
+#: The banks whose questions a school may flag or retire (the games that ask questions from a bank).
+REVIEWABLE_KINDS = ("lineup", "wordup")
+
+
+def item_review_set(
+    *, school: School, kind: str, key: str, status: str | None, by: User
+) -> ItemReview | None:
+    """Flag or retire one of the school's bank questions, or (``status=None``) put it back as it was."""
+    if kind not in REVIEWABLE_KINDS or not selectors.school_items(kind, school).filter(key=key).exists():
+        raise ValidationError(_("That question is not in your school's bank."))
+    if status is None:
+        ItemReview.objects.filter(school=school, kind=kind, key=key).delete()
+        return None
+    if status not in ItemReview.Status.values:
+        raise ValidationError(_("Unknown review."))
+    review, _created = ItemReview.objects.update_or_create(
+        school=school, kind=kind, key=key, defaults={"status": status, "by": by}
+    )
+    return review

@@ -67,7 +67,12 @@ WORD_MAX_LENGTH = 40
 CONCEPT_KEYS = ("id", "text", "difficulty", "theme", "alt")
 DIFFICULTIES = ("easy", "hard")
 # Letters (any alphabet), single spaces, inner hyphens and apostrophes; no digits (nothing to count).
-CONCEPT_TEXT_RE = re.compile(r"^[^\W\d_]+(?:['-][^\W\d_]+)*(?: [^\W\d_]+(?:['-][^\W\d_]+)*)*$")
+# A letter may carry combining accents or Arabic vowel marks (as in عالِم, "scientist", told apart from
+# عالم, "world"): those are marks, not word characters, to the regex engine.
+_MARKS = r"\u0300-\u036f\u0610-\u061a\u064b-\u065f\u0670\u06d6-\u06dc\u06df-\u06e4\u06e7\u06e8\u06ea-\u06ed"
+_LETTER = rf"[^\W\d_][{_MARKS}]*"
+_CONCEPT_WORD = rf"(?:{_LETTER})+(?:['-](?:{_LETTER})+)*"
+CONCEPT_TEXT_RE = re.compile(rf"^{_CONCEPT_WORD}(?: {_CONCEPT_WORD})*$")
 CONCEPT_MAX_LENGTH = 60
 THEME_RE = re.compile(r"^[^\W\d_][\w '-]{0,39}$")
 
@@ -250,6 +255,10 @@ def _lineup_items(raw: Any, c: _Collector) -> list[dict] | None:
         if not is_number(value):
             c.add("items", _("item %(n)d value must be a number") % {"n": number})
             ok = False
+        elif isinstance(value, float) and abs(value) >= 1e16:
+            # Python writes such floats as 1e+20, which PostgreSQL's jsonb reads back as the integer
+            # 100000000000000000000: store the int it is, so the bank gives back exactly what it took.
+            value = int(value)
         items.append({"text": text, "value": value, "display": display})
     if not ok:
         return None
@@ -296,12 +305,24 @@ def clean_wordup(raw: Any) -> tuple[dict | None, list[Problem]]:
     cleaned: dict[str, Any] = {"id": c.key(raw), "level": c.level(raw), "category": category}
     if category == SPELLING and not raw.get("prompt"):
         raw = {**raw, "prompt": SPELLING_PROMPT}
-    prompt = c.text(raw, "prompt", max_length=200, label=_("question"))
-    cleaned["prompt"] = prompt
+    cleaned["prompt"] = c.text(raw, "prompt", max_length=200, label=_("question"))
     answers = _words(raw.get("answers"), "answers", c, required=True)
     alternatives = _words(raw.get("alternatives", []), "alternatives", c, required=False)
     if set(answers) & set(alternatives):
         c.add("alternatives", _("a word cannot be both an answer and an alternative spelling"))
+    if category == SPELLING:
+        cleaned["sentence"] = c.text(raw, "sentence", max_length=200, label=_("spoken sentence"))
+    cleaned |= {"answers": answers, "alternatives": alternatives, "letters": _wordup_letters(raw, answers, c)}
+    for other in ("first_letter", "choices", "sentence"):
+        if category and other not in WORDUP_EXTRA_KEYS[category] and raw.get(other) not in (None, "", []):
+            c.add(other, _("%(field)s is not used by this category") % {"field": other})
+    if category:
+        _WORDUP_CATEGORY_CHECKS[category](raw, cleaned, c)
+    return (cleaned if not c.problems else None), c.problems
+
+
+def _wordup_letters(raw: dict, answers: list[str], c: _Collector) -> int | None:
+    """How many letters the answer has: given, or read from the answers when they all agree."""
     lengths = {len(word) for word in answers}
     letters = raw.get("letters")
     if letters in (None, ""):
@@ -313,52 +334,62 @@ def clean_wordup(raw: Any) -> tuple[dict | None, list[Problem]]:
             c.add("answers", _("all accepted answers must have the same number of letters"))
         else:
             c.add("letters", _("letters must be a whole number"))
-    else:
-        for word in answers:
-            if len(word) != letters:
-                c.add(
-                    "answers",
-                    _("%(word)s does not have %(n)d letters") % {"word": word, "n": letters},
-                )
-    if category == SPELLING:
-        cleaned["sentence"] = c.text(raw, "sentence", max_length=200, label=_("spoken sentence"))
-    cleaned |= {"answers": answers, "alternatives": alternatives, "letters": letters}
-    for other in ("first_letter", "choices", "sentence"):
-        if category and other not in WORDUP_EXTRA_KEYS[category] and raw.get(other) not in (None, "", []):
-            c.add(other, _("%(field)s is not used by this category") % {"field": other})
-    accepted = answers + alternatives
-    if category == MISSING_WORD:
-        if prompt.count(GAP) != 1 or "_" in prompt.replace(GAP, "", 1):
-            c.add("prompt", _("the sentence needs exactly one gap, written as four underscores ____"))
-        _no_giveaway(prompt, accepted, c, "prompt")
-    elif category == CROSSWORD:
-        first = raw.get("first_letter")
-        if first in (None, "") and answers:
-            first = answers[0][0]
-        first = first.strip().lower() if isinstance(first, str) else first
-        if not isinstance(first, str) or len(first) != 1 or not first.isalpha():
-            c.add("first_letter", _("first letter must be one letter"))
-        elif any(not word.startswith(first) for word in accepted):
-            c.add("first_letter", _("every accepted word must start with the first letter"))
-        cleaned["first_letter"] = first
-        _no_giveaway(prompt, accepted, c, "prompt")
-        if prompt.count(GAP) > 1:
-            c.add("prompt", _("a clue has at most one gap"))
-    elif category == MULTIPLE_CHOICE:
-        cleaned["choices"] = _choices(raw.get("choices"), answers, alternatives, c)
-        if answers and whole_word_count(answers[0], prompt):
-            c.add("prompt", _("the question gives away the answer"))
-    elif category == SPELLING:
-        sentence = cleaned["sentence"]
-        if len(answers) != 1:
-            c.add("answers", _("a spelling question has exactly one word to spell"))
-        if sentence and not SPOKEN_RE.match(sentence):
-            c.add("sentence", _("the spoken sentence may only hold letters, spaces and plain punctuation"))
-        if answers and sentence and whole_word_count(answers[0], sentence) != 1:
-            c.add("sentence", _("the word must occur exactly once in the spoken sentence"))
-        # The instruction may contain the word ("Listen and spell the word." for "listen"): the engine
-        # then shows a standard instruction instead, so that is not a problem of the question.
-    return (cleaned if not c.problems else None), c.problems
+        return letters
+    for word in answers:
+        if len(word) != letters:
+            c.add("answers", _("%(word)s does not have %(n)d letters") % {"word": word, "n": letters})
+    return letters
+
+
+def _check_missing_word(raw: dict, cleaned: dict, c: _Collector) -> None:
+    prompt = cleaned["prompt"]
+    if prompt.count(GAP) != 1 or "_" in prompt.replace(GAP, "", 1):
+        c.add("prompt", _("the sentence needs exactly one gap, written as four underscores ____"))
+    _no_giveaway(prompt, cleaned["answers"] + cleaned["alternatives"], c, "prompt")
+
+
+def _check_crossword(raw: dict, cleaned: dict, c: _Collector) -> None:
+    prompt, answers = cleaned["prompt"], cleaned["answers"]
+    accepted = answers + cleaned["alternatives"]
+    first = raw.get("first_letter")
+    if first in (None, "") and answers:
+        first = answers[0][0]
+    first = first.strip().lower() if isinstance(first, str) else first
+    if not isinstance(first, str) or len(first) != 1 or not first.isalpha():
+        c.add("first_letter", _("first letter must be one letter"))
+    elif any(not word.startswith(first) for word in accepted):
+        c.add("first_letter", _("every accepted word must start with the first letter"))
+    cleaned["first_letter"] = first
+    _no_giveaway(prompt, accepted, c, "prompt")
+    if prompt.count(GAP) > 1:
+        c.add("prompt", _("a clue has at most one gap"))
+
+
+def _check_multiple_choice(raw: dict, cleaned: dict, c: _Collector) -> None:
+    answers = cleaned["answers"]
+    cleaned["choices"] = _choices(raw.get("choices"), answers, cleaned["alternatives"], c)
+    if answers and whole_word_count(answers[0], cleaned["prompt"]):
+        c.add("prompt", _("the question gives away the answer"))
+
+
+def _check_spelling(raw: dict, cleaned: dict, c: _Collector) -> None:
+    sentence, answers = cleaned["sentence"], cleaned["answers"]
+    if len(answers) != 1:
+        c.add("answers", _("a spelling question has exactly one word to spell"))
+    if sentence and not SPOKEN_RE.match(sentence):
+        c.add("sentence", _("the spoken sentence may only hold letters, spaces and plain punctuation"))
+    if answers and sentence and whole_word_count(answers[0], sentence) != 1:
+        c.add("sentence", _("the word must occur exactly once in the spoken sentence"))
+    # The instruction may contain the word ("Listen and spell the word." for "listen"): the engine
+    # then shows a standard instruction instead, so that is not a problem of the question.
+
+
+_WORDUP_CATEGORY_CHECKS = {
+    MISSING_WORD: _check_missing_word,
+    CROSSWORD: _check_crossword,
+    MULTIPLE_CHOICE: _check_multiple_choice,
+    SPELLING: _check_spelling,
+}
 
 
 def _words(raw: Any, field: str, c: _Collector, *, required: bool) -> list[str]:

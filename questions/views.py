@@ -29,13 +29,17 @@ from .forms import (
     ConceptForm,
     ImportForm,
     LineupQuestionForm,
+    VocabularyImportForm,
     WordListForm,
     WordUpQuestionForm,
 )
-from .models import Concept, WordList
+from .models import Concept, VocabularyList, WordList
+from .validation import WORDUP_CATEGORIES
+from .vocabulary import build_questions, export_vocabulary, parse_vocabulary
 
 PAGE_SIZE = 50
 IMPORT_SESSION_KEY = "classplay_question_import"
+VOCABULARY_SESSION_KEY = "classplay_vocabulary_import"
 
 KINDS = {
     "lineup": {
@@ -380,6 +384,7 @@ def word_lists(request):
         "words_form": words_form,
         "lists": lists,
         "import_url": reverse("questions:import", args=["concepts"]),
+        "vocabulary_lists": selectors.visible_vocabulary_lists(request.user),
     }
     status = 400 if request.method == "POST" else 200
     return render(request, "questions/word_lists.html", context, status=status)
@@ -456,3 +461,142 @@ def word_list_delete(request, pk: int):
         "cancel": reverse("questions:word_list_detail", args=[word_list.pk]),
     }
     return render(request, "questions/confirm_delete.html", context)
+
+
+# --- Word Up vocabulary lists ----------------------------------------------------------------------------
+
+
+def _vocabulary_or_404(request, pk: int) -> VocabularyList:
+    vocabulary = selectors.visible_vocabulary_lists(request.user).filter(pk=pk).first()
+    if vocabulary is None:
+        raise Http404
+    return vocabulary
+
+
+def _vocabulary_preview(data: bytes, separator: str) -> dict:
+    """The parsed rows and, when none has a problem, what Word Up builds from each word."""
+    rows = parse_vocabulary(data, separator=separator)
+    problems = [row for row in rows if row.problems]
+    built = [] if problems else build_questions([row.entry() for row in rows], id_prefix="preview")
+    return {
+        "rows": rows,
+        "problem_rows": problems,
+        "words": [
+            {"row": row, "word": word, "kinds": [(c, c in word.categories) for c in WORDUP_CATEGORIES]}
+            for row, word in zip(rows, built, strict=False)
+        ],
+        "unused": [word for word in built if not word.used],
+        "question_count": sum(len(word.questions) for word in built),
+        "ok": bool(built) and any(word.used for word in built),
+    }
+
+
+@staff_with_school
+def vocabulary_import(request):
+    """Step 1: paste or upload, and see what each word becomes. Step 2: confirm; a list with a bad row
+    is refused whole, as the bank import is."""
+    replacing = None
+    if request.GET.get("replace"):
+        replacing = _vocabulary_or_404(
+            request, int(request.GET["replace"]) if request.GET["replace"].isdigit() else 0
+        )
+        if not selectors.can_edit_vocabulary_list(request.user, replacing):
+            raise PermissionDenied
+    preview, file_error = None, None
+    if request.method == "POST" and "confirm" in request.POST:
+        stored = request.session.get(VOCABULARY_SESSION_KEY)
+        if not stored:
+            messages.error(request, _("The preview has expired. Paste the list again."))
+            return redirect(request.get_full_path())
+        try:
+            rows = parse_vocabulary(stored["text"].encode("utf-8"), separator=stored["separator"])
+            vocabulary = services.vocabulary_list_save(
+                school=request.bank_school,
+                author=request.user,
+                name=stored["name"],
+                entries=[row.entry() for row in rows if not row.problems],
+                replacing=replacing,
+            )
+        except (BankFileError, ValidationError) as error:
+            messages.error(request, " ".join(getattr(error, "messages", [str(error)])))
+            return redirect(request.get_full_path())
+        del request.session[VOCABULARY_SESSION_KEY]
+        messages.success(request, _("Vocabulary list “%(name)s” saved.") % {"name": vocabulary.name})
+        return redirect("questions:vocabulary_detail", pk=vocabulary.pk)
+    initial = {"name": replacing.name} if replacing else None
+    form = VocabularyImportForm(request.POST or None, request.FILES or None, initial=initial)
+    if request.method == "POST" and form.is_valid():
+        data = form.list_bytes()
+        try:
+            preview = _vocabulary_preview(data, form.cleaned_data["separator"])
+        except BankFileError as error:
+            file_error = str(error)
+        else:
+            if preview["ok"] and not preview["problem_rows"]:
+                request.session[VOCABULARY_SESSION_KEY] = {
+                    "text": data.decode("utf-8-sig"),
+                    "separator": form.cleaned_data["separator"],
+                    "name": form.cleaned_data["name"],
+                }
+            else:
+                request.session.pop(VOCABULARY_SESSION_KEY, None)
+    context = {"form": form, "preview": preview, "file_error": file_error, "replacing": replacing}
+    status = 400 if file_error or form.errors or (preview and not preview["ok"]) else 200
+    return render(request, "questions/vocabulary_import.html", context, status=status)
+
+
+@staff_with_school
+def vocabulary_detail(request, pk: int):
+    vocabulary = _vocabulary_or_404(request, pk)
+    built = build_questions(vocabulary.entries, id_prefix=vocabulary.id_prefix)
+    context = {
+        "vocabulary": vocabulary,
+        "editable": selectors.can_edit_vocabulary_list(request.user, vocabulary),
+        "words": [
+            {"entry": entry, "word": word, "kinds": [(c, c in word.categories) for c in WORDUP_CATEGORIES]}
+            for entry, word in zip(vocabulary.entries, built, strict=True)
+        ],
+        "question_count": sum(len(word.questions) for word in built),
+    }
+    return render(request, "questions/vocabulary_detail.html", context)
+
+
+@staff_with_school
+def vocabulary_export(request, pk: int, fmt: str):
+    """The list as it came: Quizlet's tab-separated text (``txt``) or a CSV file."""
+    vocabulary = _vocabulary_or_404(request, pk)
+    separator = "tab" if fmt == "txt" else "comma"
+    content_type = "text/plain" if fmt == "txt" else "text/csv"
+    response = HttpResponse(
+        export_vocabulary(vocabulary.entries, separator=separator),
+        content_type=f"{content_type}; charset=utf-8",
+    )
+    response["Content-Disposition"] = f'attachment; filename="classplay-vocabulary-{vocabulary.pk}.{fmt}"'
+    return response
+
+
+@staff_with_school
+def vocabulary_delete(request, pk: int):
+    vocabulary = _vocabulary_or_404(request, pk)
+    if not selectors.can_edit_vocabulary_list(request.user, vocabulary):
+        raise PermissionDenied
+    if request.method == "POST":
+        services.vocabulary_list_delete(vocabulary=vocabulary, by=request.user)
+        messages.success(request, _("List “%(name)s” deleted.") % {"name": vocabulary.name})
+        return redirect("questions:word_lists")
+    context = {
+        "word_list": vocabulary,
+        "item": vocabulary,
+        "cancel": reverse("questions:vocabulary_detail", args=[vocabulary.pk]),
+    }
+    return render(request, "questions/confirm_delete.html", context)
+
+
+@staff_with_school
+def import_template(request, kind: str):
+    """A CSV file with the bank's columns and one filled-in example row (a shipped item) to copy."""
+    example = selectors.school_items(kind, 0).order_by("position", "id").first()
+    items = [example.to_engine_dict()] if example else []
+    response = HttpResponse(to_csv(kind, items), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="classplay-{kind}-template.csv"'
+    return response

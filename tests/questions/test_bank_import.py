@@ -171,7 +171,7 @@ def test_a_shipped_file_imports_as_nothing_to_do(riverside, ms_rivera):
     path = Path(__file__).resolve().parents[2] / "questions/data/wordup/level1.json"
     checked = preview("wordup", path.read_bytes(), riverside, ms_rivera)
     assert checked.ok and {row.action for row in checked.rows} == {"shipped"}
-    assert services.import_apply(preview=checked, school=riverside, by=ms_rivera).shipped == 80
+    assert services.import_apply(preview=checked, school=riverside, by=ms_rivera).shipped == 200
     assert WordUpQuestion.objects.filter(school=riverside).count() == 0
 
 

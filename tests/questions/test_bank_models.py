@@ -50,6 +50,20 @@ def test_every_shipped_item_passes_the_rules_and_cleans_to_itself(cleaner, items
         assert cleaned == item, item["id"]
 
 
+@pytest.mark.parametrize(
+    "text", ["cat", "arc-en-ciel", "bird's nest", "naïve", "ле́то", "قوس قزح", "عالِم", "ذَرّة"]
+)
+def test_a_concept_is_letters_of_any_alphabet_with_their_accents_and_vowel_marks(text):
+    """Arabic vowel marks (and decomposed accents) are combining marks, not letters, to a regex."""
+    assert clean_concept({"id": "c1", "text": text, "difficulty": "easy"})[1] == []
+
+
+@pytest.mark.parametrize("text", ["\u0650قطة", "قطة 2", "عالِم -", "\u064b"])
+def test_a_vowel_mark_on_no_letter_or_a_digit_is_not_a_concept(text):
+    problems = clean_concept({"id": "c1", "text": text, "difficulty": "easy"})[1]
+    assert [p.field for p in problems] == ["text"]
+
+
 # --- the loader ------------------------------------------------------------------------------------------
 
 
@@ -102,10 +116,12 @@ def test_loader_follows_changed_files(loaded, tmp_path, ms_rivera, riverside):
         (tmp_path / sub).mkdir()
     for path in (DATA_DIR / "lineup").glob("*.json"):
         (tmp_path / "lineup" / path.name).write_text(path.read_text())
-    science = json.loads((DATA_DIR / "lineup/science.json").read_text())
-    corrected, removed = science[0]["id"], science[-1]["id"]
-    science = [{**science[0], "explanation": "Corrected."}, *science[1:-1]]
-    (tmp_path / "lineup/science.json").write_text(json.dumps(science))
+    # The last file by name: dropping its last item moves no other item's position in the bank.
+    last_file = max(path.name for path in (DATA_DIR / "lineup").glob("*.json"))
+    questions = json.loads((DATA_DIR / "lineup" / last_file).read_text())
+    corrected, removed = questions[0]["id"], questions[-1]["id"]
+    questions = [{**questions[0], "explanation": "Corrected."}, *questions[1:-1]]
+    (tmp_path / "lineup" / last_file).write_text(json.dumps(questions))
     for level in range(1, 6):
         (tmp_path / f"wordup/level{level}.json").write_text(
             (DATA_DIR / f"wordup/level{level}.json").read_text()
@@ -177,3 +193,43 @@ def test_a_word_two_levels_off_looks_misplaced(db):
     )
     unknown.save()
     assert unknown.estimated_level is None and not unknown.looks_misplaced
+
+
+@pytest.mark.django_db
+def test_a_teachers_huge_value_round_trips_through_the_database():
+    """1e20 written by a teacher comes back as the same number and the loader sees no change."""
+    question = {**LINEUP[0], "id": "huge-values", "direction": "asc", "answer": [2, 3, 4, 5, 1]}
+    question["items"] = [
+        {"text": "A", "value": 5e20, "display": "5 × 10²⁰"},
+        {"text": "B", "value": 1, "display": "1"},
+        {"text": "C", "value": 1e17, "display": "10¹⁷"},
+        {"text": "D", "value": 2e17, "display": "2 × 10¹⁷"},
+        {"text": "E", "value": 4e20, "display": "4 × 10²⁰"},
+    ]
+    cleaned, problems = clean_lineup(question)
+    assert problems == []
+    stored = LineupQuestion.objects.create(
+        key=cleaned["id"], **{k: v for k, v in cleaned.items() if k != "id"}
+    )
+    stored.refresh_from_db()
+    assert json.dumps(stored.to_engine_dict(), sort_keys=True) == json.dumps(cleaned, sort_keys=True)
+
+
+def test_the_command_prints_what_the_banks_hold(db, capsys):
+    from django.core.management import call_command
+
+    call_command("load_question_banks")
+    out = capsys.readouterr().out
+    subjects = sorted({q["subject"] for q in LINEUP})
+    assert f"Line Up!: {len(LINEUP)} questions in {len(subjects)} subjects" in out
+    for subject in subjects:
+        assert f"{subject}: {sum(q['subject'] == subject for q in LINEUP)}" in out
+    assert (
+        f"Word Up: {len(WORDUP)} questions; "
+        + ", ".join(f"level {level}: {sum(q['level'] == level for q in WORDUP)}" for level in range(1, 6))
+        in out
+    )
+    assert f"Mind the Lines (en): {len(CONCEPTS)} concepts" in out
+    for folder in sorted(p for p in (DATA_DIR / "mindlines").iterdir() if p.is_dir()):
+        size = sum(len(json.loads(deck.read_text())) for deck in folder.glob("*.json"))
+        assert f"Mind the Lines ({folder.name}): {size} concepts" in out

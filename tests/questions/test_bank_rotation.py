@@ -26,11 +26,15 @@ def test_the_filters_narrow_the_bank(bank, class_7b):
     assert questions
     assert {(q.subject in ("maths", "science"), q.level in (1, 2)) for q in questions} == {(True, True)}
     assert set(lineup_subjects_for(class_7b.school)) == {
+        "arts",
+        "body",
         "geography",
         "history",
         "language",
         "maths",
         "science",
+        "sport",
+        "technology",
     }
 
 

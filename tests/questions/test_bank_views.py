@@ -108,7 +108,7 @@ def test_every_bank_page_lists_the_shipped_items_read_only(kind, shipped, client
 def test_the_index_counts_each_bank(shipped, client_of, ms_rivera, rivera_question):
     response = client_of(ms_rivera).get(url("index"))
     assert response.context["counts"]["lineup"]["own"] == 1
-    assert response.context["counts"]["wordup"]["shipped"] == 400
+    assert response.context["counts"]["wordup"]["shipped"] == 1000
 
 
 def test_filters_narrow_the_list(shipped, client_of, ms_rivera, rivera_question):
@@ -374,4 +374,4 @@ def test_export_gives_the_filtered_items_as_a_download(fmt, shipped, client_of, 
         assert text.splitlines()[0].startswith("id,heading,order_label,direction,item1_text")
         assert len(text.splitlines()) == 2
     everything = client_of(ms_rivera).get(url("export", "wordup", "json"), {"level": "1"})
-    assert len(json.loads(everything.content)) == 80
+    assert len(json.loads(everything.content)) == 200

@@ -18,6 +18,10 @@ SUBJECTS = {
     "history": "his-",
     "language": "lan-",
     "maths": "mat-",
+    "body": "bod-",
+    "technology": "tec-",
+    "sport": "spo-",
+    "arts": "art-",
 }
 LEVELS = range(1, 6)
 QUESTION_KEYS = {
@@ -34,8 +38,8 @@ QUESTION_KEYS = {
     "tags",
 }
 ITEM_KEYS = {"text", "value", "display"}
-MIN_TOTAL = 80
-MIN_PER_SUBJECT = 10
+MIN_TOTAL = 400
+MIN_PER_SUBJECT = 32
 MIN_PER_LEVEL = 10
 
 

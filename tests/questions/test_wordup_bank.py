@@ -12,7 +12,7 @@ import pytest
 
 BANK_DIR = Path(__file__).resolve().parents[2] / "questions" / "data" / "wordup"
 LEVELS = (1, 2, 3, 4, 5)
-PER_CATEGORY = 20
+PER_CATEGORY = 50
 CATEGORIES = {
     "missing_word": "mw",
     "crossword": "cw",
@@ -66,7 +66,7 @@ def test_file_shape(level):
 @pytest.mark.parametrize("level", LEVELS)
 def test_ids_follow_category_order(level):
     questions = BANK[level]
-    # Listed per category, in asking order: wu<level>-<code>-01 .. -20.
+    # Listed per category, in asking order: wu<level>-<code>-01 .. -50.
     expected = [
         f"wu{level}-{code}-{n:02d}" for code in CATEGORIES.values() for n in range(1, PER_CATEGORY + 1)
     ]
@@ -177,3 +177,9 @@ def test_spelling_words_not_shown_elsewhere_in_level(level):
 def test_main_answers_unique_across_bank():
     mains = Counter(q["answers"][0] for q in ALL)
     assert [w for w, n in mains.items() if n > 1] == []
+
+
+def test_no_word_is_accepted_by_two_questions():
+    """A word is practised once in the whole bank: no question accepts another question's word."""
+    accepted = Counter(word for q in ALL for word in set(q["answers"] + q["alternatives"]))
+    assert [word for word, n in accepted.items() if n > 1] == []
