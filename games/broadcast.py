@@ -11,21 +11,40 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
 
+from . import outbox
+
 
 def session_group(session_id: int) -> str:
     return f"classplay.session.{session_id}"
 
 
-def _send(session_id: int, message: dict) -> None:
+def class_group(classroom_id: int) -> str:
+    """The devices of a class's signed-in students (their home page), told when a game opens or ends."""
+    return f"classplay.class.{classroom_id}"
+
+
+def _send(group: str, message: dict) -> None:
+    """Never waits on a channel layer that failed moments ago (see games.outbox)."""
     layer = get_channel_layer()
     if layer is not None:
-        async_to_sync(layer.group_send)(session_group(session_id), message)
+        outbox.attempt(
+            "channel layer",
+            lambda: async_to_sync(layer.group_send)(group, message),
+            # The same news again replaces what is waiting (a table's later seq, the session's state).
+            resend_key=(group, message.get("type"), message.get("table")),
+        )
 
 
 def _after_commit(session_id: int, message: dict) -> None:
     """Robust: the change is committed whatever happens to its broadcast (Redis down a moment), so the
     move is still acknowledged; screens that missed it catch up on their next update or reconnect."""
-    transaction.on_commit(lambda: _send(session_id, message), robust=True)
+    transaction.on_commit(lambda: _send(session_group(session_id), message), robust=True)
+
+
+def class_games_changed(classroom_id: int) -> None:
+    """A game of the class opened, ended or was cancelled: the students' devices fetch their list again."""
+    message = {"type": "class.games", "classroom": classroom_id}
+    transaction.on_commit(lambda: _send(class_group(classroom_id), message), robust=True)
 
 
 def table_changed(session_id: int, table_id: int, seq: int) -> None:

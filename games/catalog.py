@@ -1,5 +1,6 @@
-"""What the runtime needs to know about each game beyond its rules: table sizes, how students are seated,
-which skill sets a table's level, and the settings a teacher may choose (with their limits)."""
+"""The shape of what the runtime needs to know about a game beyond its rules: table sizes, how students are
+seated, which skill sets a table's level, and the settings a teacher may choose (with their limits). Each
+game's own :class:`GameSpec` is part of its definition (:mod:`games.definitions`)."""
 
 from __future__ import annotations
 
@@ -7,23 +8,32 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
+
+#: A label: a string or a lazily translated one.
+Label = str | Promise
+
+
+#: Setting kinds naming one of the school's own lists by id.
+LIST_KINDS = ("word_list", "vocabulary_list")
 
 
 @dataclass(frozen=True)
 class Setting:
-    """One teacher-chosen setting: ``kind`` is "int" (bounded), "choice" (listed) or "word_list" (one of
-    the school's own Mind the Lines lists, or None for the game's own concepts)."""
+    """One teacher-chosen setting: ``kind`` is "int" (bounded), "choice" (listed), "word_list" (one of
+    the school's own Mind the Lines lists, or None for the game's own concepts) or "vocabulary_list" (one
+    of the school's Word Up vocabulary lists, or None for the question bank)."""
 
-    label: str
+    label: Label
     kind: str
     default: Any
     minimum: int | None = None
     maximum: int | None = None
-    choices: tuple[tuple[str, str], ...] = ()
+    choices: tuple[tuple[str, Label], ...] = ()
 
     def clean(self, value: Any) -> Any:
-        if self.kind == "word_list":  # a school's word list by id; which school is checked on scheduling
+        if self.kind in LIST_KINDS:  # a school's list by id; which school is checked on scheduling
             if value in (None, "", 0, "0"):
                 return None
             try:
@@ -63,7 +73,7 @@ class GameSpec:
     fill: str = "merge"
     #: Asked before "Move on" (the rules' deadline action, now) where it can decide a game: in Line-Up it
     #: starts the next round between rounds, but during a turn the player to move loses the match.
-    advance_warning: str | None = None
+    advance_warning: Label | None = None
     settings: dict[str, Setting] = field(default_factory=dict)
 
     def clean_settings(self, raw: dict[str, Any]) -> dict[str, Any]:
@@ -81,119 +91,10 @@ class GameSpec:
         return cleaned
 
 
-LEVEL_CHOICES = (("auto", _("Each student's own level")), *((str(n), str(n)) for n in range(1, 6)))
-
-GAMES: dict[str, GameSpec] = {
-    "lineup": GameSpec(
-        name="lineup",
-        table_min=2,
-        table_max=40,
-        table_target=40,
-        skill=None,
-        seating="teams",
-        fill="bot",
-        settings={
-            "board": Setting(
-                _("Board"),
-                "choice",
-                "standard",
-                choices=(("short", _("Short")), ("standard", _("Standard")), ("long", _("Long"))),
-            ),
-            "answer_seconds": Setting(_("Seconds to answer"), "int", 60, 15, 300),
-            "subject": Setting(
-                _("Subject"),
-                "choice",
-                "all",
-                choices=(
-                    ("all", _("All subjects")),
-                    ("science", _("Science")),
-                    ("geography", _("Geography")),
-                    ("history", _("History")),
-                    ("language", _("Language")),
-                    ("maths", _("Maths")),
-                ),
-            ),
-            "min_level": Setting(_("Easiest questions (level)"), "int", 1, 1, 5),
-            "max_level": Setting(_("Hardest questions (level)"), "int", 3, 1, 5),
-        },
-    ),
-    "wordup": GameSpec(
-        name="wordup",
-        table_min=2,
-        table_max=6,
-        table_target=4,
-        skill="english_vocabulary",
-        fill="bot",
-        settings={
-            "target": Setting(_("Tokens of each colour to win"), "int", 2, 1, 3),
-            "time_limit": Setting(_("Time limit in minutes (0: play to the target)"), "int", 0, 0, 90),
-            "answer_seconds": Setting(_("Seconds to answer"), "int", 45, 15, 180),
-            "reveal_seconds": Setting(_("Seconds the answer stays on show"), "int", 8, 4, 60),
-            "level": Setting(_("Question level"), "choice", "auto", choices=LEVEL_CHOICES),
-        },
-    ),
-    "faces": GameSpec(
-        name="faces",
-        table_min=2,
-        table_max=2,
-        table_target=2,
-        skill=None,
-        fill="bot",
-        advance_warning=_(
-            "Between rounds this starts the next round. During a turn the student to move loses the match"
-            " (to give more time, use +30 s). Move on?"
-        ),
-        settings={
-            "turn_seconds": Setting(_("Seconds per turn"), "int", 60, 15, 300),
-            "bot": Setting(
-                _("Computer opponent"),
-                "choice",
-                "medium",
-                choices=(("easy", _("Easy")), ("medium", _("Medium")), ("hard", _("Hard"))),
-            ),
-        },
-    ),
-    "lineit": GameSpec(
-        name="lineit",
-        table_min=2,
-        table_max=5,
-        table_target=4,
-        skill="numeracy",
-        fill="bot",
-        settings={
-            "turn_seconds": Setting(_("Seconds per turn"), "int", 30, 10, 120),
-            "level": Setting(_("Number level"), "choice", "auto", choices=LEVEL_CHOICES),
-        },
-    ),
-    "mindlines": GameSpec(
-        name="mindlines",
-        table_min=2,
-        table_max=8,
-        table_target=5,
-        skill="english_vocabulary",
-        fill="merge",
-        settings={
-            "difficulty": Setting(
-                _("Concepts"), "choice", "easy", choices=(("easy", _("Easy")), ("hard", _("Hard")))
-            ),
-            "draw_seconds": Setting(_("Seconds to draw"), "int", 120, 60, 600),
-            "exclude_seconds": Setting(_("Seconds per exclusion"), "int", 60, 10, 600),
-            "word_list": Setting(_("Word list"), "word_list", None),
-            # The game's own concepts come in these languages (content.MINDLINES_LANGUAGES); a word
-            # list's words are played as written, and only its top-up comes from the chosen language.
-            "language": Setting(
-                _("Language of the concepts"),
-                "choice",
-                "en",
-                choices=(("en", _("English")), ("es", _("Spanish")), ("fr", _("French"))),
-            ),
-        },
-    ),
-}
-
-
-def spec_for(game: str) -> GameSpec:
-    return GAMES[game]
+LEVEL_CHOICES: tuple[tuple[str, Label], ...] = (
+    ("auto", _("Each student's own level")),
+    *((str(n), str(n)) for n in range(1, 6)),
+)
 
 
 def table_sizes(count: int, spec: GameSpec) -> list[int]:

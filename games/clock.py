@@ -15,6 +15,7 @@ import time
 from django.db import OperationalError, close_old_connections
 
 from . import selectors, services
+from .models import Heartbeat
 
 logger = logging.getLogger(__name__)
 SWEEP_SECONDS = 0.25
@@ -30,6 +31,7 @@ def tick(*, now: float | None = None, check_lobbies: bool = True, check_wrap_ups
     fired += services.bots_sweep(now=now)
     if check_lobbies:
         services.sessions_open_due_lobbies()
+        Heartbeat.beat("clock")  # every LOBBY_CHECK_SECONDS: the health endpoint knows the clock is alive
     if check_wrap_ups:
         services.sessions_wrap_up_missed()
     return fired

@@ -10,6 +10,7 @@ from __future__ import annotations
 import msgspec
 from django.db import models
 from django.db.models.fields.json import KeyTransform
+from psycopg.types.json import Jsonb
 
 _decode = msgspec.json.decode
 _encode = msgspec.json.encode
@@ -40,8 +41,6 @@ class FastJSONField(models.JSONField):
             value = self.get_prep_value(value)
         if self.encoder is None and isinstance(value, (dict, list)):
             if connection.vendor == "postgresql":
-                from psycopg.types.json import Jsonb
-
                 return Jsonb(value, dumps=_dumps)
             return _dumps(value)
         return super().get_db_prep_value(value, connection, prepared=True)

@@ -15,15 +15,8 @@ from django.utils.translation import gettext_lazy as _
 
 from classrooms.models import Classroom, Student
 
+from .definitions import game_choices, game_full_name
 from .fields import FastJSONField
-
-
-class GameName(models.TextChoices):
-    LINEUP = "lineup", _("Line Up!")
-    WORDUP = "wordup", _("Word Up")
-    FACES = "faces", _("Line-Up")
-    LINEIT = "lineit", _("Line-it")
-    MINDLINES = "mindlines", _("Mind the Lines")
 
 
 class GameSession(models.Model):
@@ -43,7 +36,7 @@ class GameSession(models.Model):
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
     )
-    game = models.CharField(_("game"), max_length=16, choices=GameName.choices)
+    game = models.CharField(_("game"), max_length=16, choices=game_choices)
     title = models.CharField(_("title"), max_length=80, blank=True)
     settings = models.JSONField(_("settings"), default=dict, blank=True)
     arrangement = models.CharField(max_length=16, choices=Arrangement.choices, default=Arrangement.BALANCED)
@@ -59,6 +52,10 @@ class GameSession(models.Model):
     #: When every learning fact of the ended session was recorded and its report build queued
     #: (``services.session_wrap_up``); the clock re-queues a wrap-up that never happened.
     wrapped_up_at = models.DateTimeField(null=True, blank=True, editable=False)
+    #: Set on a homework attempt: one student's own table of the assignment's game, with computer players.
+    assignment = models.ForeignKey(
+        "Assignment", null=True, blank=True, on_delete=models.CASCADE, related_name="attempts"
+    )
 
     class Meta:
         ordering = ["scheduled_for", "id"]
@@ -67,8 +64,16 @@ class GameSession(models.Model):
         return self.title or f"{self.get_game_display()} · {self.classroom}"
 
     @property
+    def game_full_name(self) -> str:
+        return game_full_name(self.game)
+
+    @property
     def is_live(self) -> bool:
         return self.status in (self.Status.LOBBY, self.Status.RUNNING, self.Status.PAUSED)
+
+    @property
+    def is_homework(self) -> bool:
+        return self.assignment_id is not None
 
 
 class Participant(models.Model):
@@ -120,10 +125,6 @@ class GameTable(models.Model):
     bot_due = models.FloatField(null=True, blank=True, db_index=True)
     outcome = models.JSONField(null=True, blank=True)
     updated_at = models.DateTimeField(auto_now=True)
-
-    # Not fields: while services applies a batch of actions, the state is stored once at the batch's end.
-    defer_save = False
-    unsaved = False
 
     class Meta:
         ordering = ["session", "number"]
@@ -198,3 +199,72 @@ class SessionControl(models.Model):
 
     def __str__(self) -> str:
         return f"{self.session}: {self.kind}"
+
+
+class Assignment(models.Model):
+    """Homework: a game a class (or some of its students) plays at their own pace between two dates. Each
+    student's attempt is a session of its own (``GameSession.assignment``) with computer players."""
+
+    class Timers(models.TextChoices):
+        GENEROUS = "generous", _("Generous (three times the usual time)")
+        RELAXED = "relaxed", _("Relaxed (twice the usual time)")
+        OFF = "off", _("Off (no time limit)")
+
+    classroom = models.ForeignKey(Classroom, on_delete=models.CASCADE, related_name="assignments")
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    game = models.CharField(_("game"), max_length=16, choices=game_choices)
+    title = models.CharField(_("title"), max_length=80, blank=True)
+    settings = models.JSONField(_("settings"), default=dict, blank=True)
+    timers = models.CharField(_("timers"), max_length=16, choices=Timers.choices, default=Timers.GENEROUS)
+    #: How many times each student may play it (0: as often as they like).
+    attempts_allowed = models.PositiveSmallIntegerField(_("attempts"), default=1)
+    #: How many computer players sit with the student (games with a choice; otherwise the game's own).
+    computer_players = models.PositiveSmallIntegerField(_("computer players"), default=1)
+    opens_at = models.DateTimeField(_("opens"))
+    due_at = models.DateTimeField(_("due"))
+    #: Closed early by the teacher: no new attempts and no more moves.
+    closed_at = models.DateTimeField(null=True, blank=True)
+    #: Only these students (empty: the whole class).
+    students = models.ManyToManyField(Student, blank=True, related_name="assignments")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["due_at", "id"]
+
+    def __str__(self) -> str:
+        return self.title or f"{self.get_game_display()} · {self.classroom}"
+
+    @property
+    def game_full_name(self) -> str:
+        return game_full_name(self.game)
+
+
+class AssignmentExtension(models.Model):
+    """One student's own due date (later than the assignment's, usually)."""
+
+    assignment = models.ForeignKey(Assignment, on_delete=models.CASCADE, related_name="extensions")
+    student = models.ForeignKey(Student, on_delete=models.CASCADE, related_name="+")
+    due_at = models.DateTimeField(_("due"))
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["assignment", "student"], name="one_extension")]
+
+    def __str__(self) -> str:
+        return f"{self.student}: {self.assignment} due {self.due_at:%Y-%m-%d %H:%M}"
+
+
+class Heartbeat(models.Model):
+    """When a background process last showed it was alive (the clock, the Celery worker): the health
+    endpoint reads these, so a proxy or a monitor learns that a process died, not only the web server."""
+
+    name = models.CharField(max_length=32, primary_key=True)
+    beat_at = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return f"{self.name} at {self.beat_at:%H:%M:%S}"
+
+    @classmethod
+    def beat(cls, name: str) -> None:
+        cls.objects.update_or_create(name=name, defaults={"beat_at": timezone.now()})

@@ -4,29 +4,66 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime
 
+from django.conf import settings
 from django.db import models
+from django.urls import reverse
+from django.utils import timezone, translation
+from django.utils.dateformat import format as date_format
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
 
 from classrooms.models import Classroom, Enrolment, Student, StudentLevel, User
-from classrooms.selectors import can_manage_classroom, classrooms_for_user
+from classrooms.selectors import accommodations_by_student, can_manage_classroom, classrooms_for_user
+from classrooms.text import tidy_sentence
+from questions.models import VocabularyList, WordList
 
+from . import speech
+from .catalog import LIST_KINDS
+from .definitions import definition, get_engine
 from .engine import core
-from .engine.registry import get_engine
 from .models import GameSession, GameTable, Participant, SessionControl, TableLogEntry
+from .services.base import student_player_id
+
+#: One sentence per teacher control, for the console's log.
+CONTROL_SENTENCES = {
+    "open_lobby": gettext_lazy("%(who)s opened the lobby."),
+    "pause": gettext_lazy("%(who)s paused the game."),
+    "resume": gettext_lazy("%(who)s resumed the game."),
+    "end": gettext_lazy("%(who)s ended the game."),
+    "cancel": gettext_lazy("%(who)s cancelled the game."),
+    "edit": gettext_lazy("%(who)s changed the game's settings."),
+    "lock_lobby": gettext_lazy("%(who)s locked the lobby."),
+    "unlock_lobby": gettext_lazy("%(who)s unlocked the lobby."),
+    "plan": gettext_lazy("%(who)s moved %(student)s to table %(table)s."),
+    "admit": gettext_lazy("%(who)s let %(student)s in."),
+    "remove": gettext_lazy("%(who)s removed %(student)s."),
+    "readmit": gettext_lazy("%(who)s brought %(student)s back."),
+    "extend": gettext_lazy("%(who)s gave table %(table)s %(seconds)s more seconds."),
+    "advance": gettext_lazy("%(who)s moved table %(table)s on."),
+    "end_table": gettext_lazy("%(who)s ended table %(table)s."),
+}
 
 
 def session_for_staff(user: User, session_id: int) -> GameSession | None:
-    session = GameSession.objects.select_related("classroom").filter(pk=session_id).first()
+    session = GameSession.objects.select_related("classroom__school").filter(pk=session_id).first()
     if session is None or not can_manage_classroom(user, session.classroom):
         return None
     return session
 
 
 def participant_for_student(student: Student, session_id: int) -> Participant | None:
+    """The student's seat in the session, while they are still in its class (a student moved to another
+    class no longer opens its games)."""
     return (
         Participant.objects.select_related("session", "table")
-        .filter(session_id=session_id, student=student)
+        .filter(
+            session_id=session_id,
+            student=student,
+            session__classroom__enrolments__student=student,
+        )
         .exclude(status=Participant.Status.REMOVED)
         .first()
     )
@@ -35,6 +72,23 @@ def participant_for_student(student: Student, session_id: int) -> Participant | 
 def table_view(table: GameTable, viewer: dict) -> dict:
     """The engine's deny-by-default view of this table for one viewer, plus the runtime's envelope."""
     return next(table_views(table, [viewer]))
+
+
+def strings_on_student_screen(student, session_id: int) -> dict | None:
+    """What a student's device shows of a session, as strings (for read aloud): their own table's view for
+    their seat, the session's and game's names and their own name. None when they are not seated in it."""
+    participant = (
+        Participant.objects.filter(session_id=session_id, student=student, table__isnull=False)
+        .exclude(status=Participant.Status.REMOVED)
+        .select_related("table__session")
+        .first()
+    )
+    if participant is None:
+        return None
+    table = participant.table
+    view = table_view(table, {"role": "player", "player": participant.player_id})["view"]
+    strings = [*speech.view_strings(view), str(table.session), table.session.get_game_display()]
+    return {"game": table.session.game, "strings": [*strings, student.display_name]}
 
 
 def next_clock_due() -> float | None:
@@ -55,22 +109,43 @@ def table_views(table: GameTable, viewers: list[dict]) -> Iterator[dict]:
     return ({**envelope, "view": view} for view in engine.views(table.state, viewers))
 
 
-def session_summary(session: GameSession) -> dict:
-    """What staff may know about the session itself (never any table's state)."""
-    participants = list(session.participants.select_related("student").order_by("student__display_name"))
-    return _summary(session, participants, {t.pk: t for t in session.tables.all()})
+def session_when(session: GameSession) -> dict:
+    """When the session happened, as a teacher reads it: the time it finished, started or opened, and the
+    planned time only while it has not opened. ``{"at": iso, "text": "Finished 14:05"}`` (with the date
+    when it is not today)."""
+    status = GameSession.Status
+    if session.status == status.FINISHED and session.ended_at:
+        label, moment = _("Finished %(time)s"), session.ended_at
+    elif session.status == status.CANCELLED:
+        label, moment = _("Cancelled (was planned for %(time)s)"), session.scheduled_for
+    elif session.status in (status.RUNNING, status.PAUSED) and session.started_at:
+        label, moment = _("Started %(time)s"), session.started_at
+    elif session.status == status.LOBBY and session.opened_at:
+        label, moment = _("Lobby opened %(time)s"), session.opened_at
+    else:
+        label, moment = _("Starts %(time)s"), session.scheduled_for
+    zone = session.classroom.school.zone  # the fan-out runs outside any request: the school's own clock
+    local = timezone.localtime(moment, zone)
+    shown = date_format(local, "H:i" if local.date() == timezone.localdate(timezone=zone) else "D j M, H:i")
+    return {"at": local.isoformat(), "text": label % {"time": shown}}
+
+
+def _accommodations(student_ids: list[int]) -> dict[int, list[str]]:
+    """Each student's accommodations by name, for the teacher's console (never a student's device, never
+    the projector: see :meth:`SessionSnapshot.summary_for`)."""
+    return {sid: record.labels() for sid, record in accommodations_by_student(student_ids).items()}
 
 
 def _summary(session: GameSession, participants: list[Participant], tables: dict[int, GameTable]) -> dict:
-    from . import catalog
-
     levels = _lobby_levels(session, [p.student_id for p in participants])
+    accommodations = _accommodations([p.student_id for p in participants])
     return {
-        "seating": catalog.spec_for(session.game).seating,
+        "seating": definition(session.game).spec.seating,
         "id": session.pk,
         "game": session.game,
         "title": str(session),
         "status": session.status,
+        "when": session_when(session),
         "lobby_locked": session.lobby_locked,
         "tables": [
             {"id": t.pk, "number": t.number, "status": t.status, "seq": t.seq} for t in tables.values()
@@ -84,6 +159,7 @@ def _summary(session: GameSession, participants: list[Participant], tables: dict
                 "planned_table": p.planned_table,
                 "level": levels.get(p.student_id),
                 "connected": bool(p.connection),
+                "accommodations": accommodations.get(p.student_id, []),
             }
             for p in participants
         ],
@@ -122,6 +198,10 @@ def table_for_fanout(table_id: int) -> GameTable | None:
     return None if table is None else _with_state([table])[0]
 
 
+#: What a student's device never receives of the session summary.
+STAFF_ONLY = ("participants", "log", "missing")
+
+
 @dataclass
 class SessionSnapshot:
     """One read of a session for the fan-out: its summary, every seat and every table."""
@@ -131,22 +211,37 @@ class SessionSnapshot:
     tables: dict[int, GameTable]
     #: A student's snapshot carries the lobby's counts instead of the participant list.
     counts: dict | None = None
+    #: By language: the summary's sentences in it ("when", "log").
+    localized: dict[str, dict] = field(default_factory=dict)
 
     @property
     def table_ids(self) -> list[int]:
         return list(self.tables)
 
-    def summary_for(self, role: str) -> dict:
-        """Staff see every participant and who is connected; a student's device needs only counts."""
-        if role in ("teacher", "projector"):
+    def summary_for(self, role: str, language: str | None = None) -> dict:
+        """Staff see every participant and who is connected; a student's device needs only counts. The
+        projector, which the class sees, is not told who has accommodations. With a ``language``, the
+        sentences are in it."""
+        sentences = self.localized.get(language or "")
+        if sentences is not None:
+            return replace(self, summary={**self.summary, **sentences}, localized={}).summary_for(role)
+        if role == "teacher":
             return self.summary
+        if role == "projector":
+            return {
+                **self.summary,
+                "participants": [
+                    {key: value for key, value in p.items() if key != "accommodations"}
+                    for p in self.summary["participants"]
+                ],
+            }
         participants = self.summary["participants"]
         counts = self.counts or {
             "present": sum(p["status"] == Participant.Status.PRESENT for p in participants),
             "waiting": sum(p["status"] == Participant.Status.WAITING for p in participants),
         }
         return {
-            **{key: value for key, value in self.summary.items() if key != "participants"},
+            **{key: value for key, value in self.summary.items() if key not in STAFF_ONLY},
             "participants": [],
             "counts": counts,
         }
@@ -156,7 +251,7 @@ def session_snapshot(session_id: int, seats_from: SessionSnapshot | None = None)
     """The session, every seat and every table. ``seats_from``: only the session's status and its tables'
     clocks have moved since that snapshot (a pause, a resume), so its seats and participants still hold
     and are not read again (2000 rows, the slowest part of a big session's pause)."""
-    session = GameSession.objects.select_related("classroom").filter(pk=session_id).first()
+    session = GameSession.objects.select_related("classroom__school").filter(pk=session_id).first()
     if session is None:
         return None
     tables = {
@@ -164,9 +259,13 @@ def session_snapshot(session_id: int, seats_from: SessionSnapshot | None = None)
         for table in _with_state(list(session.tables.select_related("session").defer("state", "config")))
     }
     summary = _summary(session, [], tables)
+    controls = _controls(session.pk)
+    summary["log"] = _control_sentences(*controls)
+    summary["missing"] = _missing(session)
+    localized = _localized(session, controls)
     if seats_from is not None:
         summary["participants"] = seats_from.summary["participants"]
-        return SessionSnapshot(summary=summary, seats=seats_from.seats, tables=tables)
+        return SessionSnapshot(summary=summary, seats=seats_from.seats, tables=tables, localized=localized)
     # Plain rows, not model instances: every connecting device reads this, and a session may seat 2000.
     rows = list(
         session.participants.order_by("student__display_name").values_list(
@@ -181,6 +280,7 @@ def session_snapshot(session_id: int, seats_from: SessionSnapshot | None = None)
         )
     )
     levels = _lobby_levels(session, [row[7] for row in rows])
+    accommodations = _accommodations([row[7] for row in rows])
     summary["participants"] = [
         {
             "id": pk,
@@ -190,6 +290,7 @@ def session_snapshot(session_id: int, seats_from: SessionSnapshot | None = None)
             "planned_table": planned,
             "level": levels.get(student_id),
             "connected": bool(connection),
+            "accommodations": accommodations.get(student_id, []),
         }
         for pk, name, status, table_id, connection, _player, planned, student_id in rows
     ]
@@ -197,6 +298,30 @@ def session_snapshot(session_id: int, seats_from: SessionSnapshot | None = None)
         summary=summary,
         seats={pk: (status, table_id, player) for pk, _name, status, table_id, _c, player, _p, _s in rows},
         tables=tables,
+        localized=localized,
+    )
+
+
+def _localized(session: GameSession, controls: tuple[list[SessionControl], dict[int, str]]) -> dict:
+    """The summary's sentences in every language the site speaks: the devices of one session may each
+    read a different one (a Spanish projector, an Arabic student's tablet). A few short sentences each."""
+    localized = {}
+    for code, _name in settings.LANGUAGES:
+        with translation.override(code):
+            localized[code] = {"when": session_when(session), "log": _control_sentences(*controls)}
+    return localized
+
+
+def _missing(session: GameSession) -> list[str]:
+    """While the lobby waits, the class's students who have not joined (the projector lists them)."""
+    if session.status not in (GameSession.Status.SCHEDULED, GameSession.Status.LOBBY):
+        return []
+    joined = session.participants.values("student_id")
+    return list(
+        Student.objects.filter(enrolments__classroom=session.classroom_id)
+        .exclude(pk__in=joined)
+        .order_by("display_name")
+        .values_list("display_name", flat=True)
     )
 
 
@@ -204,7 +329,7 @@ def student_snapshot(session_id: int, participant_id: int) -> SessionSnapshot | 
     """What a student's connecting device needs: the session, the lobby's counts, its own seat and only
     its own table's state. Reading every participant for each of 2000 connecting devices made the
     connects of a big session quadratic."""
-    session = GameSession.objects.select_related("classroom").filter(pk=session_id).first()
+    session = GameSession.objects.select_related("classroom__school").filter(pk=session_id).first()
     if session is None:
         return None
     seat = (
@@ -234,9 +359,7 @@ def student_snapshot(session_id: int, participant_id: int) -> SessionSnapshot | 
 
 def _lobby_levels(session: GameSession, student_ids: list[int]) -> dict[int, int]:
     """Levels help the teacher arrange tables, so they are read only while the lobby is open."""
-    from . import catalog
-
-    skill = catalog.spec_for(session.game).skill
+    skill = definition(session.game).spec.skill
     if not skill or session.status != GameSession.Status.LOBBY:
         return {}
     rows = StudentLevel.objects.filter(student__in=student_ids, skill=skill)
@@ -248,18 +371,103 @@ def _lobby_levels(session: GameSession, student_ids: list[int]) -> dict[int, int
 
 def settings_display(session: GameSession) -> list[tuple[str, str]]:
     """The session's settings as the teacher chose them: labels and the chosen value's name."""
-    from . import catalog
-
     rows = []
-    for key, setting in catalog.spec_for(session.game).settings.items():
+    for key, setting in definition(session.game).spec.settings.items():
         value = session.settings.get(key, setting.default)
-        shown = dict(setting.choices).get(value, value) if setting.kind == "choice" else value
+        if setting.kind == "choice":
+            shown = dict(setting.choices).get(value, value)
+        elif setting.kind in LIST_KINDS:
+            shown = _list_name(setting.kind, value, session.classroom.school_id)
+        else:
+            shown = value
         rows.append((str(setting.label), str(shown)))
     return rows
 
 
-def session_controls(session: GameSession, limit: int = 30) -> list[SessionControl]:
-    return list(session.controls.select_related("actor")[:limit])
+def _list_name(kind: str, pk: int | None, school_id: int) -> str:
+    """A chosen word or vocabulary list by name (not its id); no list: the game's own content."""
+    if kind == "word_list":
+        model, own = WordList, _("The game's own concepts")
+    else:
+        model, own = VocabularyList, _("The question bank")
+    if not pk:
+        return str(own)
+    chosen = model.objects.filter(pk=pk, school_id=school_id).first()
+    return chosen.name if chosen else _("a deleted list")
+
+
+def _actor_name(actor: User | None) -> str:
+    """How the log names a member of staff: their family name, as a class would ("Rivera")."""
+    if actor is None:
+        return ""
+    return actor.last_name or actor.name.split()[-1]
+
+
+def _control_sentence(control: SessionControl, students: dict[int, str]) -> str:
+    detail = control.detail or {}
+    values = {
+        "who": _actor_name(control.actor) or _("The teacher"),
+        "student": students.get(detail.get("student"), _("a student who has left")),
+        "table": detail.get("table"),
+        "seconds": detail.get("seconds"),
+        "n": detail.get("tables"),
+    }
+    kind = control.kind
+    if kind == "open_lobby" and control.actor is None:
+        return _("The lobby opened by itself before the start time.")
+    if kind == "seat_latecomers":
+        names = [students.get(pk, "?") for pk in detail.get("students", [])]
+        return _("Seated the latecomers: %(names)s.") % {"names": ", ".join(names)}
+    if kind == "plan" and detail.get("table") is None:
+        return _("%(who)s took %(student)s off the table plan.") % values
+    if kind in ("start", "arrange") and values["n"] is not None:
+        if kind == "start":
+            sentence = ngettext(
+                "%(who)s started the game at %(n)s table.",
+                "%(who)s started the game at %(n)s tables.",
+                values["n"],
+            )
+        else:
+            sentence = ngettext(
+                "%(who)s proposed %(n)s table.", "%(who)s proposed %(n)s tables.", values["n"]
+            )
+        return sentence % values
+    template = CONTROL_SENTENCES.get(kind)
+    return (template or _("%(who)s: %(kind)s.")) % {**values, "kind": kind}
+
+
+def control_log(session_id: int, limit: int = 30) -> list[dict]:
+    """The console's control log, newest first, as sentences with names ("Rivera removed Bruno G.")."""
+    return _control_sentences(*_controls(session_id, limit))
+
+
+def _controls(session_id: int, limit: int = 30) -> tuple[list[SessionControl], dict[int, str]]:
+    """The session's latest controls, and the names of the students they mention."""
+    controls = list(
+        SessionControl.objects.filter(session_id=session_id)
+        .select_related("actor")
+        .order_by("-created_at", "-id")[:limit]
+    )
+    wanted = set()
+    for control in controls:
+        detail = control.detail or {}
+        wanted.update(detail.get("students", []))
+        if detail.get("student"):
+            wanted.add(detail["student"])
+    students = dict(Student.objects.filter(pk__in=wanted).values_list("pk", "display_name"))
+    return controls, students
+
+
+def _control_sentences(controls: list[SessionControl], students: dict[int, str]) -> list[dict]:
+    return [
+        {
+            "id": control.pk,
+            "at": control.created_at.isoformat(),
+            "time": timezone.localtime(control.created_at).strftime("%H:%M:%S"),
+            "text": tidy_sentence(_control_sentence(control, students)),
+        }
+        for control in controls
+    ]
 
 
 def session_participants(session: GameSession) -> list[Participant]:
@@ -267,6 +475,9 @@ def session_participants(session: GameSession) -> list[Participant]:
 
 
 def student_may_see(student: Student, session: GameSession) -> bool:
+    """A live game is the class's; a homework attempt is its own student's alone."""
+    if session.assignment_id is not None:
+        return session.participants.filter(student=student).exists()
     return Enrolment.objects.filter(student=student, classroom=session.classroom_id).exists()
 
 
@@ -275,17 +486,50 @@ def open_sessions_for_student(student: Student) -> list[GameSession]:
     return list(
         GameSession.objects.filter(
             classroom__in=classrooms,
+            assignment__isnull=True,  # homework attempts are listed with the homework
             status__in=[GameSession.Status.LOBBY, GameSession.Status.RUNNING, GameSession.Status.PAUSED],
         )
-        .select_related("classroom")
+        .select_related("classroom__school")
         .order_by("scheduled_for")
     )
+
+
+def open_game_cards(student: Student) -> list[dict]:
+    """What a student's device lists between games: each open game of their classes, whether this student
+    has joined it, and where to tap (the home page draws these, and fetches them again on every change)."""
+    sessions = open_sessions_for_student(student)
+    joined = set(
+        Participant.objects.filter(student=student, session__in=sessions)
+        .exclude(status=Participant.Status.REMOVED)
+        .values_list("session_id", flat=True)
+    )
+    status_text = {
+        GameSession.Status.LOBBY: _("Open now: join and wait for the start"),
+        GameSession.Status.RUNNING: _("Playing now: join in"),
+        GameSession.Status.PAUSED: _("Paused: join in"),
+    }
+    return [
+        {
+            "id": session.pk,
+            "title": str(session),
+            "game": session.game_full_name,
+            "classroom": session.classroom.name,
+            "status": session.status,
+            "status_text": str(status_text[session.status]),
+            "joined": session.pk in joined,
+            "url": reverse("games:play", args=[session.pk]),
+            "join_url": reverse("games:play_join", args=[session.pk]),
+        }
+        for session in sessions
+    ]
 
 
 def sessions_for_staff(user: User, *, classroom: Classroom | None = None) -> dict[str, list[GameSession]]:
     """Upcoming (and live) sessions soonest first, and the last past ones, for the dashboard."""
     classrooms = [classroom] if classroom is not None else classrooms_for_user(user)
-    sessions = GameSession.objects.filter(classroom__in=classrooms).select_related("classroom")
+    sessions = GameSession.objects.filter(classroom__in=classrooms, assignment__isnull=True).select_related(
+        "classroom__school"
+    )
     upcoming = sessions.filter(
         status__in=[
             GameSession.Status.SCHEDULED,
@@ -318,9 +562,36 @@ def session_results(session: GameSession) -> dict:
             key=lambda item: (-(item[1] or 0), item[0]),
         )
         tables.append(
-            {"table": table, "players": sorted(players.values()), "winners": winners, "scores": scores}
+            {
+                "table": table,
+                "players": sorted(players.values()),
+                "winners": winners,
+                "scores": scores,
+                "accommodations": table_accommodations(table.config, players),
+            }
         )
     return {"tables": tables, "fact_count": session.facts.count()}
+
+
+def table_accommodations(config: dict, names: dict[str, str]) -> list[str]:
+    """What the rules gave each player of a table (from its config, so it says what applied then):
+    "Ava M.: double time (×2), fewer options"."""
+    allowances = config.get("time_allowance") or {}
+    fewer = set(config.get("fewer_options") or [])
+    notes = []
+    for player in [*allowances, *(p for p in fewer if p not in allowances)]:
+        parts = []
+        if player in allowances:
+            factor = allowances[player]
+            parts.append(
+                _("untimed where the game allows")
+                if factor is None
+                else _("time ×%(factor)s") % {"factor": f"{factor:g}"}
+            )
+        if player in fewer:
+            parts.append(_("fewer options"))
+        notes.append(f"{names.get(player, player)}: {', '.join(parts)}")
+    return sorted(notes)
 
 
 def replay_steps(table: GameTable) -> list[TableLogEntry]:
@@ -349,3 +620,44 @@ def replay_step(table: GameTable, step: int) -> dict:
             "view": engine.view(state, {"role": "teacher"}),
         },
     }
+
+
+def student_game_records(student: Student) -> list[dict]:
+    """Everything the game records hold of one student, for their data export: each game they joined
+    (when, which class, where they sat) with every move they made, as logged (their answers included).
+    Other players' moves and names are theirs, not this student's, and are left out."""
+    player = student_player_id(student.pk)
+    participations = Participant.objects.filter(student=student).select_related("session__classroom", "table")
+    records = []
+    for participation in participations.order_by("session__scheduled_for", "session_id"):
+        session = participation.session
+        moves = []
+        if participation.table_id is not None:
+            entries = TableLogEntry.objects.filter(table_id=participation.table_id).filter(
+                models.Q(player=player) | models.Q(kind=TableLogEntry.Kind.JOIN, action__id=player)
+            )
+            moves = [
+                {"seq": entry.seq, "kind": entry.kind, "at": _iso(entry.at), "action": entry.action}
+                for entry in entries.order_by("seq")
+            ]
+        records.append(
+            {
+                "session": session.pk,
+                "game": session.game,
+                "title": str(session),
+                "class": session.classroom.name,
+                "started_at": session.started_at.isoformat() if session.started_at else None,
+                "ended_at": session.ended_at.isoformat() if session.ended_at else None,
+                "status": participation.status,
+                "table": participation.table.number if participation.table_id else None,
+                "player_id": participation.player_id,
+                "joined_at": participation.joined_at.isoformat(),
+                "last_seen_at": participation.last_seen_at.isoformat(),
+                "moves": moves,
+            }
+        )
+    return records
+
+
+def _iso(epoch_seconds: float) -> str:
+    return datetime.fromtimestamp(epoch_seconds, tz=UTC).isoformat()

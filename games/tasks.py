@@ -14,6 +14,7 @@ from celery import shared_task
 from django.db import InterfaceError, OperationalError
 
 from . import services
+from .models import Heartbeat
 
 #: A database hiccup is retried, with backoff. (Late acknowledgement, and a message given back when its worker
 #: dies, are every task's settings: config/settings.py.)
@@ -25,11 +26,31 @@ RETRY_ON_DATABASE_ERRORS = {
 }
 
 
-@shared_task(name="games.table_facts", soft_time_limit=110, time_limit=120, **RETRY_ON_DATABASE_ERRORS)
+# No results kept: nobody reads them, and queueing a task that keeps one first subscribes to the result
+# store, which with Redis down retries for about 19 s before it fails.
+@shared_task(
+    name="games.table_facts",
+    soft_time_limit=110,
+    time_limit=120,
+    ignore_result=True,
+    **RETRY_ON_DATABASE_ERRORS,
+)
 def table_facts(table_id: int, seqs: list[int]) -> int:
     return services.table_facts_record(table_id=table_id, seqs=seqs)
 
 
-@shared_task(name="games.session_wrap_up", soft_time_limit=840, time_limit=900, **RETRY_ON_DATABASE_ERRORS)
+@shared_task(
+    name="games.session_wrap_up",
+    soft_time_limit=840,
+    time_limit=900,
+    ignore_result=True,
+    **RETRY_ON_DATABASE_ERRORS,
+)
 def session_wrap_up(session_id: int) -> None:
     services.session_wrap_up(session_id=session_id)
+
+
+@shared_task(name="games.worker_heartbeat", soft_time_limit=20, time_limit=30, ignore_result=True)
+def worker_heartbeat() -> None:
+    """Queued by beat every minute: run, it proves that beat, the broker and a worker all work."""
+    Heartbeat.beat("worker")

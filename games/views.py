@@ -8,20 +8,25 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.http import Http404, HttpResponse, JsonResponse
+from django.http import FileResponse, Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template import TemplateDoesNotExist
 from django.template.loader import get_template
 from django.urls import reverse
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
+from django_ratelimit.decorators import ratelimit
 
-from classrooms.selectors import classrooms_for_user
-from questions.selectors import visible_word_lists
+from classrooms.middleware import STUDENT_SESSION_KEY
+from classrooms.once import once
+from classrooms.selectors import classrooms_for_user, device_accommodations
+from questions.selectors import visible_vocabulary_lists, visible_word_lists
 
-from . import catalog, selectors, services
+from . import selectors, services, speech
+from .definitions import definition, is_game
 from .forms import SessionForm
-from .models import GameName, GameSession, GameTable, Participant
+from .models import GameSession, GameTable, Participant
 
 
 def _staff_session(request, pk: int) -> GameSession:
@@ -60,6 +65,7 @@ def _managed_classrooms(request):
 
 
 @login_required
+@once
 def session_new(request):
     classrooms = _managed_classrooms(request)
     if not classrooms.exists():
@@ -70,25 +76,35 @@ def session_new(request):
         request.POST or None,
         classrooms=classrooms,
         word_lists=visible_word_lists(request.user),
+        vocabulary_lists=visible_vocabulary_lists(request.user),
         initial=SessionForm.initial_for(classroom=chosen or classrooms.first()) | _game_initial(request),
+        offers_play_now=True,
     )
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
+        fields = {
+            "classroom": data["classroom"],
+            "by": request.user,
+            "game": data["game"],
+            "planned_minutes": data["planned_minutes"],
+            "settings": data["settings"],
+            "title": data["title"],
+            "arrangement": data["arrangement"],
+        }
         try:
-            session = services.session_schedule(
-                classroom=data["classroom"],
-                by=request.user,
-                game=data["game"],
-                scheduled_for=data["scheduled_for"],
-                planned_minutes=data["planned_minutes"],
-                settings=data["settings"],
-                title=data["title"],
-                arrangement=data["arrangement"],
-            )
+            if form.play_now:
+                session = services.session_play_now(**fields)
+            else:
+                session = services.session_schedule(scheduled_for=data["scheduled_for"], **fields)
         except ValidationError as error:
             form.add_error(None, _error_text(error))
         else:
-            messages.success(request, _("Scheduled. The lobby opens 10 minutes before the start."))
+            if form.play_now:
+                messages.success(
+                    request, _("The lobby is open: your students see the game on their devices.")
+                )
+            else:
+                messages.success(request, _("Scheduled. The lobby opens 10 minutes before the start."))
             return redirect("games:console", pk=session.pk)
     return render(
         request,
@@ -100,7 +116,7 @@ def session_new(request):
 
 def _game_initial(request) -> dict:
     game = request.GET.get("game")
-    return {"game": game} if game in catalog.GAMES else {}
+    return {"game": game} if is_game(game) else {}
 
 
 @login_required
@@ -166,8 +182,8 @@ def console(request, pk: int):
     session = _staff_session(request, pk)
     context = {
         "session": session,
-        "spec": catalog.spec_for(session.game),
-        "controls": selectors.session_controls(session),
+        "spec": definition(session.game).spec,
+        "log": selectors.control_log(session.pk),
         "settings_rows": selectors.settings_display(session),
         "participants": selectors.session_participants(session),
         "live_role": "teacher",
@@ -303,8 +319,41 @@ def play(request, pk: int):
     if not selectors.student_may_see(student, session):
         raise Http404
     participant = selectors.participant_for_student(student, session.pk)
-    context = {"session": session, "participant": participant, "live_role": "player"}
+    context = {
+        "session": session,
+        "participant": participant,
+        "live_role": "player",
+    }
     return render(request, "games/play.html", context)
+
+
+@require_POST
+@ratelimit(
+    key=lambda _group, request: f"speak:{request.session.get(STUDENT_SESSION_KEY)}",
+    rate=speech.RATE,
+    block=False,
+)
+def play_speak(request, pk: int):
+    """The server's spoken audio of one piece of text on the student's own screen (read aloud)."""
+    student = request.student
+    if not student or not device_accommodations(student)["read_aloud"]:
+        raise Http404
+    if getattr(request, "limited", False):
+        return HttpResponse(_("Too many requests: wait a moment."), status=429)
+    text = speech.normalise(request.POST.get("text", ""))
+    shown = selectors.strings_on_student_screen(student, pk)
+    if shown is None:
+        raise Http404
+    if not speech.may_speak(text, shown["game"], shown["strings"]):
+        return HttpResponse(_("Only what is on your screen can be read aloud."), status=403)
+    try:
+        audio = speech.speech_file(text, speech.voice_for(get_language()))
+    except speech.SpeechUnavailable:
+        return HttpResponse(_("Spoken audio is not available on this server."), status=503)
+    response = FileResponse(audio.open("rb"), content_type="audio/wav")
+    response["Cache-Control"] = "private, no-store"
+    response["X-Content-Type-Options"] = "nosniff"
+    return response
 
 
 @require_POST
@@ -323,35 +372,24 @@ def play_join(request, pk: int):
 
 
 def open_sessions(request):
-    """The student's home polls this: the games of their classes that are open now."""
+    """The student's device fetches this when told a game of their classes opened or ended."""
     student = request.student
     if not student:
         return JsonResponse({"sessions": []}, status=403)
-    sessions = selectors.open_sessions_for_student(student)
-    return JsonResponse(
-        {
-            "sessions": [
-                {
-                    "id": s.pk,
-                    "title": str(s),
-                    "game": s.get_game_display(),
-                    "url": reverse("games:play", args=[s.pk]),
-                }
-                for s in sessions
-            ]
-        }
-    )
+    response = JsonResponse({"sessions": selectors.open_game_cards(student)})
+    response["Cache-Control"] = "no-store"
+    return response
 
 
 # --- about each game ------------------------------------------------------------------------------
 
 
 def game_page(request, game: str, page: str):
-    if game not in catalog.GAMES:
+    if not is_game(game):
         raise Http404
     try:
         template = get_template(f"games/{game}/{page}.html")
     except TemplateDoesNotExist:
         raise Http404 from None
-    context = {"game": game, "game_title": GameName(game).label, "spec": catalog.spec_for(game)}
+    context = {"game": game, "game_title": definition(game).title, "spec": definition(game).spec}
     return HttpResponse(template.render(context, request))

@@ -6,7 +6,9 @@ A game is data plus pure functions:
   for clock times). Everything random comes from ``state["rng"]`` (see :class:`Rng`).
 * ``apply(state, player, action, now)`` returns ``(new_state, events)`` and never mutates its input;
   an action the rules forbid raises :class:`IllegalAction` with a sentence a student can read.
-* ``on_deadline(state, now)`` is what the rules do when the timed phase runs out.
+* ``on_deadline(state, now)`` is what the rules do when the timed phase runs out. A player's move at or
+  after the phase deadline is refused even before the deadline has fired (:func:`refuse_after_deadline`);
+  replaying a stored log skips that one check, because the log is the record of what was accepted.
 * ``view(state, viewer)`` is deny-by-default: it builds a fresh dict holding only what that viewer may see.
 * ``setup(config, seed)`` plus the action log replays to the same state, bit for bit (:func:`replay`).
 
@@ -21,7 +23,9 @@ import hashlib
 import json
 import marshal
 from collections.abc import Iterable, Iterator, Sequence
-from typing import Any
+from contextlib import contextmanager
+from contextvars import ContextVar
+from typing import Any, TypeVar
 
 #: The player id the runtime uses for the teacher's rule actions (e.g. accepting an answer the checker
 #: refused). Engines that accept teacher actions check for it; the runtime only lets the teacher send it.
@@ -31,6 +35,7 @@ State = dict[str, Any]
 Action = dict[str, Any]
 Event = dict[str, Any]
 Viewer = dict[str, Any]
+_Data = TypeVar("_Data")
 
 
 def _(message: str) -> str:
@@ -134,12 +139,13 @@ def new_rng_state(seed: str) -> dict[str, Any]:
 # --------------------------------------------------------------------------------------------------
 
 
-def clone(state: State) -> State:
-    """A deep copy, so ``apply`` never mutates the caller's state.
+def clone(state: _Data) -> _Data:
+    """A deep copy, so ``apply`` never mutates the caller's state (or of any other plain data).
 
     States are plain data, so a marshal round trip copies them exactly and about six times faster than
     ``copy.deepcopy`` (which dominated bot-game profiles)."""
-    return marshal.loads(marshal.dumps(state))
+    copied: _Data = marshal.loads(marshal.dumps(state))  # type: ignore[arg-type]
+    return copied
 
 
 def canonical_json(data: Any) -> str:
@@ -202,6 +208,108 @@ def deadline_of(state: State) -> float | None:
     return min(deadlines) if deadlines else None
 
 
+def phase_deadline(state: State) -> float | None:
+    """The absolute deadline of the timed phase (not the game clock's), or None when it has none."""
+    return (state.get("clock") or {}).get("deadline")
+
+
+# --------------------------------------------------------------------------------------------------
+# Time allowances: a student with extra time gets a longer deadline in a phase they act in. The runtime
+# puts ``config["time_allowance"] = {player: factor}`` (1.5, 2, or None for untimed) in a table's config;
+# an engine keeps it in ``state["time_allowance"]`` (only when someone has one) and starts the clock of a
+# phase with :func:`clock_start_for`, naming who acts in it. A phase several players share (a team's rack,
+# a drawing everyone makes) takes the slowest of them: the largest factor.
+# --------------------------------------------------------------------------------------------------
+
+#: What "untimed" becomes in a phase whose rules need a clock (the largest allowance).
+LONGEST_ALLOWANCE = 2.0
+_MAX_FACTOR = 3.0
+
+
+def time_allowances(config: dict[str, Any]) -> dict[str, float | None]:
+    """Per-seat time factors from ``config["time_allowance"]``, checked; standard time left out."""
+    raw = config.get("time_allowance") or {}
+    if not isinstance(raw, dict):
+        raise ValueError("time_allowance must map player ids to a factor (or None for untimed)")
+    allowances: dict[str, float | None] = {}
+    for player, factor in raw.items():
+        if factor is not None and (
+            isinstance(factor, bool) or not isinstance(factor, (int, float)) or not 1 <= factor <= _MAX_FACTOR
+        ):
+            raise ValueError(f"a time allowance is a factor from 1 to {_MAX_FACTOR:g}, or None for untimed")
+        if factor != 1:
+            allowances[str(player)] = None if factor is None else float(factor)
+    return allowances
+
+
+def allowances_store(state: State, config: dict[str, Any]) -> None:
+    """Keep the config's allowances in the state (nothing is added when nobody has one)."""
+    allowances = time_allowances(config)
+    if allowances:
+        state["time_allowance"] = allowances
+
+
+def allowance_add(state: State, player: str, factor: Any) -> None:
+    """Give a player seated later (a latecomer) their allowance."""
+    allowances = time_allowances({"time_allowance": {player: factor}})
+    if allowances:
+        state.setdefault("time_allowance", {}).update(allowances)
+
+
+def allowance_factor(state: State, players: Iterable[str]) -> float | None:
+    """The factor of a phase these players act in: the slowest's (None: one of them is untimed)."""
+    allowances = state.get("time_allowance") or {}
+    factors = [allowances.get(player, 1.0) for player in players]
+    if any(factor is None for factor in factors):
+        return None
+    return max([1.0, *[factor for factor in factors if factor is not None]])
+
+
+def allowed_seconds(
+    state: State, seconds: float | None, players: Iterable[str], *, may_be_untimed: bool = True
+) -> float | None:
+    """A phase's length for these players: ``seconds`` times their factor. An untimed player's phase
+    has no deadline where the rules allow one without (``may_be_untimed``), else the longest allowance."""
+    if seconds is None:
+        return None
+    factor = allowance_factor(state, players)
+    if factor is None:
+        return None if may_be_untimed else seconds * LONGEST_ALLOWANCE
+    return seconds * factor
+
+
+def clock_start_for(
+    state: State, now: float, seconds: float | None, players: Iterable[str], *, may_be_untimed: bool = True
+) -> None:
+    """:func:`clock_start` for a phase ``players`` act in, with their time allowance."""
+    clock_start(state, now, allowed_seconds(state, seconds, players, may_be_untimed=may_be_untimed))
+
+
+#: Off only while a stored log is replayed (see :func:`apply_log_entry`).
+_deadlines_enforced: ContextVar[bool] = ContextVar("deadlines_enforced", default=True)
+
+
+def refuse_after_deadline(state: State, player: str, now: float) -> None:
+    """Refuse a player's move made once the phase clock has run out, even if the runtime has not fired
+    the deadline yet: the phase is over, and the deadline rule (not the late move) decides what happens.
+    Every engine's ``apply`` calls this first. The teacher's actions (:data:`TEACHER`) pass, and so does
+    a move replayed from a stored log (see :func:`apply_log_entry`)."""
+    if player == TEACHER or not _deadlines_enforced.get():
+        return
+    deadline = phase_deadline(state)
+    if deadline is not None and now >= deadline:
+        raise IllegalAction(_("Time is up: your move came too late."), code="too_late")
+
+
+@contextmanager
+def _replaying_log() -> Iterator[None]:
+    token = _deadlines_enforced.set(False)
+    try:
+        yield
+    finally:
+        _deadlines_enforced.reset(token)
+
+
 def _clocks(state: State) -> list[dict[str, Any]]:
     state.setdefault("clock", _blank_clock())
     return [clock for clock in (state.get("clock"), state.get("game_clock")) if clock is not None]
@@ -259,6 +367,24 @@ class Game:
 
     Required in a subclass: ``name``, ``min_players``, ``max_players``, ``setup``, ``current_players``,
     ``legal_actions``, ``apply``, ``on_deadline``, ``view``, ``is_over``, ``outcome``, ``facts``.
+
+    Optional hooks, with defaults here so the runtime calls them on every engine without asking first:
+
+    * ``seats_latecomers`` and ``join(state, info, now)``: whether a game already begun seats a newcomer
+      (a team game), and how. By default it does not and ``join`` refuses (code ``no_join``); the runtime
+      gives a newcomer a new table instead.
+    * ``refusal_fact(state, player, action, error, now)``: a learning fact for a refused action that is
+      itself a learning moment (Line-it: a card that breaks the line); default ``None``.
+    * ``questions_shown(events)``: bank ids of the questions these events finished showing, for the
+      class's question rotation; default none.
+    * ``redact_action(state, player, action)``: the action with whatever the player wrote in their own
+      words replaced by something that the rules judge the same way (see :func:`pseudonymised`);
+      default: unchanged (an engine whose actions hold no free text).
+    * ``outcome_when_ended``, ``records_facts``, ``views``, ``apply_in_place``: see each below.
+
+    Moves after the deadline: each engine's ``apply`` first calls :func:`refuse_after_deadline`, so a
+    student's move that arrives once the phase clock has run out is refused (code ``too_late``) even
+    when the runtime has not yet fired the deadline; the teacher's actions are never refused by it.
     """
 
     name: str = ""
@@ -267,6 +393,8 @@ class Game:
     max_players: int = 1
     #: Config keys the runtime may set and their defaults (timers in seconds, variants, levels ...).
     default_config: dict[str, Any] = {}
+    #: Whether a game already begun seats a newcomer through :meth:`join`.
+    seats_latecomers: bool = False
 
     def setup(self, config: dict[str, Any], seed: str, now: float = 0.0) -> State:
         """A new game. ``config["players"]`` lists ``{"id", "name", ...}`` dicts (game-specific extras:
@@ -316,6 +444,11 @@ class Game:
         """``None`` while the game runs; afterwards e.g. ``{"winners": [...], "scores": {...}}``."""
         raise NotImplementedError
 
+    def outcome_when_ended(self, state: State) -> dict[str, Any] | None:
+        """What the results show of a game the teacher ended before the rules did (e.g. the scores at
+        that moment, with no winners); ``None``: nothing."""
+        return None
+
     def facts(self, events: list[Event]) -> list[dict[str, Any]]:
         """Per-student learning facts in ``events`` (each names its ``player``): what was asked,
         the answer given, whether it was right, the level, category, time taken ..."""
@@ -325,6 +458,25 @@ class Game:
         """Whether ``events`` hold any learning fact (the runtime then queues their recording). An engine
         whose facts are costly to build can answer without building them."""
         return bool(self.facts(events))
+
+    def join(self, state: State, info: dict[str, Any], now: float) -> tuple[State, list[Event]]:
+        """Seat a latecomer ``{"id", "name", ...}`` in a game already begun (see ``seats_latecomers``)."""
+        raise IllegalAction(_("This game cannot seat a latecomer."), code="no_join")
+
+    def refusal_fact(
+        self, state: State, player: Any, action: Any, error: Any, now: float | None = None
+    ) -> dict[str, Any] | None:
+        """The learning fact of a refused action (``error`` is the ``IllegalAction``), or ``None``.
+        ``apply`` leaves no trace of a refusal, so the runtime asks with the state it refused on."""
+        return None
+
+    def questions_shown(self, events: list[Event]) -> list[str]:
+        """Bank ids of the questions ``events`` finished showing, in order (the class's rotation)."""
+        return []
+
+    def redact_action(self, state: State, player: str, action: Action) -> Action:
+        """``action`` (to be applied to ``state``) without the player's own words, judged the same."""
+        return action
 
     def bot_action(self, state: State, player: str, rng: Rng) -> Action:
         """A legal, sensible move for a computer player (its strength from the player's ``bot`` config).
@@ -345,7 +497,11 @@ def replay(game: Game, config: dict[str, Any], seed: str, log: Iterable[dict[str
     Log entries are ``{"kind": "setup", "at": t}`` (optional, first), ``{"kind": "action", "player": p,
     "action": a, "at": t}``, ``{"kind": "deadline", "at": t}`` and the runtime's clock controls
     ``{"kind": "pause"|"resume", "at": t}`` / ``{"kind": "extend", "seconds": s}``, and a latecomer
-    seated mid-game ``{"kind": "join", "info": {"id", "name", ...}, "at": t}`` (see joining.py).
+    seated mid-game ``{"kind": "join", "info": {"id", "name", ...}, "at": t}`` (see ``Game.join``).
+
+    A logged action is applied without :func:`refuse_after_deadline`: the log is the record of what was
+    accepted, and logs stored before engines refused late moves may hold a move made after its deadline
+    (the deadline entry came later). Every other rule still applies, so a tampered log still fails.
     """
     entries = list(log)
     start = entries[0]["at"] if entries and entries[0].get("kind") == "setup" else 0.0
@@ -355,18 +511,42 @@ def replay(game: Game, config: dict[str, Any], seed: str, log: Iterable[dict[str
     return state
 
 
+def pseudonymised(
+    game: Game, config: dict[str, Any], seed: str, log: Iterable[dict[str, Any]], player: str, name: str
+) -> tuple[dict[str, Any], list[dict[str, Any]], State, list[list[Event]]]:
+    """The table as if ``player`` had been called ``name`` and had written nothing in their own words
+    (a student whose data was erased): the config, the log entries, the final state and each entry's
+    events, all replayed from the seed. Their every move is still there and judged as before (see
+    ``Game.redact_action``), so the replay reaches the same outcome under the new name."""
+    config = clone(config)
+    for seat in config.get("players", []):
+        if seat.get("id") == player:
+            seat["name"] = name
+    entries = [clone(entry) for entry in log]
+    start = entries[0]["at"] if entries and entries[0].get("kind") == "setup" else 0.0
+    state = game.setup(config, seed, now=start)
+    events_of_entries: list[list[Event]] = []
+    for entry in entries:
+        if entry["kind"] == "action" and entry.get("player") == player:
+            entry["action"] = game.redact_action(state, player, entry["action"])
+        elif entry["kind"] == "join" and entry["info"].get("id") == player:
+            entry["info"]["name"] = name
+        state, events = apply_log_entry(game, state, entry)
+        events_of_entries.append(events)
+    return config, entries, state, events_of_entries
+
+
 def apply_log_entry(game: Game, state: State, entry: dict[str, Any]) -> tuple[State, list[Event]]:
     kind = entry["kind"]
     if kind == "setup":
         return state, []
     if kind == "action":
-        return game.apply(state, entry["player"], entry["action"], entry["at"])
+        with _replaying_log():
+            return game.apply(state, entry["player"], entry["action"], entry["at"])
     if kind == "deadline":
         return game.on_deadline(state, entry["at"])
     if kind == "join":
-        from .joining import join
-
-        return join(game, state, entry["info"], entry["at"])
+        return game.join(state, entry["info"], entry["at"])
     state = clone(state)
     if kind == "pause":
         clock_pause(state, entry["at"])
@@ -405,8 +585,9 @@ def bot_moves(
     """A game with every player a bot, one step at a time: the set-up state with its log entry, then each
     new state with the log entry that made it and its events, until the game is over.
 
-    Time is simulated: each action takes ``step_seconds``; when nobody can act, the clock jumps to the
-    phase deadline and the deadline rule fires. Deterministic for the same arguments.
+    Time is simulated: each action takes ``step_seconds``; when nobody can act, or the next action would
+    come at or after the phase deadline (and be refused as too late), the clock jumps to the deadline and
+    the deadline rule fires. Deterministic for the same arguments.
     """
     bot_rng = Rng(bot_seed if bot_seed is not None else f"bot:{seed}")
     now = start
@@ -414,13 +595,14 @@ def bot_moves(
     yield state, {"kind": "setup", "at": now}, []
     while not game.is_over(state):
         players = game.current_players(state)
-        if players:
+        due = phase_deadline(state)
+        if players and (due is None or now + step_seconds < due):
             player = players[bot_rng.below(len(players))]
             action = game.bot_action(state, player, bot_rng)
             now += step_seconds
             entry = {"kind": "action", "player": player, "action": action, "at": now}
         else:
-            deadline = game.deadline(state)
+            deadline = due if players else game.deadline(state)
             if deadline is None:
                 raise RuntimeError(f"{game.name}: nobody can act and no deadline is set")
             now = max(now, deadline)

@@ -19,10 +19,12 @@ from typing import Any
 import msgspec
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
+from django.utils import translation
 from django.utils.translation import gettext as _
 
-from classrooms.middleware import STUDENT_SESSION_KEY
-from classrooms.models import Student
+from classrooms import languages
+from classrooms.middleware import student_for_session
 
 from .. import selectors, services
 from ..engine.core import TEACHER
@@ -30,8 +32,14 @@ from ..models import GameTable, Participant
 from . import batching, fanout
 
 MAX_MESSAGE_BYTES = 16_384
+#: The server's own frame limit (uvicorn --ws-max-size in the Procfiles): a bigger message closes the
+#: connection (1009) before it is read whole, so a flood of 10 MB messages cannot fill the memory.
+#: Above MAX_MESSAGE_BYTES so a message a little too large still gets a readable error.
+SERVER_MAX_MESSAGE_BYTES = 65_536
 RATE_PER_SECOND = 10
 RATE_BURST = 20
+#: A fresh snapshot at most this often per connection (seconds).
+HELLO_EVERY = 2.0
 
 
 class Hello(msgspec.Struct, tag="hello", forbid_unknown_fields=True):
@@ -49,6 +57,25 @@ class ActionMessage(msgspec.Struct, tag="action", forbid_unknown_fields=True):
 
 
 ClientMessage = Hello | Ping | ActionMessage
+#: No game's action nests deeper than this (a drawing's strokes of points is 4).
+MAX_DEPTH = 8
+
+
+def _deeper_than(value: Any, limit: int) -> bool:
+    """Whether ``value`` nests lists or objects more than ``limit`` deep (checked without recursion)."""
+    level = [value]
+    for _depth in range(limit + 1):
+        level = [
+            child
+            for item in level
+            if isinstance(item, dict | list)
+            for child in (item.values() if isinstance(item, dict) else item)
+        ]
+        if not level:
+            return False
+    return True
+
+
 DECODER = msgspec.json.Decoder(ClientMessage)
 #: msgspec encodes the views about 20 times faster than json.dumps (see bench/README.md).
 ENCODER = msgspec.json.Encoder()
@@ -80,7 +107,12 @@ class GameConsumer(AsyncWebsocketConsumer):
     removed: bool = False
     #: The connection that held this student's seat before this one (told to stop), if any.
     previous_device: str = ""
+    homework: bool = False
     _viewer_key: tuple | None = None
+    #: The signed-in student of a player's device (None for staff screens).
+    student = None
+    #: The language this device reads the game in (set when it connects).
+    language: str = settings.LANGUAGE_CODE
 
     async def __call__(self, scope, receive, send):
         try:
@@ -97,6 +129,7 @@ class GameConsumer(AsyncWebsocketConsumer):
     async def connect(self):
         self.session_id = int(self.scope["url_route"]["kwargs"]["session_id"])
         self.bucket = TokenBucket()
+        self.last_hello = -HELLO_EVERY
         if not await self._authorise():
             await self.close(code=4403)  # refused before accept(): nothing is sent
             return
@@ -104,7 +137,8 @@ class GameConsumer(AsyncWebsocketConsumer):
             await self.channel_layer.send(self.previous_device, {"type": "seat.replaced"})
         await fanout.hub().join(self)
         await self.accept()
-        await self._send_snapshot({})
+        with translation.override(self.language):
+            await self._send_snapshot({})
 
     async def disconnect(self, code):
         if self.role is None:
@@ -114,11 +148,32 @@ class GameConsumer(AsyncWebsocketConsumer):
             await database_sync_to_async(services.seat_release)(
                 participant_id=self.participant_id, connection=self.channel_name
             )
+            if self.homework:  # and stop when it leaves: the game waits where it stopped
+                await database_sync_to_async(services.attempt_device_left)(participant_id=self.participant_id)
 
     # --- who is this ----------------------------------------------------------------------------
 
     @database_sync_to_async
     def _authorise(self) -> bool:
+        allowed = self._authorise_role()
+        if allowed:
+            self.language = self._language()
+        return allowed
+
+    def _language(self) -> str:
+        """This device's language, chosen as for its pages (classrooms.languages): each device of a
+        session (the projector, the console, every student's) reads the game in its own."""
+        session = self.scope.get("session")
+        headers = dict(self.scope.get("headers") or [])
+        return languages.resolve(
+            chosen=session.get(languages.LANGUAGE_CHOICE_KEY) if session is not None else None,
+            student=self.student,
+            cookie=(self.scope.get("cookies") or {}).get(settings.LANGUAGE_COOKIE_NAME),
+            user=self.scope.get("user"),
+            accept_language=headers.get(b"accept-language", b"").decode("latin-1"),
+        )
+
+    def _authorise_role(self) -> bool:
         query = dict(
             part.split("=", 1)
             for part in self.scope.get("query_string", b"").decode().split("&")
@@ -133,8 +188,7 @@ class GameConsumer(AsyncWebsocketConsumer):
                 return False
             self.role = wanted
             return True
-        student_id = (self.scope.get("session") or {}).get(STUDENT_SESSION_KEY)
-        student = Student.objects.filter(pk=student_id).first() if student_id else None
+        student = self.student = student_for_session(self.scope.get("session"))
         participant = selectors.participant_for_student(student, self.session_id) if student else None
         if participant is None:
             return False
@@ -146,6 +200,9 @@ class GameConsumer(AsyncWebsocketConsumer):
         self.previous_device = (
             services.seat_claim(participant_id=participant.pk, connection=self.channel_name) or ""
         )
+        self.homework = participant.session.assignment_id is not None
+        if self.homework:  # a homework attempt's clocks run while its student's device is here
+            services.attempt_device_arrived(participant_id=participant.pk)
         return True
 
     def adopt_seat(self, seats: dict[int, tuple[str, int | None, str]]) -> None:
@@ -193,7 +250,8 @@ class GameConsumer(AsyncWebsocketConsumer):
             await self.close(code=4404)
             return
         self.adopt_seat(snapshot.seats)
-        await self.push({"type": "session", "session": snapshot.summary_for(self.role), **self.me()})
+        session = snapshot.summary_for(self.role, self.language)
+        await self.push({"type": "session", "session": session, **self.me()})
         wanted = [
             table_id
             for table_id in snapshot.table_ids
@@ -209,12 +267,19 @@ class GameConsumer(AsyncWebsocketConsumer):
         return {"role": "player", "player": self.player_id, "table": self.table_id, "removed": self.removed}
 
     async def seat_replaced(self, event):
-        await self._error("replaced", _("You opened this game on another device, so this one has stopped."))
+        with translation.override(self.language):
+            message = _("You opened this game on another device, so this one has stopped.")
+        await self._error("replaced", message)
         await self.close(code=4409)
 
     # --- receiving ------------------------------------------------------------------------------
 
     async def receive(self, text_data=None, bytes_data=None):
+        """Every answer to this device (its refusals, its snapshots) in the device's own language."""
+        with translation.override(self.language):
+            await self._receive(text_data, bytes_data)
+
+    async def _receive(self, text_data=None, bytes_data=None):
         raw = text_data if text_data is not None else bytes_data
         if raw is None or len(raw) > MAX_MESSAGE_BYTES:
             await self._error("too_large", _("That message is too large."))
@@ -227,9 +292,23 @@ class GameConsumer(AsyncWebsocketConsumer):
         except (msgspec.ValidationError, msgspec.DecodeError) as error:
             await self._error("invalid", _("That message was not understood: %(error)s") % {"error": error})
             return
+        except RecursionError:  # nested deeper than the decoder goes: refused like any bad message
+            message = None
+        if message is None or (
+            isinstance(message, ActionMessage) and _deeper_than(message.action, MAX_DEPTH)
+        ):
+            await self._error("invalid", _("That message is nested too deeply."))
+            return
         if isinstance(message, Ping):
             await self.push({"type": "pong"})
         elif isinstance(message, Hello):
+            # A client says hello when it (re)connects; one asking again and again only costs the server
+            # snapshots (ten such devices once took most of a core).
+            now = time.monotonic()
+            if now - self.last_hello < HELLO_EVERY:
+                await self._error("rate_limited", _("Already up to date. Wait a moment before asking again."))
+                return
+            self.last_hello = now
             await self._send_snapshot(message.last_seq)
         else:
             await self._act(message)

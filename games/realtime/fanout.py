@@ -1,7 +1,7 @@
 """Per-process fan-out: one channel-layer message per server process, then a local loop of sends.
 
 A naive ``group_send`` to 2000 consumers costs one channel-layer delivery and one database read per
-consumer (measured ~1.5 s on uvicorn; see DESIGN.md). Instead each process keeps a registry of its own
+consumer (measured ~1.5 s on uvicorn). Instead each process keeps a registry of its own
 connections per session and subscribes ONE process channel to the session's group. When a change
 arrives, the hub reads the table (or the session) once, then sends every local connection its own view.
 
@@ -259,12 +259,16 @@ class SessionHub:
                 for consumer, key in wanted:
                     tables[consumer].append(bodies[key])
         # Each message is put together with one join (a class's worth of copies of a 2 KB string adds up).
-        heads: dict[str, str] = {}
+        # One head per kind of screen and language: each device reads the session in its own language.
+        heads: dict[tuple[str, str], str] = {}
         sends: list[tuple[GameConsumer, str]] = []
         for consumer in sorted(consumers, key=lambda c: c.role == "player"):  # staff screens first
-            role = "staff" if consumer.role in ("teacher", "projector") else "player"
+            role = (
+                consumer.role if consumer.role in ("teacher", "projector") else "player",
+                consumer.language,
+            )
             if role not in heads:
-                summary = ENCODER.encode(snapshot.summary_for(consumer.role)).decode()
+                summary = ENCODER.encode(snapshot.summary_for(consumer.role, consumer.language)).decode()
                 heads[role] = '{"type":"session","session":' + summary + ","
             me = ENCODER.encode(consumer.me()).decode()[1:-1]
             opened = tables.get(consumer)
@@ -285,8 +289,14 @@ class SessionHub:
         snapshot = await database_sync_to_async(selectors.session_snapshot)(session_id)
         if snapshot is not None:
             self.seated[session_id] = snapshot
-            body = _open(ENCODER.encode({"type": "session", "session": snapshot.summary}).decode())
-            await _send_all([(c, body) for c in staff])
+            # One body per role and language: the projector's leaves out who has accommodations.
+            bodies: dict[tuple[str, str], str] = {}
+            for consumer in staff:
+                key = (consumer.role, consumer.language)
+                if key not in bodies:
+                    summary = snapshot.summary_for(consumer.role, consumer.language)
+                    bodies[key] = _open(ENCODER.encode({"type": "session", "session": summary}).decode())
+            await _send_all([(c, bodies[(c.role, c.language)]) for c in staff])
 
 
 def _open(body: str) -> str:

@@ -1,4 +1,5 @@
-"""Websocket routes. The game consumer is mounted here (see games.realtime.consumers)."""
+"""Websocket routes: the game consumer (games.realtime.consumers) and the student's class watch
+(games.realtime.student)."""
 
 from channels.auth import AuthMiddleware
 from channels.security.websocket import OriginValidator
@@ -7,8 +8,12 @@ from django.conf import settings
 from django.urls import path
 
 from .consumers import GameConsumer
+from .student import ClassGamesConsumer
 
-websocket_urlpatterns = [path("ws/sessions/<int:session_id>/", GameConsumer.as_asgi())]
+websocket_urlpatterns = [
+    path("ws/sessions/<int:session_id>/", GameConsumer.as_asgi()),
+    path("ws/me/", ClassGamesConsumer.as_asgi()),
+]
 
 
 def allowed_origins() -> list[str]:

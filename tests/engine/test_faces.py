@@ -1,4 +1,4 @@
-"""Line-Up (faces): a scenario test for every rule of issue 6, plus setup, boards, views and facts."""
+"""Line-Up (faces): a scenario test for every rule of the rulebook, plus setup, boards, views and facts."""
 
 from __future__ import annotations
 
@@ -45,7 +45,7 @@ def colour_of(face):
 
 
 def test_registry_finds_the_engine():
-    from games.engine.registry import get_engine
+    from games.definitions import get_engine
 
     assert isinstance(get_engine("faces"), Faces)
     assert Faces.min_players == Faces.max_players == 2
@@ -469,12 +469,70 @@ def test_turn_clock_starts_with_each_turn():
     assert state["clock"]["deadline"] == 140.0
 
 
-def test_running_out_of_time_loses_the_match_by_default():
+def test_running_out_of_time_passes_the_turn_by_default():
+    """One missed turn (a slow student, a tablet that slept, a dropped connection) is a lost turn, not a
+    lost match: the turn goes to the other player with a fresh clock, and the match goes on."""
     state = h.new_game()
+    assert state["settings"]["timeout"] == "pass"
     slow = state["turn"]
     state, events = GAME.on_deadline(state, 60.0)
-    assert GAME.outcome(state) == {"winners": [h.other(slow)], "scores": {P1: 0, P2: 0}, "reason": "timeout"}
+    assert events[0] == {**events[0], "type": "timeout", "player": slow, "rule": "pass"}
+    assert state["turn"] == h.other(slow) and state["phase"] == "ask" and not GAME.is_over(state)
+    # Missing every turn for a long time (a student who went away) never ends the match by itself.
+    for n in range(2, 40):
+        state, _ = GAME.on_deadline(state, 60.0 * n)
+    assert not GAME.is_over(state) and state["wins"] == {P1: 0, P2: 0}
+
+
+def test_the_stricter_rule_loses_the_match_and_the_score_says_who_won():
+    state = h.new_game(timeout="lose_match")
+    slow = state["turn"]
+    state, events = GAME.on_deadline(state, 60.0)
+    winner = h.other(slow)
+    # The winner gets the rounds they still needed (a walkover): never "won by Ava" beside 0-0.
+    assert GAME.outcome(state) == {"winners": [winner], "scores": {winner: 2, slow: 0}, "reason": "timeout"}
+    assert state["wins"] == {P1: 0, P2: 0}  # rounds actually played and won stay as they were
     assert events[0] == {**events[0], "type": "timeout", "player": slow, "rule": "lose_match"}
+    over = events[-1]
+    assert over["type"] == "match_over" and over["scores"] == {winner: 2, slow: 0} and over["conceded"] == 2
+
+
+def test_a_resignation_gives_the_winner_the_rounds_still_needed():
+    state = h.new_game()
+    first = state["turn"]
+    state, _ = h.name(
+        state, first, state["rounds"][0]["secret"][h.other(first)], now=5.0
+    )  # first wins round 1
+    state = h.skip_review(state, now=30.0)
+    state, _ = GAME.apply(state, first, {"type": "resign"}, 31.0)
+    winner = h.other(first)
+    outcome = GAME.outcome(state)
+    assert outcome["winners"] == [winner] and outcome["reason"] == "resigned"
+    assert outcome["scores"] == {winner: 2, first: 1}
+    assert max(outcome["scores"], key=outcome["scores"].get) == winner
+    for role in ({"role": "projector"}, {"role": "teacher"}, {"role": "player", "player": first}):
+        assert GAME.view(state, role)["result"]["scores"] == {winner: 2, first: 1}
+
+
+def test_a_match_won_on_rounds_keeps_its_score():
+    state = h.new_game()
+    for at in (5.0, 50.0):
+        state, _ = h.win_round(state, P1, now=at)
+        if state["phase"] == "reveal":
+            state = h.skip_review(state, now=at + 20)
+    outcome = GAME.outcome(state)
+    assert outcome["reason"] == "rounds"
+    assert outcome["scores"][outcome["winners"][0]] == 2
+    assert sorted(outcome["scores"].values()) == sorted(state["wins"].values())
+
+
+def test_a_match_ended_early_by_the_teacher_stands_at_its_rounds_won():
+    state = h.new_game()
+    first = state["turn"]
+    state, _ = h.name(state, first, state["rounds"][0]["secret"][h.other(first)], now=5.0)
+    assert GAME.outcome(state) is None
+    ended = {"winners": [], "scores": {first: 1, h.other(first): 0}, "reason": "ended"}
+    assert GAME.outcome_when_ended(state) == ended
 
 
 def test_running_out_of_time_can_lose_only_the_round():
@@ -627,7 +685,7 @@ def test_facts_for_questions_names_rounds_and_matches():
     question = by_category["question"][0]
     assert question["player"] == asker and question["item_id"] == "glasses"
     assert question["time_taken"] == 7.0 and question["score"] == events[0]["quality"]
-    assert question["correct"] is (events[0]["quality"] >= 1)
+    assert question["correct"] is None and question["score"] == events[0]["quality"]
     name_fact = by_category["name"][0]
     assert name_fact["correct"] is True and name_fact["time_taken"] == 3.0
     rounds = {f["player"]: f["correct"] for f in by_category["round"]}

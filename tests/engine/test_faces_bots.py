@@ -9,7 +9,7 @@ import pytest
 
 from games.engine import core
 from games.engine.faces import strategy
-from games.engine.faces.rules import question_splits
+from games.engine.faces.features import question_splits
 from tests.loading import engine_module
 
 h = engine_module("test_faces_helpers")

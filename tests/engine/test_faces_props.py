@@ -96,9 +96,10 @@ def test_random_legal_play_always_ends_with_invariants_intact(seed, settings_, d
                 moves = actions
             action = data.draw(st.sampled_from(moves))
             now += data.draw(st.sampled_from([0.5, 1.0, 5.0]))
-            if deadline is not None and now > deadline:
-                now = deadline
             entry = {"kind": "action", "player": player, "action": action, "at": now}
+            if deadline is not None and now >= deadline:  # too late to move: the deadline fires first
+                now = deadline
+                entry = {"kind": "deadline", "at": now}
         before = core.state_hash(state)
         new_state, _events = core.apply_log_entry(GAME, state, entry)
         assert core.state_hash(state) == before, "apply/on_deadline never mutate their input"

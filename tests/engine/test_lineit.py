@@ -1,4 +1,4 @@
-"""Line-it scenario tests: one (or more) per rule of issue 7, named after the rule they prove."""
+"""Line-it scenario tests: one (or more) per rule of the rulebook, named after the rule they prove."""
 
 from __future__ import annotations
 
@@ -8,11 +8,11 @@ from fractions import Fraction
 
 import pytest
 
+from games.definitions import get_engine
 from games.engine import core
 from games.engine.core import IllegalAction
 from games.engine.lineit import LineIt, refusal_event, refusal_fact, rules
 from games.engine.lineit.cards import BET_VALUES, COLOUR_ORDER, cards_for
-from games.engine.registry import get_engine
 from tests.loading import engine_module
 
 S = engine_module("test_lineit_support")
@@ -315,6 +315,7 @@ def test_accepted_placement_is_a_comparison_fact_but_setting_the_direction_is_no
     assert fact["correct"] is True and fact["time_taken"] == 4.0
     assert (fact["detail"]["card_value"], fact["detail"]["end_value"]) == ("45", "40")
     assert fact["item_id"] == "compare:40|45"
+    assert fact["response"] == {"card": "45", "after": "40", "direction": "up"}
     state = arrange(table(), market=[n(45), n(2), n(3), n(4)], lines={"p1": [n(30)]})
     _after, events = act(state, "p1", take(n(45)))
     assert not [f for f in GAME.facts(events) if f["category"] == "comparison"]
@@ -447,19 +448,28 @@ def test_bet_won_when_enough_number_cards_follow_it():
     state, events = scored([n(10), BET3, n(20), n(30)], 40)  # 3 number cards after the +3 bet
     assert state["tokens"]["p1"] == [3]
     assert BET3 in state["discard"] and BET3 not in state["piles"]["p1"]
-    assert state["piles"]["p1"] == [n(40)]
+    assert state["piles"]["p1"] == [n(30), n(40)]  # the Bet and the two oldest numbers go
     [score] = events_of(events, "score")
     assert score["bet"] == {"bet": 3, "after": 3, "won": True, "token": 3}
-    assert rules.score_of(state, "p1") == 4
+    assert rules.score_of(state, "p1") == 2 + 3
 
 
 def test_bet_lost_when_too_few_number_cards_follow_it():
     state, events = scored([n(10), n(20), n(30), BET5, n(40)], 50)  # 2 after a +5 bet
     assert state["tokens"]["p1"] == [-5]
-    assert state["piles"]["p1"] == [n(40), n(50)]
-    assert rules.score_of(state, "p1") == 2 - 5
+    assert state["piles"]["p1"] == [n(30), n(40), n(50)]
+    assert rules.score_of(state, "p1") == 3 - 5
     facts = [f for f in GAME.facts(events) if f["category"] == "bet"]
     assert facts[0]["correct"] is False and facts[0]["score"] == -5
+
+
+def test_scoring_discards_three_cards_of_the_line_and_a_bet_is_one_of_them():
+    """The rulebook: discard three cards from the line, score the rest. Six cards, one a Bet: three are
+    banked (the Bet and two numbers go), where discarding the Bet and three numbers banked only two."""
+    with_bet, _events = scored([n(10), BET3, n(20), n(30), n(40)], 50)
+    without_bet, _events = scored([n(10), n(20), n(30), n(40), n(45)], 50)
+    assert len(with_bet["piles"]["p1"]) == 3 and len(without_bet["piles"]["p1"]) == 3
+    assert with_bet["discard"][-3:] == [BET3, n(10), n(20)]
 
 
 def test_bet_played_first_counts_every_number_card_of_the_line():

@@ -45,6 +45,8 @@ def random_game(config, seed, chooser_seed, deadline_chance, *, check=True, on_s
             assert moves, "the current player always has a legal move"
             now += 1.0
             entry = {"kind": "action", "player": player, "action": chooser.choice(moves), "at": now}
+            if core.phase_deadline(state) is not None and now >= core.phase_deadline(state):
+                entry = {"kind": "deadline", "at": now}  # too late to move: the deadline fires first
         new_state, new_events = core.apply_log_entry(GAME, state, entry)
         if check:
             assert core.state_hash(state) == before, "apply/on_deadline mutated its input"

@@ -1,4 +1,4 @@
-"""Line Up! rules, one scenario per rule of the rulebook (issue 4), plus views, validation and facts.
+"""Line Up! rules, one scenario per rule of the rulebook, plus views, validation and facts.
 
 Standard board: purple 1-8, orange 9-16, pink 17-24, the 5-space at 25; stars on 4, 7, 11, 14, 19, 22.
 The first fixture question is the rulebook's example (answer 2, 5, 3, 1, 4).
@@ -992,7 +992,9 @@ def test_facts_per_student_and_question_hold_own_ordering_team_result_and_time()
     ben = facts["ben"]
     assert ben["game"] == "lineup" and ben["skill"] == "general_knowledge"
     assert ben["category"] == QUESTIONS[0]["subject"] and ben["level"] == QUESTIONS[0]["level"]
-    assert ben["item_id"] == "q0" and ben["response"] == [2, 5, 1, 3, 4]
+    assert ben["item_id"] == "q0" and ben["response"]["order"] == [2, 5, 1, 3, 4]
+    # The cards as Ben saw them, in his order (the report shows a wrong answer so).
+    assert ben["response"]["cards"] == [QUESTIONS[0]["items"][n - 1]["text"] for n in (2, 5, 1, 3, 4)]
     assert ben["score"] == 3 and ben["correct"] is False and ben["time_taken"] == 9.0
     assert ben["detail"]["team_order"] == [2, 5, 1, 3, 4] and ben["detail"]["team_right"] == 3
     assert ben["detail"]["mini"] == "purple"
@@ -1175,8 +1177,9 @@ def test_views_built_together_equal_views_built_one_by_one():
         if GAME.is_over(state):
             break
         movers = GAME.current_players(state)
-        if not movers:
-            state = deadline(state, now=state["clock"].get("deadline") or 1000.0 + step)[0]
+        due = state["clock"].get("deadline")
+        if not movers or (due is not None and 1.0 + step >= due):  # a move at the deadline is too late
+            state = deadline(state, now=due or 1000.0 + step)[0]
             continue
         player = rng.choice(movers)
         state, _events = GAME.apply(state, player, GAME.bot_action(state, player, rng), 1.0 + step)

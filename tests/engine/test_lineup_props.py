@@ -97,6 +97,8 @@ def random_game(
             player = rng.choice(players)
             action = rng.choice(GAME.legal_actions(state, player))
             entry = {"kind": "action", "player": player, "action": action, "at": now}
+            if core.phase_deadline(state) is not None and now >= core.phase_deadline(state):
+                entry = {"kind": "deadline", "at": now}  # too late to move: the deadline fires first
         frozen = core.canonical_json(state) if thorough else None
         new_state, _events = core.apply_log_entry(GAME, state, entry)
         if thorough:
@@ -334,7 +336,8 @@ def scan_game(config, seed, bot_seed):
             revealed.add(h.current_question(state)["id"])
         players = GAME.current_players(state)
         now += 1.0
-        if players:
+        due = core.phase_deadline(state)
+        if players and (due is None or now < due):  # at the deadline a move is too late: it fires first
             player = rng.choice(players)
             state, _ = GAME.apply(state, player, GAME.bot_action(state, player, rng), now)
         else:

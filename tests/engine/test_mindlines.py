@@ -9,7 +9,8 @@ import json
 
 import pytest
 
-from games.engine import core, registry
+from games import definitions as registry
+from games.engine import core
 from games.engine.core import TEACHER, IllegalAction
 from games.engine.mindlines import MindTheLines, rules
 from games.engine.mindlines import boards as mtl_boards
@@ -76,9 +77,9 @@ def to_prophesying(players: int = 4, **extra) -> dict:
 
 def exclude_where(state: dict, wants_decoy: bool, now: float = 50.0) -> dict:
     """The current prophesier excludes a decoy (or a concept someone else drew)."""
-    player = rules._prophesier(state)
+    player = rules.prophesier(state)
     decoys = set(state["decoys"])
-    for card in rules._open_cards(state):
+    for card in rules.open_cards(state):
         cid = state["cards"][card]
         if cid not in state["hands"][player] and (cid in decoys) == wants_decoy:
             return act(state, player, {"type": "exclude", "card": card}, now)
@@ -97,7 +98,7 @@ def finish_prophesying(state: dict, drawn_exclusions: int = 0) -> dict:
 def continue_all(state: dict) -> dict:
     if state["phase"] == "reveal":
         for player in state["players"]:
-            state = act(state, player, {"type": "continue"}, 80.0)
+            state = act(state, player, {"type": "continue"}, 79.0)  # the reveal (from 50.0) ends at 80.0
     return state
 
 
@@ -481,7 +482,7 @@ def test_each_player_in_turn_excludes_one_concept():
 
 def test_a_player_cannot_exclude_their_own_concept():
     state = to_prophesying(4)
-    player = rules._prophesier(state)
+    player = rules.prophesier(state)
     own = state["cards"].index(state["hands"][player][0])
     refused(state, player, {"type": "exclude", "card": own}, "own_concept")
     assert {"type": "exclude", "card": own} not in GAME.legal_actions(state, player)
@@ -517,7 +518,7 @@ def test_three_players_exclude_alternately_until_each_has_excluded_two():
 def test_the_exclusion_timer_excludes_a_random_card_but_never_the_players_own():
     state = to_prophesying(4)
     for _turn in range(3):
-        player = rules._prophesier(state)
+        player = rules.prophesier(state)
         state, events = GAME.on_deadline(state, state["clock"]["deadline"])
         excluded = events[0]
         assert excluded["type"] == "excluded" and excluded["timed_out"] and excluded["player"] == player
@@ -738,7 +739,7 @@ def test_facts_record_each_drawing_and_each_exclusion():
     for step, player in enumerate(state["players"]):
         play(player, {"type": "stroke", "segments": first_lines(state, player)}, 20.0)
         play(player, {"type": "done"}, 30.0 + step)
-    player = rules._prophesier(state)
+    player = rules.prophesier(state)
     drawn_card = next(
         c
         for c, cid in enumerate(state["cards"])
@@ -746,8 +747,8 @@ def test_facts_record_each_drawing_and_each_exclusion():
     )
     play(player, {"type": "exclude", "card": drawn_card}, 40.0)
     while state["phase"] == "prophesying":
-        prophesier = rules._prophesier(state)
-        card = next(c for c in rules._open_cards(state) if state["cards"][c] in state["decoys"])
+        prophesier = rules.prophesier(state)
+        card = next(c for c in rules.open_cards(state) if state["cards"][c] in state["decoys"])
         play(prophesier, {"type": "exclude", "card": card}, 45.0)
     assert [event["type"] for event in events[-2:]] == ["excluded", "reveal"]
     facts = GAME.facts(events)

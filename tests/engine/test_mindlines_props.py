@@ -103,6 +103,9 @@ def random_game(data, players: int, seed: str, max_steps: int = 400):
             now += data.draw(st.integers(0, 4), label="seconds")
             action = data.draw(st.sampled_from(actions), label="action")
             entry = {"kind": "action", "player": player, "action": action, "at": now}
+            deadline = core.phase_deadline(state)
+            if player != TEACHER and deadline is not None and now >= deadline:
+                entry = {"kind": "deadline", "at": now}  # too late to move: the deadline fires first
         before = core.state_hash(state)
         new_state, _events = core.apply_log_entry(GAME, state, entry)
         assert core.state_hash(state) == before, "apply/on_deadline mutated its input"

@@ -27,7 +27,7 @@ def fresh(players: int = 3, **extra) -> dict:
 
 
 def test_registry_finds_word_up():
-    from games.engine.registry import get_engine
+    from games.definitions import get_engine
 
     engine = get_engine("wordup")
     assert isinstance(engine, WordUp)
@@ -609,7 +609,7 @@ def test_fixed_time_variant_equal_counts_are_joint_winners():
 
 
 def test_fixed_time_variant_an_action_after_the_time_ends_the_game_instead():
-    state = fresh(2, time_limit=60)
+    state = fresh(2, time_limit=60, roll_seconds=100)  # the game's time runs out before the turn's
     player = state["turn"]
     state, events = GAME.apply(state, player, {"type": "roll"}, 61.0)
     assert GAME.is_over(state) and GAME.outcome(state)["reason"] == "time"
@@ -617,7 +617,7 @@ def test_fixed_time_variant_an_action_after_the_time_ends_the_game_instead():
 
 
 def test_fixed_time_variant_a_refused_answer_on_show_when_time_runs_out_still_gives_its_fact():
-    state = fresh(2, time_limit=60)
+    state = fresh(2, time_limit=60, answer_seconds=60)  # the answer at 50 is in time
     state, _ = S.roll_onto(state, S.square_of("question", MW))
     state, _ = S.answer_wrong(state, 50.0)
     state, events = GAME.on_deadline(state, 60.0)
@@ -706,6 +706,12 @@ def test_a_level_without_questions_in_a_category_borrows_from_the_nearest_level(
     state = fresh(2, levels=[3, 3], questions=questions)
     state, _ = S.roll_onto(state, S.square_of("question", SP))
     assert state["question"]["data"]["level"] == 2  # 2 and 4 are as near: the easier one
+
+
+def test_a_level_never_borrows_from_two_levels_away_and_the_reason_names_what_is_missing():
+    questions = S.bank(levels=(3, 4, 5))  # level 1 has no questions at all; level 2 none either
+    with pytest.raises(ValueError, match="no missing word questions at level 1, nor at a level next to it"):
+        GAME.setup(S.config(2, questions=questions, levels=[1, 1]), "s")
 
 
 def test_a_bank_without_any_question_of_a_category_cannot_start():

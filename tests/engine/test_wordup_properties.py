@@ -150,7 +150,11 @@ def next_entry(state: dict, pick: core.Rng, now: float) -> dict:
         action = GAME.bot_action(state, player, pick)
     else:
         action = pick.choice(GAME.legal_actions(state, player))
-    return {"kind": "action", "player": player, "action": action, "at": now + pick.randint(1, 5)}
+    at = now + pick.randint(1, 5)
+    deadline = core.phase_deadline(state)
+    if deadline is not None and at >= deadline:  # too late to move: the deadline fires first
+        return {"kind": "deadline", "at": max(now, deadline)}
+    return {"kind": "action", "player": player, "action": action, "at": at}
 
 
 def random_config(players: int, levels: list[int], variant: dict, bots: list[float]) -> dict:

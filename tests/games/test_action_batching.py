@@ -10,8 +10,8 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from games import services
+from games.definitions import get_engine
 from games.engine import core
-from games.engine.registry import get_engine
 from games.models import GameTable, TableLogEntry
 from games.realtime.batching import TableBatcher
 from tests.factories import started_session

@@ -6,8 +6,8 @@ import pytest
 from django.utils import timezone
 
 from games import content, services
+from games.definitions import get_engine
 from games.engine import core
-from games.engine.registry import get_engine
 from games.models import GameTable, Participant, TableLogEntry
 from tests.factories import enrolled_student, play_through_runtime
 
@@ -65,6 +65,22 @@ def test_a_bot_move_is_made_once_even_if_two_clocks_sweep(class_7b, ms_rivera, a
     assert table.seq == seq
 
 
+def test_a_computer_move_due_after_a_missed_deadline_fires_the_deadline_first(class_7b, ms_rivera, ava):
+    """The rules refuse a late move from anyone, the computer too: when its move comes due after the phase
+    ran out (the clock was late), the deadline fires first and the computer plays on afterwards."""
+    session = _running(class_7b, ms_rivera, [ava], "lineup")
+    table = GameTable.objects.get(session=session)
+    late = table.deadline + 1
+    assert table.bot_due is not None and table.bot_due < late
+    assert services.table_bot_move(table_id=table.pk, now=late)
+    table.refresh_from_db()
+    kinds = list(table.log.order_by("seq").values_list("kind", flat=True))
+    assert kinds[-1] == TableLogEntry.Kind.DEADLINE
+    assert not table.log.filter(player__startswith="bot", at__gte=late - 1).exists()
+    assert services.bots_sweep(now=late + 60) >= 0  # and the sweep goes on without an error
+    core.replay(get_engine("lineup"), table.config, table.seed, list(table.log.order_by("seq").values()))
+
+
 def test_bots_wait_while_the_session_is_paused(class_7b, ms_rivera, ava):
     session = _running(class_7b, ms_rivera, [ava], "lineup")
     services.session_pause(session=session, by=ms_rivera, now=T0 + 0.5)
@@ -120,7 +136,7 @@ def test_a_lone_latecomer_to_mind_the_lines_gets_a_computer_partner_and_the_tabl
     assert [p["id"] for p in table.config["players"]] == [f"s{dan.pk}", "bot1"]
     assert table.config["players"][1]["bot"] == content.bot_value("mindlines", "medium")
     assert table.bot_due is not None  # the computer reads its concept on its own
-    assert services.bots_sweep(now=T0 + 60) >= 1
+    assert services.bots_sweep(now=T0 + 10) >= 1  # within the 30 s of looking that began at T0 + 5
     table.refresh_from_db()
     engine = get_engine("mindlines")
     log = [entry.as_log_entry() for entry in table.log.order_by("seq")]

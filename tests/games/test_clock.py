@@ -15,7 +15,8 @@ T0 = 2_000_000.0
 
 
 def test_a_restarted_clock_fires_what_became_due_exactly_once(class_7b, ms_rivera, ava, ben):
-    session = started_session(class_7b, ms_rivera, [ava, ben], "faces", now=T0)
+    # A missed turn that ends the match, so that firing it leaves no later deadline to fire.
+    session = started_session(class_7b, ms_rivera, [ava, ben], "faces", now=T0, timeout="lose_match")
     table = GameTable.objects.get(session=session)
     due = table.deadline
     # The server was down while the deadline passed; the first tick after the restart fires it...

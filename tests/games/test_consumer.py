@@ -11,6 +11,7 @@ from django.utils import timezone
 from config.asgi import application
 from games import services
 from games.models import GameTable
+from tests.live import CONNECT_TIMEOUT
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 ORIGIN = [(b"origin", b"http://127.0.0.1:8000")]
@@ -35,7 +36,7 @@ async def connect(client, session_id, role="student"):
     communicator = WebsocketCommunicator(
         application, f"/ws/sessions/{session_id}/?as={role}", headers=headers
     )
-    connected, _code = await communicator.connect()
+    connected, _code = await communicator.connect(timeout=CONNECT_TIMEOUT)
     return communicator, connected
 
 
@@ -87,7 +88,7 @@ async def test_a_foreign_origin_is_refused(table, student_client, ava):
     communicator = WebsocketCommunicator(
         application, f"/ws/sessions/{table.session_id}/", headers=[(b"origin", b"http://evil.example")]
     )
-    connected, _code = await communicator.connect()
+    connected, _code = await communicator.connect(timeout=CONNECT_TIMEOUT)
     assert not connected
 
 
@@ -129,6 +130,9 @@ async def test_an_action_is_acknowledged_once_and_pushed_to_the_teacher(
         json.dumps({"type": "action", "table": 1, "key": "", "action": {}}),
         json.dumps({"type": "action", "table": 1, "key": "k", "action": {}, "extra": 1}),
         json.dumps({"type": "hello", "last_seq": {"1": "x" * 20000}}),
+        # nested a thousand deep (the decoder's own recursion limit), and deeper than any game's action
+        '{"type":"action","table":1,"key":"k","action":' + '{"a":' * 1000 + "1" + "}" * 1000 + "}",
+        json.dumps({"type": "action", "table": 1, "key": "k", "action": {"a": [[[[[[[[[1]]]]]]]]]}}),
     ],
 )
 async def test_bad_messages_get_a_clear_error_and_change_nothing(table, student_client, ava, raw):
@@ -140,6 +144,8 @@ async def test_bad_messages_get_a_clear_error_and_change_nothing(table, student_
     assert error["message"]
     seq = await sync_to_async(lambda: GameTable.objects.get(pk=table.pk).seq)()
     assert seq == 1
+    await communicator.send_to(text_data=json.dumps({"type": "ping"}))
+    assert (await receive_until(communicator, "pong"))["type"] == "pong"  # the connection lives on
     await communicator.disconnect()
 
 

@@ -23,6 +23,7 @@ from games.models import GameTable, Participant
 from games.realtime import fanout
 from games.realtime.consumers import TokenBucket
 from tests.factories import started_session
+from tests.live import CONNECT_TIMEOUT
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
 ORIGIN = (b"origin", b"http://127.0.0.1:8000")
@@ -47,7 +48,7 @@ async def _connect(session_id, cookie, role="student"):
     communicator = WebsocketCommunicator(
         application, f"/ws/sessions/{session_id}/?as={role}", headers=headers
     )
-    connected, _code = await communicator.connect()
+    connected, _code = await communicator.connect(timeout=CONNECT_TIMEOUT)
     assert connected
     return communicator
 
@@ -88,7 +89,10 @@ async def test_a_second_device_takes_the_seat_and_the_first_is_told(table, ava):
 
 
 @pytest.mark.asyncio
-async def test_a_reconnecting_client_gets_only_what_it_missed(table, ava):
+async def test_a_reconnecting_client_gets_only_what_it_missed(table, ava, monkeypatch):
+    from games.realtime import consumers
+
+    monkeypatch.setattr(consumers, "HELLO_EVERY", 0.0)  # two hellos in a row, as two reconnects would
     cookie = await sync_to_async(_cookie_for)(student=ava)
     device = await _connect(table.session_id, cookie)
     first = await _until(device, "table")
@@ -97,6 +101,19 @@ async def test_a_reconnecting_client_gets_only_what_it_missed(table, ava):
     assert await device.receive_nothing(timeout=0.3)  # nothing moved on: no table resent
     await device.send_to(text_data=json.dumps({"type": "hello", "last_seq": {str(table.pk): 0}}))
     assert (await _until(device, "table"))["seq"] == first["seq"]
+    await device.disconnect()
+
+
+@pytest.mark.asyncio
+async def test_a_client_asking_for_the_whole_state_again_and_again_is_slowed(table, ava):
+    cookie = await sync_to_async(_cookie_for)(student=ava)
+    device = await _connect(table.session_id, cookie)
+    await _until(device, "table")
+    await device.send_to(text_data=json.dumps({"type": "hello", "last_seq": {}}))
+    await _until(device, "table")
+    await device.send_to(text_data=json.dumps({"type": "hello", "last_seq": {}}))
+    refused = await _until(device, "error")
+    assert refused["code"] == "rate_limited"
     await device.disconnect()
 
 

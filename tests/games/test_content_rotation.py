@@ -8,10 +8,10 @@ from django.core.management import call_command
 from django.utils import timezone
 
 from games import services
+from games.definitions import get_engine
+from games.definitions.lineup import class_questions as lineup_questions
 from games.engine import core
-from games.engine.registry import get_engine
 from games.models import GameTable
-from games.setup import lineup_questions
 from questions.models import QuestionUse
 
 pytestmark = pytest.mark.django_db

@@ -16,14 +16,18 @@ import pytest
 from games.engine.core import Rng
 from games.engine.faces.art import face_svg
 from games.engine.faces.features import describe, generate_board
+from games.engine.faces.monsters import MONSTERS
 
-MODULE = Path(__file__).resolve().parents[2] / "static" / "js" / "games" / "faces.js"
+GAMES_JS = Path(__file__).resolve().parents[2] / "static" / "js" / "games"
+COMMON = GAMES_JS / "common.js"
+MODULE = GAMES_JS / "faces.js"
 
 HARNESS = """
 globalThis.window = globalThis;
 let registered = null;
 globalThis.Classplay = { registerGame(name, module) { registered = { name, module }; } };
-require(process.argv[2]);
+require(process.argv[2]);  // the shared module, then the game's, as the pages load them
+require(process.argv[3]);
 const faces = JSON.parse(require("fs").readFileSync(0, "utf8"));
 process.stdout.write(JSON.stringify({
   name: registered.name,
@@ -49,13 +53,22 @@ def node():
 def test_javascript_faces_match_the_python_drawing(node, tmp_path):
     rng = Rng("art-parity")
     faces = [face for _board in range(6) for face in generate_board(rng)]
+    monsters = [face for _board in range(6) for face in generate_board(rng, "monsters")]
     # every look choice, including out-of-range and missing values, is drawn the same way
     faces.append({**faces[0], "look": {"skin": 17, "background": -1, "hat_style": 3}})
     faces.append({**faces[1], "look": {}})
+    faces += monsters
+    faces.append({**monsters[0], "look": {"shape": 5, "accent": -3, "mouth": 1}})
+    faces.append({**monsters[1], "look": {}})
+    # every monster question drawn alone and all together (crowded heads still draw alike)
+    bare = {"id": "A", "name": "Abbo", "kind": "monster", "features": [], "look": {}}
+    drawn_alone = [{**bare, "features": [key]} for key in MONSTERS.keys]
+    crowded = {**bare, "features": ["three_eyes", "stripes", *MONSTERS.free_features]}
+    faces += [{**face, "description": describe(face)} for face in [*drawn_alone, crowded]]
     harness = tmp_path / "harness.js"
     harness.write_text(HARNESS, encoding="utf-8")
     result = subprocess.run(
-        [node, str(harness), str(MODULE)],
+        [node, str(harness), str(COMMON), str(MODULE)],
         input=json.dumps(faces),
         capture_output=True,
         text=True,

@@ -1,7 +1,9 @@
 """Line-Up's verify pages: anyone can check a pasted match record; a match played here can be checked (and
 its record downloaded) by its two players and the class's staff, once it is over."""
 
+import html
 import json
+import re
 from datetime import timedelta
 
 import pytest
@@ -47,6 +49,15 @@ def test_an_honest_record_is_verified_with_its_faces_and_answers(honest):
     assert text.count("<svg") >= 2 and 'role="img"' in text  # each round's two faces, with descriptions
     assert "Does your person" in text  # the recomputed answers, as questions
     assert honest["commitment"] in text
+
+
+def test_a_monster_match_record_is_verified_with_monster_faces_and_questions():
+    record = example_record(12, "hard", "monsters")
+    assert record["config"]["board"] == "monsters"
+    text = post_record(record).content.decode()
+    assert "Verified: this match was fair." in text
+    assert "Does your monster" in text and "Does your person" not in text
+    assert text.count("<svg") >= 2  # each round's two monsters
 
 
 def test_a_record_uploaded_as_a_file_is_checked_too(honest):
@@ -231,14 +242,16 @@ def test_the_guides_render_with_their_rules(url, words):
 
 
 def test_the_teacher_guide_quotes_the_settings_a_teacher_can_choose():
-    from games import catalog
+    from games.definitions import definition
 
     text = Client().get("/games/faces/guide/").content.decode()
-    turn, bot = catalog.spec_for("faces").settings["turn_seconds"], catalog.spec_for("faces").settings["bot"]
+    turn, bot = definition("faces").spec.settings["turn_seconds"], definition("faces").spec.settings["bot"]
     assert f"<td>{turn.default}</td>" in text
     assert f"({turn.minimum}–{turn.maximum} seconds)" in text
     default_bot = dict(bot.choices)[bot.default]
     assert f"<td>{default_bot}</td>" in text
+    board = definition("faces").spec.settings["board"]
+    assert f"<td>{dict(board.choices)[board.default]}</td>" in text and "Friendly monsters" in text
 
 
 def test_the_example_faces_on_the_how_to_play_page_are_the_game_own_drawings(rf):
@@ -259,3 +272,14 @@ def test_the_example_faces_on_the_how_to_play_page_are_the_game_own_drawings(rf)
         image = root / "static" / "img" / "games" / "faces" / f"example-{letter}.svg"
         assert image.read_text(encoding="utf-8").strip() == face_svg(face)
         assert alt.removesuffix(" (ruled out)") == face["description"]
+
+
+def test_how_to_play_lists_both_pads_in_pad_order():
+    from games.engine.faces.features import PEOPLE
+    from games.engine.faces.monsters import MONSTERS
+
+    text = Client().get("/games/faces/how-to-play/").content.decode()
+    lists = re.findall(r'<ul class="fc-pad-list[^"]*">(.*?)</ul>', text, re.S)
+    shown = [re.findall(r"<li>(.*?)</li>", items) for items in lists]
+    escaped = [[html.escape(f.question) for f in pad.features] for pad in (PEOPLE, MONSTERS)]
+    assert shown == escaped

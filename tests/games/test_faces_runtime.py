@@ -1,13 +1,18 @@
 """Line-Up in a live session: pairing the class, the computer for an odd student, the turn time limit through
 the game clock, what each viewer is sent, and the learning facts the reports are built from."""
 
+import re
+from datetime import timedelta
+
 import pytest
+from django.urls import reverse
+from django.utils import timezone
 
 from games import selectors, services
+from games.definitions import get_engine
 from games.engine import core
 from games.engine.faces.features import FEATURE_KEYS
-from games.engine.registry import get_engine
-from games.models import GameTable
+from games.models import GameSession, GameTable
 from tests.factories import enrolled_student, recorded_facts, started_session
 
 pytestmark = pytest.mark.django_db
@@ -35,8 +40,19 @@ def test_the_class_is_paired_and_an_odd_student_plays_the_computer_at_the_chosen
         assert table.deadline == T0 + 45
 
 
-def test_running_out_of_time_loses_the_match_and_only_then_is_the_seed_shown(class_7b, ms_rivera, ava, ben):
+def test_by_default_running_out_of_time_passes_the_turn(class_7b, ms_rivera, ava, ben):
     session = running(class_7b, ms_rivera, [ava, ben], turn_seconds=60)
+    table = GameTable.objects.get(session=session)
+    assert table.state["settings"]["timeout"] == "pass"
+    slow = table.state["turn"]
+    assert services.deadline_sweep(now=T0 + 61) == 1
+    table.refresh_from_db()
+    assert table.status == GameTable.Status.PLAYING and table.state["turn"] != slow
+    assert table.outcome is None
+
+
+def test_running_out_of_time_loses_the_match_and_only_then_is_the_seed_shown(class_7b, ms_rivera, ava, ben):
+    session = running(class_7b, ms_rivera, [ava, ben], turn_seconds=60, timeout="lose_match")
     table = GameTable.objects.get(session=session)
     slow = table.state["turn"]
     fast = next(p for p in table.state["players"] if p != slow)
@@ -87,8 +103,96 @@ def test_facts_record_each_students_questions_namings_rounds_and_match_but_never
     assert {"round", "match"} <= categories and categories <= {"question", "name", "round", "match"}
     assert set(facts.values_list("game", "skill").distinct()) == {("faces", "reasoning")}
     for fact in facts.filter(category="question"):
-        assert 0 < fact.score <= 1 and fact.correct == (fact.score >= 1)
+        # A question's measure is its quality score, not a mark.
+        assert 0 < fact.score <= 1 and fact.correct is None
         assert fact.item_id in FEATURE_KEYS
     (match,) = facts.filter(category="match")
     assert match.correct == (table.outcome["winners"] == [student])
     assert match.detail["against_bot"] is True
+
+
+def test_a_match_won_by_resignation_has_a_result_that_agrees_with_itself(
+    class_7b, ms_rivera, ava, ben, client_of
+):
+    from django.urls import reverse
+
+    session = running(class_7b, ms_rivera, [ava, ben], turn_seconds=60)
+    table = GameTable.objects.get(session=session)
+    quitter = table.state["turn"]
+    services.action_submit(table_id=table.pk, player=quitter, action={"type": "resign"}, key="r", now=T0 + 5)
+    table.refresh_from_db()
+    winner = next(p for p in table.state["players"] if p != quitter)
+    assert table.outcome["winners"] == [winner]
+    assert table.outcome["scores"][winner] > table.outcome["scores"][quitter]
+    page = client_of(ms_rivera).get(reverse("games:results", args=[session.pk])).content.decode()
+    names = {f"s{s.pk}": s.display_name for s in (ava, ben)}
+    assert f"Won by <strong>{names[winner]}</strong>" in page
+    rows = re.findall(r'<th scope="row">([^<]+)</th><td>(\d+)</td>', page)
+    assert rows == [(names[winner], "2"), (names[quitter], "0")]
+
+
+def test_a_match_the_teacher_ends_early_shows_its_score_on_the_results(
+    class_7b, ms_rivera, ava, ben, client_of
+):
+    from django.urls import reverse
+
+    session = running(class_7b, ms_rivera, [ava, ben], turn_seconds=60)
+    table = GameTable.objects.get(session=session)
+    first = table.state["turn"]
+    other = next(p for p in table.state["players"] if p != first)
+    target = table.state["rounds"][0]["secret"][other]
+    services.action_submit(
+        table_id=table.pk, player=first, action={"type": "name", "face": target}, key="n", now=T0 + 5
+    )
+    services.session_end(session=session, by=ms_rivera)
+    table.refresh_from_db()
+    assert table.status == GameTable.Status.ENDED
+    assert table.outcome == {"winners": [], "scores": {first: 1, other: 0}, "reason": "ended"}
+    page = client_of(ms_rivera).get(reverse("games:results", args=[session.pk])).content.decode()
+    assert "Won by" not in page and "Ended early by the teacher." in page
+    names = {f"s{s.pk}": s.display_name for s in (ava, ben)}
+    rows = re.findall(r'<th scope="row">([^<]+)</th><td>(\d+)</td>', page)
+    assert rows == [(names[first], "1"), (names[other], "0")]
+
+
+def test_the_board_setting_reaches_every_table_config_and_its_faces(class_7b, ms_rivera, ava, ben):
+    cai = enrolled_student(class_7b, display_name="Cai L.")
+    session = running(class_7b, ms_rivera, [ava, ben, cai], board="monsters")
+    for table in GameTable.objects.filter(session=session):
+        assert table.config["board"] == "monsters" and table.state["settings"]["board"] == "monsters"
+        assert all(face["kind"] == "monster" for face in table.state["rounds"][0]["board"])
+        player = next(p["id"] for p in table.config["players"] if not services.is_bot(p["id"]))
+        view = selectors.table_view(table, {"role": "player", "player": player})["view"]
+        assert view["board_kind"] == "monsters" and view["pad"][0]["id"] == "green_body"
+
+
+def test_by_default_the_board_is_people_and_is_recorded(class_7b, ms_rivera, ava, ben):
+    table = GameTable.objects.get(session=running(class_7b, ms_rivera, [ava, ben]))
+    assert table.config["board"] == "people" and table.state["settings"]["board"] == "people"
+    view = ENGINE.view(table.state, {"role": "player", "player": table.state["players"][0]})
+    assert [item["id"] for item in view["pad"]] == list(FEATURE_KEYS)
+
+
+def test_a_teacher_picks_the_monster_board_on_the_scheduling_form(client_of, ms_rivera, class_7b):
+    client = client_of(ms_rivera)
+    page = client.get(reverse("games:new") + f"?classroom={class_7b.pk}").content.decode()
+    assert 'name="faces__board"' in page and "Friendly monsters" in page
+    start = timezone.localtime() + timedelta(days=1)
+    response = client.post(
+        reverse("games:new"),
+        {
+            "classroom": class_7b.pk,
+            "game": "faces",
+            "title": "Monster match",
+            "scheduled_for": start.strftime("%Y-%m-%dT%H:%M"),
+            "planned_minutes": 20,
+            "arrangement": "balanced",
+            "faces__board": "monsters",
+            "faces__turn_seconds": 60,
+            "faces__timeout": "pass",
+            "faces__bot": "medium",
+        },
+    )
+    session = GameSession.objects.get()
+    assert response.status_code == 302 and session.settings["board"] == "monsters"
+    assert ("Board", "Friendly monsters (horns, wings, eyes ...)") in selectors.settings_display(session)

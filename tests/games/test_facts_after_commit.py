@@ -10,6 +10,7 @@ from django.utils import timezone
 
 from games import services
 from games.models import GameSession
+from games.services.log import TableWrite
 from reports.models import LearningFact, ReportBuild
 from tests.factories import recorded_facts, started_session
 
@@ -204,5 +205,5 @@ def test_a_table_object_used_again_after_a_commit_queues_its_next_entries_too(
     with mock.patch("games.tasks.table_facts.delay") as queued:
         for seq in (7, 8):
             with django_capture_on_commit_callbacks(execute=True), transaction.atomic():
-                services._facts_after_commit(table, seq)
+                TableWrite(table).facts_after_commit(seq)
     assert queued.call_args_list == [mock.call(table.pk, [7]), mock.call(table.pk, [8])]

@@ -13,11 +13,11 @@ from django.contrib.auth.models import AnonymousUser
 from django.template.loader import render_to_string
 from django.test import RequestFactory
 
-from games.catalog import spec_for
+from games.definitions import definition
+from games.definitions.lineit.pages import exact_decimal, value_note
 from games.engine import core
 from games.engine.lineit import LineIt, rules
 from games.engine.lineit.cards import LEVELS, cards_for
-from games.extra.lineit import exact_decimal, value_note
 from tests.loading import engine_module
 
 pytestmark = pytest.mark.django_db
@@ -67,7 +67,7 @@ def test_how_to_play_covers_every_rule_of_the_issue():
         "score your line",
         "one Bet card",
         "second number card",
-        "first three number cards",
+        "three cards",
         "under the jackpot of their colour",
         "third card of one colour",
         "must score it",
@@ -78,17 +78,17 @@ def test_how_to_play_covers_every_rule_of_the_issue():
 
 
 def test_the_scoring_example_scores_what_the_page_says():
-    """5, Bet +3, 9, 14, 20, 31, 47: the bet is won, 5, 9 and 14 are thrown away, 3 + 3 = 6 points."""
+    """5, Bet +3, 9, 14, 20, 31, 47: the bet is won, the Bet, 5 and 9 are thrown away, 4 + 3 = 7 points."""
     S = engine_module("test_lineit_support")
     state = S.arrange(S.table(), lines={"p1": [S.n(5), S.BET3, S.n(9), S.n(14), S.n(20), S.n(31), S.n(47)]})
     state["turn"]["step"] = "after"
     state, _events = S.act(state, "p1", {"type": "score"})
     assert state["tokens"]["p1"] == [3]
-    assert sorted(state["piles"]["p1"]) == [S.n(20), S.n(31), S.n(47)]
-    assert rules.score_of(state, "p1") == 6
+    assert sorted(state["piles"]["p1"]) == [S.n(14), S.n(20), S.n(31), S.n(47)]
+    assert rules.score_of(state, "p1") == 7
     text = text_of(render("how_to_play"))
-    assert "(5, 9 and 14) are thrown away; 20, 31 and 47 go to the scoring pile" in text
-    assert "3 + 3 = 6 points" in text
+    assert "first two number cards (5 and 9); 14, 20, 31 and 47 go to the scoring pile" in text
+    assert "4 + 3 = 7 points" in text
 
 
 def test_the_default_move_described_is_the_engines():
@@ -97,7 +97,7 @@ def test_the_default_move_described_is_the_engines():
         assert words in text
     assert "never plays a card from your hand" in text
     assert "30 seconds unless they change it" in text
-    assert spec_for("lineit").settings["turn_seconds"].default == 30
+    assert definition("lineit").spec.settings["turn_seconds"].default == 30
 
 
 def test_the_keys_on_the_help_page_are_the_keys_of_the_screen():
@@ -112,7 +112,7 @@ def test_the_keys_on_the_help_page_are_the_keys_of_the_screen():
 
 def test_the_guide_quotes_the_real_settings_and_game_lengths(monkeypatch):
     text = text_of(render("guide"))
-    setting = spec_for("lineit").settings["turn_seconds"]
+    setting = definition("lineit").spec.settings["turn_seconds"]
     assert f"{setting.minimum} to {setting.maximum}, {setting.default} by default" in text
     assert "54 turns at a table of 2, 66 at 3, 72 at 4 and 80 at 5" in text
     guide = re.sub(r"\s+", "", render("guide"))

@@ -11,9 +11,9 @@ import pytest
 
 from classrooms.services import student_level_set
 from games import selectors, services
+from games.definitions import get_engine
 from games.engine import core
 from games.engine.lineit import rules
-from games.engine.registry import get_engine
 from games.models import GameTable, TableLogEntry
 from reports.models import LearningFact
 from tests.factories import enrolled_student, recorded_facts, started_session
@@ -210,3 +210,28 @@ def test_results_and_the_step_through_replay_of_a_finished_table(class_7b, ms_ri
     last = client.get(f"/sessions/{table.session_id}/replay/{table.number}/{steps}.json").json()
     assert first["table"]["view"]["round"] == 1 and "you" not in first["table"]["view"]
     assert last["table"]["status"] == "finished" and last["table"]["view"]["outcome"] == table.outcome
+
+
+def test_a_game_the_teacher_ends_early_shows_everyones_score_at_that_moment(
+    class_7b, ms_rivera, ava, ben, chloe, client_of
+):
+    table = start(class_7b, ms_rivera, [ava, ben, chloe], level="3")
+    bot_rng = core.Rng("early")
+    at = T0
+    for _step in range(120):  # far enough that lines have been scored and cards banked
+        table.refresh_from_db()
+        player = ENGINE.current_players(table.state)[0]
+        at += 1
+        submit(table, player, ENGINE.bot_action(table.state, player, bot_rng), at=at)
+    table.refresh_from_db()
+    scores = {p: rules.score_of(table.state, p) for p in table.state["order"]}
+    assert any(scores.values())
+    services.session_end(session=table.session, by=ms_rivera)
+    table.refresh_from_db()
+    assert table.status == GameTable.Status.ENDED
+    assert table.outcome["winners"] == [] and table.outcome["scores"] == scores
+    page = client_of(ms_rivera).get(f"/sessions/{table.session_id}/results/").content.decode()
+    assert "Won by" not in page and "Ended early by the teacher." in page
+    names = {player_of(s): s.display_name for s in (ava, ben, chloe)}
+    rows = re.findall(r'<th scope="row">([^<]+)</th><td>(-?\d+)</td>', page)
+    assert sorted(rows) == sorted((names[p], str(s)) for p, s in scores.items())

@@ -7,7 +7,7 @@ import re
 import pytest
 from django.test import Client
 
-from games.catalog import spec_for
+from games.definitions import definition
 from games.engine.lineup import BOARDS, LineUp, right_count
 
 pytestmark = pytest.mark.django_db
@@ -67,7 +67,7 @@ def test_how_to_play_explains_every_space_the_team_rack_and_the_keys():
 def test_the_guide_quotes_the_settings_a_teacher_can_choose():
     html = get("guide")
     text = text_of(html)
-    settings = spec_for("lineup").settings
+    settings = definition("lineup").spec.settings
     for setting in settings.values():
         assert str(setting.label) in text, setting.label
     answer = settings["answer_seconds"]

@@ -1,7 +1,7 @@
-"""Mind the Lines in other languages: the shipped decks come in English, Spanish and French with the same
-concepts (same ids, difficulty and themes); a session chooses the language of the game's own concepts,
-which the table's config keeps (so a replay deals the same cards); a teacher's word list is played as
-written and only its top-up comes from the chosen language."""
+"""Mind the Lines in other languages: the shipped decks come in English, Spanish, French, Portuguese and
+Arabic with the same concepts (same ids, difficulty and themes); a session chooses the language of the
+game's own concepts, which the table's config keeps (so a replay deals the same cards); a teacher's word
+list is played as written and only its top-up comes from the chosen language."""
 
 from __future__ import annotations
 
@@ -13,10 +13,10 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from games import catalog, content, selectors, services
+from games import content, selectors, services, shipped
+from games.definitions import definition, get_engine
 from games.engine import core
 from games.engine.mindlines import rules
-from games.engine.registry import get_engine
 from games.forms import SessionForm
 from games.models import GameSession, GameTable
 from questions import services as question_services
@@ -24,9 +24,10 @@ from questions.validation import clean_concept
 from tests.factories import started_session
 
 DATA_DIR = Path(__file__).resolve().parents[2] / "questions" / "data" / "mindlines"
-LANGUAGES = content.MINDLINES_LANGUAGES
-DECKS = content.MINDLINES_DIFFICULTIES
+LANGUAGES = shipped.MINDLINES_LANGUAGES
+DECKS = shipped.MINDLINES_DIFFICULTIES
 TRANSLATIONS = [language for language in LANGUAGES if language != "en"]
+MIN_CONCEPTS = {"easy": 235, "hard": 250}
 ENGINE = get_engine("mindlines")
 T0 = 3_000_000.0
 
@@ -37,7 +38,7 @@ def raw_deck(language: str, difficulty: str) -> list[dict]:
 
 
 def texts(language: str, difficulty: str) -> set[str]:
-    return {concept["text"] for concept in content.mindlines_concepts(difficulty, language)}
+    return {concept["text"] for concept in shipped.mindlines_concepts(difficulty, language)}
 
 
 # --------------------------------------------------------------------------------------------------
@@ -45,17 +46,17 @@ def texts(language: str, difficulty: str) -> set[str]:
 # --------------------------------------------------------------------------------------------------
 
 
-def test_the_languages_are_english_spanish_and_french():
-    assert LANGUAGES == ("en", "es", "fr")
-    assert content.mindlines_concepts("easy") == content.mindlines_concepts("easy", "en")
+def test_the_languages_are_english_spanish_french_portuguese_and_arabic():
+    assert LANGUAGES == ("en", "es", "fr", "pt", "ar")
+    assert shipped.mindlines_concepts("easy") == shipped.mindlines_concepts("easy", "en")
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
 @pytest.mark.parametrize("difficulty", DECKS)
 def test_every_language_has_every_concept_with_the_same_id_difficulty_and_theme(language, difficulty):
-    english = content.mindlines_concepts(difficulty, "en")
-    deck = content.mindlines_concepts(difficulty, language)
-    assert len(deck) >= 150
+    english = shipped.mindlines_concepts(difficulty, "en")
+    deck = shipped.mindlines_concepts(difficulty, language)
+    assert len(deck) >= MIN_CONCEPTS[difficulty]
     assert [c["id"] for c in deck] == [c["id"] for c in english]
     assert [c["theme"] for c in deck] == [c["theme"] for c in english]
     assert {c["difficulty"] for c in deck} == {difficulty}
@@ -66,7 +67,7 @@ def test_every_language_has_every_concept_with_the_same_id_difficulty_and_theme(
 def test_no_text_or_other_name_comes_twice_in_a_deck(language, difficulty):
     names = [
         name.casefold()
-        for concept in content.mindlines_concepts(difficulty, language)
+        for concept in shipped.mindlines_concepts(difficulty, language)
         for name in (concept["text"], concept.get("alt"))
         if name
     ]
@@ -76,8 +77,8 @@ def test_no_text_or_other_name_comes_twice_in_a_deck(language, difficulty):
 @pytest.mark.parametrize("language", TRANSLATIONS)
 @pytest.mark.parametrize("difficulty", DECKS)
 def test_a_translation_is_translated_and_follows_the_concept_rules(language, difficulty):
-    deck = content.mindlines_concepts(difficulty, language)
-    english = {c["id"]: c["text"] for c in content.mindlines_concepts(difficulty, "en")}
+    deck = shipped.mindlines_concepts(difficulty, language)
+    english = {c["id"]: c["text"] for c in shipped.mindlines_concepts(difficulty, "en")}
     for concept in deck:
         cleaned, problems = clean_concept(concept)  # the rules a teacher's own words follow too
         assert problems == [] and cleaned == concept, concept
@@ -93,14 +94,14 @@ def test_a_translation_is_translated_and_follows_the_concept_rules(language, dif
 def test_the_files_say_the_translation_is_classplays_own_and_the_loader_leaves_that_out(language, difficulty):
     raw = raw_deck(language, difficulty)
     assert all(item["translation"] == "Classplay's own" for item in raw)
-    loaded = content.mindlines_concepts(difficulty, language)
+    loaded = shipped.mindlines_concepts(difficulty, language)
     assert all("translation" not in concept for concept in loaded)
     assert loaded == [{k: v for k, v in item.items() if k != "translation"} for item in raw]
 
 
 @pytest.mark.parametrize("difficulty", DECKS)
 def test_the_english_deck_is_loaded_exactly_as_shipped(difficulty):
-    assert content.mindlines_concepts(difficulty) == raw_deck("en", difficulty)
+    assert shipped.mindlines_concepts(difficulty) == raw_deck("en", difficulty)
 
 
 def test_the_question_bank_loads_the_english_decks_alone():
@@ -113,7 +114,7 @@ def test_the_question_bank_loads_the_english_decks_alone():
 
 def test_a_few_translations_read_as_a_teacher_would_expect():
     def text(difficulty, language, cid):
-        return next(c["text"] for c in content.mindlines_concepts(difficulty, language) if c["id"] == cid)
+        return next(c["text"] for c in shipped.mindlines_concepts(difficulty, language) if c["id"] == cid)
 
     assert (text("easy", "es", "e-001"), text("easy", "fr", "e-001")) == ("gato", "chat")
     assert (text("easy", "es", "e-069"), text("easy", "fr", "e-069")) == ("arcoíris", "arc-en-ciel")
@@ -121,13 +122,44 @@ def test_a_few_translations_read_as_a_teacher_would_expect():
     # boat and ship are two concepts: two words in every language
     assert text("easy", "es", "e-044") != text("easy", "es", "e-045")
     assert text("easy", "fr", "e-044") != text("easy", "fr", "e-045")
+    assert (text("easy", "ar", "e-001"), text("easy", "ar", "e-069")) == ("قطة", "قوس قزح")
+    assert (text("easy", "ar", "e-044"), text("easy", "ar", "e-045")) == ("قارب", "سفينة")
+    # A vowel mark where the bare word means something else too: scientist, not world
+    assert text("hard", "ar", "h-139") == "عالِم"
+
+
+def test_the_portuguese_decks_are_brazilian_and_avoid_the_false_friends():
+    def concept(difficulty, cid):
+        return next(c for c in shipped.mindlines_concepts(difficulty, "pt") if c["id"] == cid)
+
+    assert [concept("easy", cid)["text"] for cid in ("e-001", "e-069", "e-041")] == [
+        "gato",
+        "arco-íris",
+        "ônibus",
+    ]
+    assert concept("hard", "h-122")["text"] == "farol"
+    assert (concept("easy", "e-044")["text"], concept("easy", "e-045")["text"]) == ("barco", "navio")
+    # lamp and light bulb, trampoline and diving board: different words, as in English
+    assert (concept("easy", "e-033")["text"], concept("easy", "e-158")["text"]) == ("abajur", "lâmpada")
+    assert (concept("hard", "h-074")["text"], concept("hard", "h-078")["text"]) == (
+        "cama elástica",
+        "trampolim",
+    )
+    # Brazil's word first, and the other common name as alt
+    assert concept("hard", "h-026") == {
+        "id": "h-026",
+        "text": "geladeira",
+        "difficulty": "hard",
+        "theme": "home",
+        "alt": "refrigerador",
+    }
 
 
 def test_an_unknown_language_or_difficulty_is_a_clear_error():
-    with pytest.raises(ValueError, match=r"no concepts in 'de'.*en, es, fr"):
-        content.mindlines_concepts("easy", "de")
+    with pytest.raises(ValueError, match=r"no concepts in 'de'.*en, es, fr, pt, ar"):
+        shipped.mindlines_concepts("easy", "de")
     with pytest.raises(ValueError, match="difficulty"):
-        content.mindlines_concepts("medium", "es")
+        shipped.mindlines_concepts("medium", "es")
     with pytest.raises(ValueError, match="no concepts in 'de'"):
         content.default_config(
             "mindlines", players=content.bot_players("mindlines", 2), seed_rng=core.Rng("x"), language="de"
@@ -140,7 +172,7 @@ def test_default_config_deals_the_languages_deck_and_records_the_language():
         "mindlines", players=players, seed_rng=core.Rng("x"), difficulty="hard", language="fr"
     )
     assert config["language"] == "fr"
-    assert config["concepts"] == content.mindlines_concepts("hard", "fr")
+    assert config["concepts"] == shipped.mindlines_concepts("hard", "fr")
     assert content.default_config("mindlines", players=players, seed_rng=core.Rng("x"))["language"] == "en"
     state = ENGINE.setup(config, "seed")
     assert {c["text"] for c in state["concepts"].values()} <= texts("fr", "hard")
@@ -156,7 +188,7 @@ def test_the_same_seed_deals_the_same_concepts_in_every_language():
         )
         state = ENGINE.setup(config, "same seed")
         dealt[language] = (state["plan"], state["hands"])
-    assert dealt["en"] == dealt["es"] == dealt["fr"]
+    assert dealt["en"] == dealt["es"] == dealt["fr"] == dealt["pt"]
 
 
 # --------------------------------------------------------------------------------------------------
@@ -165,14 +197,14 @@ def test_the_same_seed_deals_the_same_concepts_in_every_language():
 
 
 def test_the_setting_offers_every_language_english_first_and_is_labelled_without_game():
-    setting = catalog.spec_for("mindlines").settings["language"]
+    setting = definition("mindlines").spec.settings["language"]
     assert setting.default == "en" and setting.kind == "choice"
     assert tuple(key for key, _label in setting.choices) == LANGUAGES
     assert str(setting.label) == "Language of the concepts"
     assert "game" not in str(setting.label).lower()  # a browser test finds the Game field by its label
-    assert catalog.spec_for("mindlines").clean_settings({})["language"] == "en"
+    assert definition("mindlines").spec.clean_settings({})["language"] == "en"
     with pytest.raises(ValueError, match="Language of the concepts"):
-        catalog.spec_for("mindlines").clean_settings({"language": "de"})
+        definition("mindlines").spec.clean_settings({"language": "de"})
 
 
 def _form_data(classroom, **extra):
@@ -192,7 +224,7 @@ def test_the_scheduling_form_shows_the_setting_and_keeps_the_choice(client_of, m
     client = client_of(ms_rivera)
     page = client.get(reverse("games:new") + f"?classroom={class_7b.pk}").content.decode()
     assert 'name="mindlines__language"' in page and "Language of the concepts" in page
-    assert "Spanish" in page and "French" in page
+    assert "Spanish" in page and "French" in page and "Portuguese" in page
     response = client.post(
         reverse("games:new"), _form_data(class_7b, mindlines__difficulty="hard", mindlines__language="es")
     )
@@ -228,7 +260,7 @@ def test_a_session_in_spanish_deals_spanish_concepts_and_replays_from_its_config
     session = _start(class_7b, ms_rivera, [ava, ben], language="es")
     table = GameTable.objects.get(session=session)
     assert table.config["language"] == "es"
-    assert table.config["concepts"] == content.mindlines_concepts("easy", "es")
+    assert table.config["concepts"] == shipped.mindlines_concepts("easy", "es")
     spanish = texts("es", "easy")
     assert {c["text"] for c in table.state["concepts"].values()} <= spanish
     mine = ENGINE.view(table.state, {"role": "player", "player": f"s{ava.pk}"})["me"]["concepts"]

@@ -15,6 +15,7 @@ from games import services
 from games.engine.mindlines import boards, rules
 from games.models import GameTable
 from games.realtime.consumers import MAX_MESSAGE_BYTES
+from tests.live import CONNECT_TIMEOUT
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 ORIGIN = [(b"origin", b"http://127.0.0.1:8000")]
@@ -41,7 +42,7 @@ async def connect(client, session_id, role="student"):
     communicator = WebsocketCommunicator(
         application, f"/ws/sessions/{session_id}/?as={role}", headers=headers
     )
-    connected, _code = await communicator.connect()
+    connected, _code = await communicator.connect(timeout=CONNECT_TIMEOUT)
     assert connected
     return communicator
 

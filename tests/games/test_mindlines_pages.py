@@ -12,9 +12,10 @@ from django.contrib.auth.models import AnonymousUser
 from django.template.loader import render_to_string
 from django.test import RequestFactory
 
-from games import catalog, content
+from games import shipped
+from games.definitions import definition
+from games.definitions.mindlines.pages import coverage
 from games.engine.mindlines import MindTheLines, rules
-from games.extra.mindlines import coverage
 from questions import services as question_services
 
 pytestmark = pytest.mark.django_db
@@ -120,7 +121,7 @@ def test_the_example_board_is_drawn_on_its_own_dotted_lines():
 
 def test_the_guide_quotes_the_settings_and_the_group_sizes_the_catalog_has():
     text = text_of(render("guide"))
-    spec = catalog.spec_for("mindlines")
+    spec = definition("mindlines").spec
     draw = spec.settings["draw_seconds"]
     assert f"{draw.default} by default ({draw.minimum} to {draw.maximum})" in text
     assert str(spec.settings["difficulty"].label) in text and str(draw.label) in text
@@ -184,8 +185,8 @@ def test_a_teacher_sees_their_schools_lists_with_what_they_cover_and_not_another
     assert [row["status"] for row in week_row["coverage"]] == ["repeats"] * 7  # 22: one round for 8 needs 16
     # the shipped decks, counted from the files the game plays
     decks = {deck["difficulty"]: deck for deck in response.context["decks"]}
-    assert decks["easy"]["count"] == len(content.mindlines_concepts("easy")) >= 150
-    assert decks["hard"]["count"] == len(content.mindlines_concepts("hard")) >= 150
+    assert decks["easy"]["count"] == len(shipped.mindlines_concepts("easy")) >= 150
+    assert decks["hard"]["count"] == len(shipped.mindlines_concepts("hard")) >= 150
     assert all(row["status"] == "full" for row in decks["easy"]["coverage"])
 
 

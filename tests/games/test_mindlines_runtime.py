@@ -7,9 +7,9 @@ from __future__ import annotations
 import pytest
 
 from games import services
+from games.definitions import get_engine
 from games.engine import core
 from games.engine.mindlines import boards, rules
-from games.engine.registry import get_engine
 from games.models import GameTable
 from tests.factories import enrolled_student, recorded_facts, started_session
 

@@ -7,8 +7,8 @@ import pytest
 from django.utils import timezone
 
 from games import services
+from games.definitions import get_engine
 from games.engine import core
-from games.engine.registry import get_engine
 from games.models import GameTable
 from tests.factories import enrolled_student, play_through_runtime
 

@@ -10,8 +10,8 @@ from asgiref.sync import sync_to_async
 from django.utils import timezone
 
 from games import services
+from games.definitions import get_engine
 from games.engine import core
-from games.engine.registry import get_engine
 from games.models import GameTable
 from tests.games.test_consumer_runtime import _connect, _cookie_for
 

@@ -7,8 +7,8 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.utils import timezone
 
 from games import services
+from games.definitions import get_engine
 from games.engine import core
-from games.engine.registry import get_engine
 from games.models import GameSession, GameTable, Participant, SessionControl, TableLogEntry
 from reports.models import LearningFact
 

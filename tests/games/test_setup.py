@@ -6,14 +6,13 @@ import pytest
 from django.utils import timezone
 
 from games import services
-from games.catalog import GAMES
-from games.engine.registry import get_engine
+from games.definitions import DEFINITIONS, get_engine
 from games.models import GameTable
 
 pytestmark = pytest.mark.django_db
 
 
-@pytest.mark.parametrize("game", sorted(GAMES))
+@pytest.mark.parametrize("game", sorted(DEFINITIONS))
 def test_each_game_starts_with_students_and_fills_small_tables(game, class_7b, ms_rivera, ava, ben):
     session = services.session_schedule(
         classroom=class_7b, by=ms_rivera, game=game, scheduled_for=timezone.now() + timedelta(minutes=1)

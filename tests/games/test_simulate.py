@@ -11,9 +11,10 @@ from pathlib import Path
 import pytest
 from django.core.management import CommandError, call_command
 
-from games import content
+from games import content, shipped
+from games.definitions import get_engine
+from games.definitions.base import BOT_ACCURACY
 from games.engine import core
-from games.engine.registry import get_engine
 
 GAMES = ("lineup", "wordup", "faces", "lineit", "mindlines")
 
@@ -162,11 +163,11 @@ def test_lineup_config_holds_every_question_shuffled_by_the_seed():
     config = content.default_config("lineup", players=players, seed_rng=core.Rng("a"))
     same = content.default_config("lineup", players=players, seed_rng=core.Rng("a"))
     other = content.default_config("lineup", players=players, seed_rng=core.Rng("b"))
-    shipped = content.lineup_questions()
-    assert len(shipped) >= 100
+    bank = shipped.lineup_questions()
+    assert len(bank) >= 100
     assert config == same
     assert [q["id"] for q in config["questions"]] != [q["id"] for q in other["questions"]]
-    assert sorted(q["id"] for q in config["questions"]) == sorted(q["id"] for q in shipped)
+    assert sorted(q["id"] for q in config["questions"]) == sorted(q["id"] for q in bank)
     assert [p["team"] for p in config["players"]] == ["blue", "yellow", "blue"]
     assert [p["bot"] for p in config["players"]] == ["medium"] * 3
     get_engine("lineup").setup(config, "seed")  # the engine accepts it
@@ -181,14 +182,14 @@ def test_lineup_level_keeps_only_that_levels_questions_and_given_teams_are_kept(
 
 
 def test_wordup_bank_is_by_level_and_category_in_bank_order():
-    bank = content.wordup_questions()
+    bank = shipped.wordup_questions()
     assert list(bank) == ["1", "2", "3", "4", "5"]
     for level, categories in bank.items():
-        assert list(categories) == list(content.WORDUP_CATEGORIES)
+        assert list(categories) == list(shipped.WORDUP_CATEGORIES)
         for category, questions in categories.items():
             assert questions and all(q["category"] == category for q in questions)
             assert all(q["level"] == int(level) for q in questions)
-    level1 = json.loads((content.DATA_DIR / "wordup" / "level1.json").read_text())
+    level1 = json.loads((shipped.DATA_DIR / "wordup" / "level1.json").read_text())
     assert [q["id"] for q in bank["1"]["spelling"]] == [
         q["id"] for q in level1 if q["category"] == "spelling"
     ]
@@ -198,7 +199,7 @@ def test_wordup_level_sets_every_players_level_and_accuracy_bots():
     players = content.bot_players("wordup", 2, "hard")
     config = content.default_config("wordup", players=players, seed_rng=core.Rng("x"), level=4)
     assert [p["level"] for p in config["players"]] == [4, 4]
-    assert [p["bot"] for p in config["players"]] == [content.BOT_ACCURACY["hard"]] * 2
+    assert [p["bot"] for p in config["players"]] == [BOT_ACCURACY["hard"]] * 2
     own = content.default_config(
         "wordup", players=[{"id": "a", "level": 2}, {"id": "b"}], seed_rng=core.Rng("x")
     )
@@ -250,7 +251,7 @@ def test_settings_pass_through_and_unknown_settings_are_refused():
 
 
 def test_own_content_replaces_the_shipped_content():
-    questions = content.lineup_questions(level=1)[:2]
+    questions = shipped.lineup_questions(level=1)[:2]
     config = content.default_config(
         "lineup", players=content.bot_players("lineup", 2), seed_rng=core.Rng("x"), content=questions
     )
@@ -261,7 +262,7 @@ def test_bot_values_per_engine():
     assert content.bot_value("lineup", "easy") == "easy"
     assert content.bot_value("faces", "hard") == "hard"
     assert content.bot_value("lineit", "medium") == "medium"
-    assert content.bot_value("wordup", "easy") == content.BOT_ACCURACY["easy"]
+    assert content.bot_value("wordup", "easy") == BOT_ACCURACY["easy"]
     assert content.bot_value("mindlines", "0.25") == 0.25
     with pytest.raises(ValueError, match="unknown game"):
         content.bot_value("chess", "easy")

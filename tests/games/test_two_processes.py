@@ -6,13 +6,9 @@ number and play on."""
 import asyncio
 import json
 import os
-import signal
-import socket
 import subprocess
 import sys
-import time
 from datetime import timedelta
-from importlib import import_module
 from pathlib import Path
 
 import pytest
@@ -22,6 +18,7 @@ from django.utils import timezone
 
 from games import services
 from games.models import GameTable
+from tests.live import Client, free_port, kill, student_cookie, teacher_cookie, until_listening
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 ROOT = Path(__file__).resolve().parents[2]
@@ -35,34 +32,6 @@ def real_services():
         pytest.fail("two-process tests need REDIS_URL and a PostgreSQL DATABASE_URL in CI")
     if missing:
         pytest.skip("set DATABASE_URL (PostgreSQL) and REDIS_URL to run the two-process tests")
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-def _until_listening(port: int, process: subprocess.Popen, what: str, seconds: float) -> None:
-    """Wait until ``process`` accepts connections on ``port`` (failing if it exits or takes too long)."""
-    deadline = time.monotonic() + seconds
-    while True:
-        if process.poll() is not None:
-            output = process.stderr.read().decode()[-2000:] if process.stderr else ""
-            raise AssertionError(f"{what} exited: {output}")
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
-                return
-        except OSError:
-            assert time.monotonic() < deadline, f"{what} did not start"
-            time.sleep(0.05)
-
-
-def _kill(process: subprocess.Popen | None) -> None:
-    """Without warning (SIGKILL), as a crash would."""
-    if process and process.poll() is None:
-        process.send_signal(signal.SIGKILL)
-        process.wait(timeout=10)
 
 
 class Server:
@@ -100,11 +69,11 @@ class Server:
             stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,
         )
-        _until_listening(self.port, self.process, "server", seconds=30)
+        until_listening(self.port, self.process, "server", seconds=30)
         return self
 
     def kill(self) -> None:
-        _kill(self.process)
+        kill(self.process)
 
     @property
     def url(self) -> str:
@@ -113,72 +82,10 @@ class Server:
 
 @pytest.fixture
 def servers(real_services):
-    started = [Server(_free_port()).start(), Server(_free_port()).start()]
+    started = [Server(free_port()).start(), Server(free_port()).start()]
     yield started
     for server in started:
         server.kill()
-
-
-def _cookie(**values) -> str:
-    store = import_module(settings.SESSION_ENGINE).SessionStore()
-    for key, value in values.items():
-        store[key] = value
-    store.save()
-    return f"{settings.SESSION_COOKIE_NAME}={store.session_key}"
-
-
-def _student_cookie(student) -> str:
-    from classrooms.middleware import STUDENT_SESSION_KEY
-
-    return _cookie(**{STUDENT_SESSION_KEY: student.pk})
-
-
-def _teacher_cookie(user) -> str:
-    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
-
-    return _cookie(
-        **{
-            SESSION_KEY: str(user.pk),
-            BACKEND_SESSION_KEY: "django.contrib.auth.backends.ModelBackend",
-            HASH_SESSION_KEY: user.get_session_auth_hash(),
-        }
-    )
-
-
-class Client:
-    """A device: one websocket, every message kept, the last sequence number per table."""
-
-    def __init__(self, base: str, session_id: int, cookie: str, role: str):
-        self.url = f"{base}/ws/sessions/{session_id}/?as={role}"
-        self.cookie, self.messages, self.last_seq = cookie, [], {}
-
-    async def connect(self):
-        import websockets
-
-        self.socket = await websockets.connect(
-            self.url, additional_headers=[("Cookie", self.cookie), ("Origin", "http://127.0.0.1")]
-        )
-        await self.socket.send(json.dumps({"type": "hello", "last_seq": self.last_seq}))
-        return self
-
-    async def until(self, predicate, timeout=10):
-        end = time.monotonic() + timeout
-        while True:
-            raw = await asyncio.wait_for(self.socket.recv(), timeout=max(0.05, end - time.monotonic()))
-            message = json.loads(raw)
-            # A bundle carries several messages in one frame (a session change with its tables).
-            for inner in message["messages"] if message["type"] == "bundle" else [message]:
-                self.messages.append(inner)
-                if inner["type"] == "table":
-                    self.last_seq[str(inner["table"])] = inner["seq"]
-                if predicate(inner):
-                    return inner
-
-    async def act(self, table_id, key, action):
-        await self.socket.send(
-            json.dumps({"type": "action", "table": table_id, "key": key, "action": action})
-        )
-        return await self.until(lambda m: m.get("key") == key)
 
 
 def _session(classroom, teacher, students):
@@ -195,9 +102,9 @@ def _session(classroom, teacher, students):
 def test_two_server_processes_share_a_session(servers, class_7b, ms_rivera, ava, ben):
     table = _session(class_7b, ms_rivera, [ava, ben])
     cookies = {
-        "teacher": _teacher_cookie(ms_rivera),
-        "ava": _student_cookie(ava),
-        "ben": _student_cookie(ben),
+        "teacher": teacher_cookie(ms_rivera),
+        "ava": student_cookie(ava),
+        "ben": student_cookie(ben),
     }
     session = table.session
 
@@ -228,7 +135,7 @@ def test_a_killed_server_loses_no_accepted_action_and_the_game_goes_on(
     servers, class_7b, ms_rivera, ava, ben
 ):
     table = _session(class_7b, ms_rivera, [ava, ben])
-    cookie = _student_cookie(ava)
+    cookie = student_cookie(ava)
     server = servers[1]
 
     async def scenario():
@@ -257,7 +164,7 @@ class PrivateRedis:
     """A redis-server of this test's own on a free port (the suite's Redis is shared: never stop it)."""
 
     def __init__(self):
-        self.port, self.process = _free_port(), None
+        self.port, self.process = free_port(), None
 
     def start(self) -> "PrivateRedis":
         self.process = subprocess.Popen(
@@ -275,11 +182,11 @@ class PrivateRedis:
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )
-        _until_listening(self.port, self.process, "redis-server", seconds=10)
+        until_listening(self.port, self.process, "redis-server", seconds=10)
         return self
 
     def stop(self) -> None:
-        _kill(self.process)
+        kill(self.process)
 
     @property
     def url(self) -> str:
@@ -300,8 +207,8 @@ def test_a_redis_restart_mid_session_loses_no_move_and_the_game_goes_on(
     drop with it (Channels reads each connection's channel from Redis); devices reconnect once it is
     back, as live.js does, resend their unacknowledged move with its key, and every screen sees it."""
     table = _session(class_7b, ms_rivera, [ava, ben])
-    cookies = {"teacher": _teacher_cookie(ms_rivera), "ava": _student_cookie(ava)}
-    server = Server(_free_port(), REDIS_URL=private_redis.url).start()
+    cookies = {"teacher": teacher_cookie(ms_rivera), "ava": student_cookie(ava)}
+    server = Server(free_port(), REDIS_URL=private_redis.url).start()
 
     async def connect(cookie, role, last_seq):
         """Reconnect with a short backoff until the server takes the device again (Redis is back)."""

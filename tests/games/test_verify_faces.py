@@ -148,3 +148,14 @@ def test_file_or_example_is_required_and_a_missing_file_is_explained(tmp_path):
         run("x.json", example=str(tmp_path / "out.json"))
     with pytest.raises(CommandError, match="Cannot read"):
         run(str(tmp_path / "missing.json"))
+
+
+def test_an_example_on_the_monster_board_verifies(tmp_path):
+    path = tmp_path / "monsters.json"
+    call_command("verify_faces", example=str(path), seed=3, board="monsters", stdout=StringIO())
+    record = json.loads(path.read_text(encoding="utf-8"))
+    assert record["config"]["board"] == "monsters"
+    text = run(str(path))
+    assert text.startswith("VERIFIED:") and "agrees with the faces drawn from the seed" in text
+    record["config"].pop("board")  # the same log is not a people match
+    assert refused(write(tmp_path, record, "as-people.json"))[0].startswith("NOT VERIFIED:")

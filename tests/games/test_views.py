@@ -63,6 +63,7 @@ def test_a_teacher_schedules_a_game_with_its_settings(client_of, ms_rivera, clas
         "subject": "all",
         "min_level": 1,
         "max_level": 2,
+        "reveal_seconds": 25,  # not on the form: the setting's default
     }
     assert session.title == "Planets in order"
 
@@ -232,3 +233,18 @@ def test_line_up_guess_who_warns_before_move_on_because_it_can_decide_the_match(
     )
     page = client_of(ms_rivera).get(reverse("games:console", args=[faces.pk])).content.decode()
     assert 'data-advance-confirm="Between rounds this starts the next round.' in page
+
+
+def test_a_class_page_lists_that_class_games_only(client_of, ms_rivera, session, class_7b, riverside):
+    from tests.factories import ClassroomFactory
+
+    other_class = ClassroomFactory(school=riverside, name="8C Maths", teachers=[ms_rivera])
+    other = services.session_schedule(
+        classroom=other_class, by=ms_rivera, game="lineit", scheduled_for=timezone.now() + timedelta(hours=3)
+    )
+    detail = client_of(ms_rivera).get(reverse("classroom_detail", args=[class_7b.pk])).content.decode()
+    assert reverse("games:console", args=[session.pk]) in detail
+    assert reverse("games:console", args=[other.pk]) not in detail
+    assert f"?classroom={class_7b.pk}" in detail  # "Schedule a game" starts with this class chosen
+    dashboard = client_of(ms_rivera).get(reverse("dashboard")).content.decode()
+    assert reverse("games:console", args=[other.pk]) in dashboard and "8C Maths" in dashboard

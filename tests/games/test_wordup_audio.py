@@ -12,9 +12,9 @@ from django.utils import timezone
 
 from classrooms.middleware import STUDENT_SESSION_KEY
 from games import services
+from games.definitions.wordup import pages as audio
 from games.engine import core
 from games.engine.wordup import board as B
-from games.extra import wordup as audio
 from games.models import GameTable, Participant
 
 pytestmark = pytest.mark.django_db

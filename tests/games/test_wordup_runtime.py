@@ -5,9 +5,9 @@ import pytest
 
 from classrooms.models import StudentLevel
 from games import services
+from games.definitions import get_engine
 from games.engine import core
 from games.engine.core import TEACHER
-from games.engine.registry import get_engine
 from games.engine.wordup import board as B
 from games.models import GameTable
 from tests.factories import recorded_facts, started_session
@@ -167,3 +167,95 @@ def test_a_whole_game_plays_to_the_end_with_one_fact_per_answer(class_7b, ms_riv
     assert set(facts.values_list("skill", flat=True)) == {"english_vocabulary"}
     assert {f.student_id for f in facts} <= {ava.pk, ben.pk}
     assert all(f.level in range(1, 6) and f.time_taken is not None for f in facts)
+
+
+def test_a_game_ended_by_the_teacher_keeps_its_scores_for_the_results(class_7b, ms_rivera, ava, ben):
+    from games import selectors
+
+    table = start(class_7b, ms_rivera, [ava, ben])
+    player = roll_onto_category(table, "crossword", T0 + 1)
+    answer = table.state["question"]["data"]["answers"][0]
+    services.action_submit(
+        table_id=table.pk, player=player, action={"type": "answer", "answer": answer}, key="a1", now=T0 + 2
+    )
+    services.session_end(session=table.session, by=ms_rivera)
+    table.refresh_from_db()
+    assert table.status == GameTable.Status.ENDED
+    other = next(pid for pid in table.state["seating"] if pid != player)
+    assert table.outcome == {
+        "winners": [],
+        "reason": "ended",
+        "scores": {player: 1, other: 0},
+        "tokens": table.state["tokens"],
+    }
+    (row,) = selectors.session_results(table.session)["tables"]
+    names = {f"s{s.pk}": s.display_name for s in (ava, ben)}
+    assert row["winners"] == [] and row["scores"] == [(names[player], 1), (names[other], 0)]
+
+
+def test_a_finished_game_ended_afterwards_keeps_its_own_outcome():
+    from tests.loading import engine_module
+
+    support = engine_module("test_wordup_support")
+    state = ENGINE.setup(support.config(2), "seed", now=0.0)
+    assert ENGINE.outcome_when_ended(state)["winners"] == []
+    state["phase"] = "over"
+    state["winners"], state["end_reason"] = [state["seating"][0]], "target"
+    assert ENGINE.outcome_when_ended(state) == ENGINE.outcome(state)
+
+
+@pytest.mark.parametrize(("settings", "window"), [({}, 20), ({"reveal_seconds": 45}, 45)])
+def test_the_teachers_accept_window_is_20_seconds_unless_the_teacher_sets_it(
+    class_7b, ms_rivera, ava, ben, settings, window
+):
+    from games.definitions import definition
+
+    spec = definition("wordup").spec.settings["reveal_seconds"]
+    assert (spec.default, spec.minimum, spec.maximum) == (20, 4, 120)
+    table = start(class_7b, ms_rivera, [ava, ben], **settings)
+    assert table.config["reveal_seconds"] == window
+    player = roll_onto_category(table, "missing_word", T0 + 1)
+    services.action_submit(
+        table_id=table.pk, player=player, action={"type": "answer", "answer": "zzzz"}, key="a1", now=T0 + 2
+    )
+    table.refresh_from_db()
+    assert table.state["phase"] == "reveal" and table.deadline == T0 + 2 + window
+    # Still in time just before the window closes.
+    accept = {"type": "accept"}
+    services.action_submit(
+        table_id=table.pk, player=TEACHER, action=accept, key="ok", now=T0 + 1 + window, teacher=True
+    )
+    table.refresh_from_db()
+    assert table.state["tokens"][player]["missing_word"] == 1
+
+
+def test_a_bank_too_thin_for_the_class_stops_the_start_with_the_reason_and_changes_nothing(
+    class_7b, ms_rivera, ava, ben, monkeypatch
+):
+    from datetime import timedelta
+
+    from django.core.exceptions import ValidationError
+    from django.utils import timezone
+
+    from games.definitions import wordup
+    from games.models import GameSession
+    from games.shipped import wordup_questions
+
+    shipped = wordup_questions()
+    thin = {level: dict(categories) for level, categories in shipped.items()}
+    for level in ("1", "2"):
+        thin[level]["spelling"] = []  # a level-1 class would be asked level-3 spelling
+    monkeypatch.setattr(wordup, "school_bank", lambda session: thin)
+    for student in (ava, ben):
+        set_level(student, 1)
+    session = services.session_schedule(
+        classroom=class_7b, by=ms_rivera, game="wordup", scheduled_for=timezone.now() + timedelta(minutes=5)
+    )
+    services.session_open_lobby(session=session, by=ms_rivera)
+    for student in (ava, ben):
+        services.session_join(session=session, student=student)
+    with pytest.raises(ValidationError) as refused:
+        services.session_start(session=session, by=ms_rivera)
+    assert "no spelling questions at level 1, nor at a level next to it" in refused.value.messages[0]
+    session.refresh_from_db()
+    assert session.status == GameSession.Status.LOBBY and not session.tables.exists()

@@ -27,13 +27,13 @@ def face_svg(face: dict[str, Any], *, title: str | None = None) -> str:
     """The face as a standalone ``<svg>`` (viewBox 200 x 220) with ``role="img"`` and a ``<title>``.
 
     ``title`` defaults to the face's description (pass a translated one if you have it). Element ids are
-    derived from the face's content, so the same face drawn twice on a page reuses identical ids."""
+    derived from the face's content, so the same face drawn twice on a page reuses identical ids. A face
+    of the monster board is drawn by :func:`monster_svg`."""
+    if face.get("kind") == "monster":
+        return monster_svg(face, title=title)
     features = set(face["features"])
     look = face.get("look") or {}
-    uid = (
-        "fc"
-        + hashlib.sha1(repr((face["id"], sorted(features), sorted(look.items()))).encode()).hexdigest()[:10]
-    )
+    uid = _uid(face, features, look)
     hair = next((HAIR[key] for key in HAIR if key in features), BROWN_HAIR)
     brow = next((BROWS[key] for key in BROWS if key in features), "#4a2f17")
     skin_index = _pick(look, "skin", SKIN)
@@ -272,4 +272,259 @@ def _hat(features: set[str], look: dict[str, Any]) -> str:
         'stroke-width="2" '
         'stroke-dasharray="4 3"/>'
         f'<circle cx="100" cy="24" r="9" fill="{colour}" stroke="#ffffff" stroke-width="2"/>'
+    )
+
+
+# ----------------------------------------------------------------------------------------------
+# The monster board (games/engine/faces/monsters.py): same viewBox, one artist per kind
+# ----------------------------------------------------------------------------------------------
+
+MONSTER_BODY = {
+    "green_body": "#4ade80",
+    "blue_body": "#60a5fa",
+    "purple_body": "#a78bfa",
+    "orange_body": "#fb923c",
+}
+MONSTER_SHADE = {
+    "green_body": "#15803d",
+    "blue_body": "#1d4ed8",
+    "purple_body": "#6d28d9",
+    "orange_body": "#c2410c",
+}
+YELLOW_BODY, YELLOW_SHADE = "#fde047", "#a16207"
+ACCENT = ("#e11d48", "#0ea5e9", "#db2777", "#7c3aed")
+MONSTER_OUTLINE = f'stroke="{LINE}" stroke-width="3"'
+BODY_SHAPES = (
+    '<ellipse cx="100" cy="128" rx="58" ry="64" fill="{fill}" {outline}/>',
+    '<path d="M44 124 Q44 60 100 60 Q156 60 156 124 L156 178 Q156 194 140 194 L60 194 Q44 194 44 178 Z" '
+    'fill="{fill}" {outline}/>',
+)
+
+
+def monster_svg(face: dict[str, Any], *, title: str | None = None) -> str:
+    """A monster face as a standalone ``<svg>`` (viewBox 200 x 220), like :func:`face_svg` for people.
+
+    Every question has a big, separate place: colour fills the whole body, eyes and mouth sit in the
+    middle, horns/antennae/tuft/ears around the top, wings and the tail behind, arms and props at the
+    sides."""
+    features = set(face["features"])
+    look = face.get("look") or {}
+    uid = _uid(face, features, look)
+    colour = next((key for key in MONSTER_BODY if key in features), None)
+    fill = MONSTER_BODY[colour] if colour else YELLOW_BODY
+    shade = MONSTER_SHADE[colour] if colour else YELLOW_SHADE
+    accent = ACCENT[_pick(look, "accent", ACCENT)]
+    shape = BODY_SHAPES[_pick(look, "shape", BODY_SHAPES)]
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 200 220" role="img" '
+        f'aria-labelledby="{uid}-t">',
+        f'<title id="{uid}-t">{escape(title if title is not None else face["description"])}</title>',
+        f'<rect width="200" height="220" rx="18" fill="{BACKGROUND[_pick(look, "background", BACKGROUND)]}"'
+        "/>",
+        _wings(features),
+        _tail(features, fill),
+        _horns(features),
+        _antennae(features, accent),
+        _pointy_ears(features, fill),
+        _arms(features, fill),
+        _flower(features, accent),
+        f'<ellipse cx="76" cy="198" rx="17" ry="9" fill="{shade}" {MONSTER_OUTLINE}/>'
+        f'<ellipse cx="124" cy="198" rx="17" ry="9" fill="{shade}" {MONSTER_OUTLINE}/>',
+        shape.format(fill=fill, outline=MONSTER_OUTLINE),
+        _pattern(features, shade, shape, uid),
+        _tuft(features),
+        _monster_eyes(features),
+        _nose(features),
+        _monster_mouth(features, look),
+        _bow_tie(features, accent),
+        "</svg>",
+    ]
+    return "".join(part for part in parts if part)
+
+
+def _uid(face: dict[str, Any], features: set[str], look: dict[str, Any]) -> str:
+    return (
+        "fc"
+        + hashlib.sha1(repr((face["id"], sorted(features), sorted(look.items()))).encode()).hexdigest()[:10]
+    )
+
+
+def _wings(features: set[str]) -> str:
+    if "wings" not in features:
+        return ""
+    style = f'fill="#f0f9ff" stroke="{LINE}" stroke-width="2.5"'
+    return (
+        f'<path d="M60 104 Q22 52 8 84 Q6 112 26 124 Q16 140 34 148 Q48 150 60 136 Z" {style}/>'
+        f'<path d="M140 104 Q178 52 192 84 Q194 112 174 124 Q184 140 166 148 Q152 150 140 136 Z" {style}/>'
+    )
+
+
+def _tail(features: set[str], fill: str) -> str:
+    if "tail" not in features:
+        return ""
+    return (
+        f'<path d="M62 184 Q22 204 18 170" fill="none" stroke="{LINE}" stroke-width="13" '
+        'stroke-linecap="round"/>'
+        f'<path d="M62 184 Q22 204 18 170" fill="none" stroke="{fill}" stroke-width="8" '
+        'stroke-linecap="round"/>'
+        f'<path d="M8 174 L16 150 L30 170 Z" fill="{LINE}"/>'
+    )
+
+
+def _horns(features: set[str]) -> str:
+    if "horns" not in features:
+        return ""
+    style = f'fill="#d6d3d1" stroke="{LINE}" stroke-width="2.5"'
+    return (
+        f'<path d="M60 90 Q38 64 42 30 Q58 58 80 72 Z" {style}/>'
+        f'<path d="M140 90 Q162 64 158 30 Q142 58 120 72 Z" {style}/>'
+    )
+
+
+def _antennae(features: set[str], accent: str) -> str:
+    if "antennae" not in features:
+        return ""
+    return (
+        f'<path d="M88 70 L78 22 M112 70 L122 22" stroke="{LINE}" stroke-width="3.5"/>'
+        f'<circle cx="78" cy="20" r="8" fill="{accent}" stroke="{LINE}" stroke-width="2.5"/>'
+        f'<circle cx="122" cy="20" r="8" fill="{accent}" stroke="{LINE}" stroke-width="2.5"/>'
+    )
+
+
+def _pointy_ears(features: set[str], fill: str) -> str:
+    if "pointy_ears" not in features:
+        return ""
+    return (
+        f'<path d="M52 92 L10 80 L48 124 Z" fill="{fill}" {MONSTER_OUTLINE}/>'
+        f'<path d="M148 92 L190 80 L152 124 Z" fill="{fill}" {MONSTER_OUTLINE}/>'
+    )
+
+
+def _limb(d: str, fill: str) -> str:
+    return (
+        f'<path d="{d}" fill="none" stroke="{LINE}" stroke-width="15" stroke-linecap="round"/>'
+        f'<path d="{d}" fill="none" stroke="{fill}" stroke-width="10" stroke-linecap="round"/>'
+    )
+
+
+def _arms(features: set[str], fill: str) -> str:
+    if "waving" in features:
+        left = _limb("M56 130 L26 86", fill) + (
+            f'<path d="M10 74 Q4 84 10 94 M18 64 Q8 70 8 78" fill="none" stroke="{LINE}" '
+            'stroke-width="2.5" stroke-linecap="round"/>'
+        )
+    else:
+        left = _limb("M50 144 L38 174", fill)
+    right = _limb("M150 144 L168 166" if "flower" in features else "M150 144 L162 174", fill)
+    return left + right
+
+
+def _flower(features: set[str], accent: str) -> str:
+    if "flower" not in features:
+        return ""
+    petals = "".join(
+        f'<circle cx="{x}" cy="{y}" r="7" fill="{accent}" stroke="{LINE}" stroke-width="1.5"/>'
+        for x, y in ((176, 112), (187, 120), (183, 133), (169, 133), (165, 120))
+    )
+    return (
+        f'<path d="M170 168 Q172 146 176 124" fill="none" stroke="#15803d" stroke-width="4"/>'
+        f"{petals}"
+        f'<circle cx="176" cy="123" r="6" fill="#facc15" stroke="{LINE}" stroke-width="1.5"/>'
+    )
+
+
+def _pattern(features: set[str], shade: str, shape: str, uid: str) -> str:
+    if "spots" in features:
+        return "".join(
+            f'<circle cx="{x}" cy="{y}" r="{r}" fill="{shade}" opacity="0.7"/>'
+            for x, y, r in (
+                (62, 92, 7),
+                (140, 96, 8),
+                (56, 140, 8),
+                (146, 146, 7),
+                (72, 176, 7),
+                (130, 180, 8),
+            )
+        )
+    if "stripes" in features:
+        outline = shape.format(fill="#000", outline="")
+        bands = "".join(
+            f'<rect x="40" y="{y}" width="120" height="7" fill="{shade}"/>' for y in (164, 178, 192)
+        )
+        side = "".join(
+            f'<path d="{d}" stroke="{shade}" stroke-width="7" stroke-linecap="round"/>'
+            for d in ("M40 100 L62 108", "M40 122 L60 126", "M160 100 L138 108", "M160 122 L140 126")
+        )
+        return (
+            f'<clipPath id="{uid}-body">{outline}</clipPath>'
+            f'<g clip-path="url(#{uid}-body)" opacity="0.75">{bands}{side}</g>'
+        )
+    return ""
+
+
+def _tuft(features: set[str]) -> str:
+    if "tuft" not in features:
+        return ""
+    return (
+        '<path d="M90 70 Q80 44 92 30 Q94 48 100 54 Q100 34 114 26 Q108 48 112 70 Z" fill="#44403c" '
+        f'stroke="{LINE}" stroke-width="2"/>'
+    )
+
+
+def _eye(x: int, y: int, r: int) -> str:
+    pupil = r // 2
+    return (
+        f'<circle cx="{x}" cy="{y}" r="{r}" fill="#ffffff" stroke="{LINE}" stroke-width="2.5"/>'
+        f'<circle cx="{x}" cy="{y + 1}" r="{pupil}" fill="#111111"/>'
+        f'<circle cx="{x + 2}" cy="{y - 2}" r="2" fill="#ffffff"/>'
+    )
+
+
+def _monster_eyes(features: set[str]) -> str:
+    if "one_eye" in features:
+        return _eye(100, 96, 19)
+    if "three_eyes" in features:
+        return _eye(72, 104, 12) + _eye(100, 84, 12) + _eye(128, 104, 12)
+    return _eye(78, 100, 14) + _eye(122, 100, 14)
+
+
+def _nose(features: set[str]) -> str:
+    if "big_nose" not in features:
+        return ""
+    return (
+        f'<circle cx="100" cy="125" r="10" fill="#f87171" stroke="{LINE}" stroke-width="2.5"/>'
+        '<circle cx="97" cy="121" r="3" fill="#ffffff" opacity="0.8"/>'
+    )
+
+
+def _monster_mouth(features: set[str], look: dict[str, Any]) -> str:
+    if not features.intersection(("fangs", "tongue")):
+        d = (
+            "M80 142 Q100 160 120 142"
+            if _pick(look, "mouth", ("wide", "small")) == 0
+            else "M86 144 Q100 156 114 144"
+        )
+        return f'<path d="{d}" fill="none" stroke="{LINE}" stroke-width="3.5" stroke-linecap="round"/>'
+    parts = [f'<path d="M76 140 L124 140 Q100 174 76 140 Z" fill="#7f1d1d" {MONSTER_OUTLINE}/>']
+    if "tongue" in features:
+        parts.append(
+            f'<path d="M90 150 Q90 172 100 172 Q110 172 110 150 Z" fill="#f472b6" stroke="{LINE}" '
+            'stroke-width="2"/>'
+            f'<path d="M100 154 L100 164" stroke="{LINE}" stroke-width="1.5"/>'
+        )
+    if "fangs" in features:
+        parts.append(
+            f'<path d="M83 141 L89 155 L95 141 Z" fill="#ffffff" stroke="{LINE}" stroke-width="1.5"/>'
+            f'<path d="M117 141 L111 155 L105 141 Z" fill="#ffffff" stroke="{LINE}" stroke-width="1.5"/>'
+        )
+    return "".join(parts)
+
+
+def _bow_tie(features: set[str], accent: str) -> str:
+    if "bow_tie" not in features:
+        return ""
+    style = f'fill="{accent}" stroke="{LINE}" stroke-width="2.5"'
+    return (
+        f'<path d="M100 180 L78 168 L78 192 Z" {style}/><path d="M100 180 L122 168 L122 192 Z" {style}/>'
+        f'<circle cx="100" cy="180" r="5" {style}/>'
     )

@@ -8,26 +8,33 @@ A face is a plain dict::
 ``id`` is the first letter of the name (the 24 names of a board start with 24 different letters, so a
 student can name a face by pressing its letter). ``features`` lists the yes-answers in pad order;
 ``look`` holds drawing-only choices (skin tone, hat style ...) that no question asks about.
+
+This is the people board (the default) and the registry of boards (:data:`PADS`: people here, monsters in
+:mod:`.monsters`); the machinery they share is in :mod:`.pad`. The functions at the bottom answer for a
+board in play, whichever kind it is.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from collections.abc import Callable
 from typing import Any
 
-from ..core import Rng, _
+from ..core import IllegalAction, Rng, State, _
+from .monsters import MONSTERS
+from .pad import (
+    BOARD_SIZE,
+    MAX_ON_BOARD,
+    MIN_ON_BOARD,
+    Category,
+    Feature,
+    Pad,
+    describe_with,
+    generate_with,
+    problems_with,
+    split,
+)
 
-BOARD_SIZE = 24
-
-
-@dataclass(frozen=True)
-class Feature:
-    key: str
-    label: str  # the button on the pad
-    question: str  # the question as a sentence
-    phrase: str  # the words in a face's description
-
+__all__ = ["BOARD_SIZE", "MAX_ON_BOARD", "MIN_ON_BOARD", "Feature", "Pad", "split"]
 
 # The pad, in the order it is shown. Hair colours are one category (a face has at most one of them;
 # brown hair is "none of the four"); every other feature is a free yes/no. Skin tone and gender are
@@ -87,7 +94,6 @@ FREE_FEATURE_COUNT: dict[str, tuple[int, int]] = {
     "scarf": (5, 10),
     "striped_top": (6, 12),
 }
-MIN_ON_BOARD, MAX_ON_BOARD = 5, BOARD_SIZE - 5
 
 # Names by first letter: (names for faces with a beard or moustache, other names).
 NAMES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
@@ -132,88 +138,103 @@ LOOK_CHOICES: dict[str, int] = {
 }
 
 
+def _person_name(rng: Rng, letter: str, features: set[str]) -> str:
+    bearded_names, other_names = NAMES[letter]
+    return rng.choice(bearded_names if features.intersection(FACIAL_HAIR) else bearded_names + other_names)
+
+
+PEOPLE = Pad(
+    kind="people",
+    features=FEATURES,
+    categories=(Category(HAIR_COLOURS, HAIR_COLOUR_COUNT, BROWN_HAIR_PHRASE),),
+    free_counts=FREE_FEATURE_COUNT,
+    choose_name=_person_name,
+    letters=tuple(NAMES),
+    look_choices=LOOK_CHOICES,
+)
+
+# The boards a teacher can choose between (the ``board`` setting), the default first.
+PADS: dict[str, Pad] = {PEOPLE.kind: PEOPLE, MONSTERS.kind: MONSTERS}
+DEFAULT_BOARD = PEOPLE.kind
+FACE_KINDS: dict[str | None, Pad] = {pad.face_kind: pad for pad in PADS.values()}
+# Every question of every board, for checking a question key before the board is known.
+ANY_FEATURE_BY_KEY: dict[str, Feature] = {key: f for pad in PADS.values() for key, f in pad.by_key.items()}
+
+
+def pad_of_face(face: dict[str, Any]) -> Pad:
+    return FACE_KINDS.get(face.get("kind"), PEOPLE)
+
+
 def describe(face: dict[str, Any], translate: Callable[[str], str] = lambda text: text) -> str:
     """The screen-reader text, e.g. "Ava: red hair, long hair, glasses, a hat".
 
     ``translate`` lets the runtime build it in the student's language from the same phrases."""
-    features = set(face["features"])
-    phrases = [translate(FEATURE_BY_KEY[key].phrase) for key in FEATURE_KEYS if key in features]
-    if not features.intersection(HAIR_COLOURS):
-        phrases.insert(0, translate(BROWN_HAIR_PHRASE))
-    return f"{face['name']}: {', '.join(phrases)}"
+    return describe_with(pad_of_face(face), face, translate)
 
 
-def split(faces: Iterable[dict[str, Any]], question: str) -> tuple[list[str], list[str]]:
-    """The ids of the faces that answer yes and no to ``question``."""
-    yes, no = [], []
-    for face in faces:
-        (yes if question in face["features"] else no).append(face["id"])
-    return yes, no
+def generate_board(rng: Rng, kind: str = DEFAULT_BOARD) -> list[dict[str, Any]]:
+    """A fresh board of 24 faces of ``kind`` drawn from ``rng``, sorted by name (= by id)."""
+    return generate_with(PADS[kind], rng)
 
 
-def _hair_colours(rng: Rng) -> list[str | None]:
-    """One hair colour (None = brown) per face, each of the four colours on 5-7 faces."""
-    while True:
-        counts = [rng.randint(*HAIR_COLOUR_COUNT) for _colour in HAIR_COLOURS]
-        if sum(counts) <= BOARD_SIZE:
-            break
-    colours: list[str | None] = []
-    for colour, count in zip(HAIR_COLOURS, counts, strict=True):
-        colours += [colour] * count
-    colours += [None] * (BOARD_SIZE - len(colours))
-    return rng.shuffled(colours)
+def board_problems(faces: list[dict[str, Any]], kind: str | None = None) -> list[str]:
+    """Why a board breaks the generation rules (empty when it is a good board); ``kind`` defaults to
+    the kind of its first face."""
+    pad = PADS[kind] if kind is not None else (pad_of_face(faces[0]) if faces else PEOPLE)
+    return problems_with(pad, faces)
 
 
-def _feature_sets(rng: Rng) -> list[set[str]]:
-    """24 distinct feature combinations (redrawn in the rare case two faces coincide)."""
-    while True:
-        sets: list[set[str]] = [set() if colour is None else {colour} for colour in _hair_colours(rng)]
-        for key in FREE_FEATURES:
-            for index in rng.sample(range(BOARD_SIZE), rng.randint(*FREE_FEATURE_COUNT[key])):
-                sets[index].add(key)
-        if len({frozenset(features) for features in sets}) == BOARD_SIZE:
-            return sets
+# ----------------------------------------------------------------------------------------------
+# A board in play: the faces still up and the questions that would split them (the rules and the
+# bots both ask; they live here, below both, so each imports them without importing the other)
+# ----------------------------------------------------------------------------------------------
 
 
-def _look(rng: Rng) -> dict[str, int]:
-    return {name: rng.below(count) for name, count in LOOK_CHOICES.items()}
+def pad_of(state: State) -> Pad:
+    """The pad of the board in play (a match set up before there was a choice is a people match)."""
+    return PADS[state["settings"].get("board", DEFAULT_BOARD)]
 
 
-def generate_board(rng: Rng) -> list[dict[str, Any]]:
-    """A fresh board of 24 faces drawn from ``rng``, sorted by name (= by id)."""
-    feature_sets = _feature_sets(rng)
-    letters = rng.sample(sorted(NAMES), BOARD_SIZE)
-    faces = []
-    for features, letter in zip(feature_sets, letters, strict=True):
-        bearded_names, other_names = NAMES[letter]
-        pool = bearded_names if features.intersection(FACIAL_HAIR) else bearded_names + other_names
-        face = {
-            "id": letter,
-            "name": rng.choice(pool),
-            "features": [key for key in FEATURE_KEYS if key in features],
-            "look": _look(rng),
-        }
-        face["description"] = describe(face)
-        faces.append(face)
-    return sorted(faces, key=lambda face: face["id"])
+def current_round(state: State) -> dict[str, Any]:
+    return state["rounds"][state["round"]]
 
 
-def board_problems(faces: list[dict[str, Any]]) -> list[str]:
-    """Why a board breaks the generation rules (empty when it is a good board)."""
-    problems = []
-    if len(faces) != BOARD_SIZE:
-        problems.append(f"{len(faces)} faces, not {BOARD_SIZE}")
-    if len({frozenset(face["features"]) for face in faces}) != len(faces):
-        problems.append("two faces have the same features")
-    if len({face["name"][0] for face in faces}) != len(faces):
-        problems.append("two names start with the same letter")
-    if any(face["id"] != face["name"][0] for face in faces):
-        problems.append("a face id is not its name's first letter")
-    for key in FEATURE_KEYS:
-        yes, _no = split(faces, key)
-        if not MIN_ON_BOARD <= len(yes) <= MAX_ON_BOARD:
-            problems.append(f"{key} is on {len(yes)} faces")
-    for face in faces:
-        if len(set(face["features"]).intersection(HAIR_COLOURS)) > 1:
-            problems.append(f"{face['name']} has two hair colours")
-    return problems
+def faces_left(state: State, player: str) -> list[dict[str, Any]]:
+    left = set(state["left"][player])
+    return [face for face in current_round(state)["board"] if face["id"] in left]
+
+
+def refusal_of(state: State, player: str, question: str) -> IllegalAction | None:
+    """Why ``player`` may not ask ``question`` now (None when it is allowed)."""
+    if any(entry["question"] == question for entry in state["asked"][player]):
+        return IllegalAction(
+            _("You already asked this question in this round."), code="already_asked", question=question
+        )
+    yes, no = split(faces_left(state, player), question)
+    if not yes or not no:
+        return IllegalAction(
+            _(
+                "Every face left on your board gives the same answer to this question, so it would not "
+                "rule anyone out. Try another one."
+            ),
+            code="no_split",
+            question=question,
+            answer="yes" if yes else "no",
+        )
+    return None
+
+
+def allowed_questions(state: State, player: str) -> list[str]:
+    return [key for key in pad_of(state).keys if refusal_of(state, player, key) is None]
+
+
+def question_splits(state: State, player: str) -> dict[str, int]:
+    """Allowed questions (pad order) and how many of the faces left answer yes."""
+    left = faces_left(state, player)
+    return {key: len(split(left, key)[0]) for key in allowed_questions(state, player)}
+
+
+def best_min_split(state: State, player: str) -> int:
+    """The largest "smaller side" any allowed question offers (1 when only lopsided ones are left)."""
+    left_count = len(state["left"][player])
+    return max((min(yes, left_count - yes) for yes in question_splits(state, player).values()), default=1)

@@ -1,6 +1,7 @@
 """Check a finished match from its seed: the commitment, and every answer and result in the log.
 
-``verify(config, seed, salt, commitment, log)`` is pure. ``log`` is the runtime's action log
+``verify(config, seed, salt, commitment, log)`` (the package's, which passes its engine to
+:func:`verify_with`) is pure. ``log`` is the runtime's action log
 (``{"kind": "action" | "deadline" | ..., ...}`` entries, as for ``core.replay``). An entry may carry
 ``"events"``: the events the server sent when it applied that entry. Each recorded answer, naming and
 round result is compared with what the faces drawn from the seed give; without recorded events the
@@ -18,7 +19,7 @@ from typing import Any
 
 from .. import core
 from ..core import IllegalAction, _
-from .rules import Faces, commitment_of
+from .rules import commitment_of
 
 RECORD_FORMAT = "classplay/faces-match/1"
 RECORD_FIELDS = {"config": dict, "seed": str, "salt": str, "commitment": str, "log": list}
@@ -78,10 +79,11 @@ def record_problems(record: Any) -> list[dict[str, Any]]:
     return []
 
 
-def verify(
-    config: dict[str, Any], seed: str, salt: str, commitment: str, log: list[dict[str, Any]]
+def verify_with(
+    game: core.Game, config: dict[str, Any], seed: str, salt: str, commitment: str, log: list[dict[str, Any]]
 ) -> dict[str, Any]:
-    game = Faces()
+    """The report on a match, replayed with ``game`` (the Faces engine; passed in because the package
+    that assembles the engine imports this module)."""
     report: dict[str, Any] = {
         "ok": False,
         "commitment_ok": commitment_of(str(seed), str(salt)) == commitment,
@@ -132,7 +134,7 @@ Problem = tuple[str, dict[str, Any]]
 
 
 def _check_entry(
-    game: Faces, state: dict[str, Any], number: int, entry: Any, report: dict[str, Any]
+    game: core.Game, state: dict[str, Any], number: int, entry: Any, report: dict[str, Any]
 ) -> tuple[dict[str, Any], Problem | None]:
     if not isinstance(entry, dict) or "kind" not in entry:
         return state, (_("Log entry %(number)s is not a log entry."), {"number": number})

@@ -1,7 +1,7 @@
 """Line-it (game name ``lineit``): the card-drafting game of ascending and descending lines, with bets and
 jackpots, and number levels for maths classes. Pure rules: no Django.
 
-The rules (issue 7) and where this engine had to decide (details in :mod:`.rules` and docs/games/lineit.md):
+The rules and where this engine had to decide (details in :mod:`.rules` and docs/games/lineit.md):
 
 * Deck per level: :mod:`.cards` (100 number cards with distinct exact values, 25 per colour, plus Bet cards
   3, 3, 4, 4, 5, 5). Values are compared exactly with :class:`fractions.Fraction` and stored as strings
@@ -63,6 +63,7 @@ class LineIt(Game):
         return rules.legal_moves(state, player)
 
     def apply(self, state: State, player: str, action: Action, now: float) -> tuple[State, list[Event]]:
+        core.refuse_after_deadline(state, player, now)
         new_state = core.clone(state)
         events = rules.apply_action(new_state, player, action, now)
         return new_state, events
@@ -82,6 +83,13 @@ class LineIt(Game):
 
     def outcome(self, state: State) -> dict[str, Any] | None:
         return rules.outcome_of(state) if state["phase"] == "over" else None
+
+    def outcome_when_ended(self, state: State) -> dict[str, Any]:
+        """The result of a game the teacher ended early: everyone's score at that moment (banked cards and
+        bet tokens; cards still in a line or a hand count for nothing), and no winner."""
+        if state["phase"] == "over":
+            return rules.outcome_of(state)
+        return {**rules.outcome_of(state), "winners": [], "ended": True}
 
     def facts(self, events: list[Event]) -> list[dict[str, Any]]:
         return facts.facts_from(events)

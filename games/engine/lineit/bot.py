@@ -14,7 +14,6 @@ from games.engine.core import Action, Rng, State
 
 from .rules import (
     HAND_LIMIT,
-    LINE_DISCARD,
     apply_action,
     card_of,
     fits_line,
@@ -24,6 +23,7 @@ from .rules import (
     line_end,
     line_numbers,
     market_size,
+    numbers_discarded,
     value_of,
 )
 
@@ -86,7 +86,7 @@ def _rounds_left(state: State) -> int:
 def line_points(state: State, player: str) -> int:
     """What scoring the line now would earn (cards banked plus the bet token)."""
     numbers = line_numbers(state, player)
-    points = max(0, len(numbers) - LINE_DISCARD)
+    points = max(0, len(numbers) - numbers_discarded(state, player))
     bet = line_bet(state, player)
     if bet is not None:
         cards = state["lines"][player]["cards"]
@@ -156,7 +156,8 @@ def choose(state: State, player: str, rng: Rng) -> Action:
     if rng.random() < RANDOM_MOVE_CHANCE[strength]:
         return dict(rng.choice(moves))
     if strength == "hard":
-        return dict(max(moves, key=lambda m: lookahead_value(state, player, m)))
+        best = max(moves, key=lambda m: lookahead_value(state, player, m))
+        return dict(best)
     noise = NOISE[strength]
     best = max(moves, key=lambda m: evaluate(state, player, m, strength) + noise * rng.random())
     return dict(best)
@@ -187,7 +188,7 @@ def _line_estimate(state: State, player: str) -> float:
         return float(line_points(state, player))
     growth = _expected_growth(state, player)
     numbers = line_numbers(state, player)
-    value = max(0.0, len(numbers) + growth - LINE_DISCARD)
+    value = max(0.0, len(numbers) + growth - numbers_discarded(state, player))
     bet = line_bet(state, player)
     if bet is not None:
         cards = state["lines"][player]["cards"]

@@ -2,9 +2,10 @@
 
 Facts (skill ``numeracy``, level = the table's level; computer players get none):
 
-* ``comparison`` correct=True: a number card accepted into a line whose direction was already set, with
-  the two values compared (the card placed and the line's end card). The card that *sets* the direction is
-  not a comparison (any card is accepted there), so it is not counted.
+* ``comparison`` correct=True: a number card the student put into a line whose direction was already
+  set, with the two cards compared (the card placed and the line's end card). The card that *sets* the
+  direction is not a comparison (any card is accepted there), and neither is the card the turn clock
+  placed for a student who ran out of time (``by_clock``): the server chose it, not the student.
 * ``comparison`` correct=False: a refused placement (the card breaks the line), built by
   :func:`refusal_fact` when ``apply`` raised, since ``apply`` itself leaves no trace.
 * ``line`` (cards banked, whether it was forced), ``bet`` (correct = won, score = the token),
@@ -52,13 +53,15 @@ def _fact(e: Event, category: str, **fields: Any) -> dict[str, Any]:
 def _comparison(e: Event, correct: bool) -> dict[str, Any]:
     card, end = e["card"], e["end"]
     card_value, end_value = Fraction(card["value"]), Fraction(end["value"])
-    low, high = sorted((card_value, end_value))
+    # The item is the pair as the student saw it (the cards' faces, the smaller first): "-18.2|-13.5",
+    # never the exact values behind them ("-91/5").
+    low, high = sorted((card, end), key=lambda c: Fraction(c["value"]))
     return _fact(
         e,
         "comparison",
         correct=correct,
         time_taken=e.get("time_taken"),
-        item_id=f"compare:{low}|{high}",
+        item_id=f"compare:{low['face']}|{high['face']}",
         response={"card": card["face"], "after": end["face"], "direction": e["direction"]},
         detail={
             "card_face": card["face"],
@@ -105,7 +108,7 @@ def facts_from(events: list[Event]) -> list[dict[str, Any]]:
         if not isinstance(e, dict) or e.get("game") != GAME or e.get("bot") or not e.get("player"):
             continue
         kind = e.get("type")
-        if kind == "place" and e.get("end") and not e.get("sets_direction"):
+        if kind == "place" and e.get("end") and not e.get("sets_direction") and not e.get("by_clock"):
             facts.append(_comparison(e, True))
         elif kind == "refused":
             facts.append(_comparison(e, False))
@@ -148,7 +151,7 @@ def refusal_event(
         source = "market" if kind == "take" else "hand"
         place = state["market"] if source == "market" else state["hands"][player]
         end = line_end(state, player)
-        if card not in place or end is None:
+        if card is None or card not in place or end is None:
             return None
         at = now if now is not None else state["turn"].get("started")
         return event(

@@ -2,13 +2,12 @@
 
 Where the rulebook is silent, these are the decisions (also in docs/games/lineit.md, "Rule decisions"):
 
-* **Which three cards are discarded when a line is scored**: the Bet card is never one of them (it becomes
-  the +bet or -bet token and is discarded); the three discarded cards are the *first three number cards
-  of the line*, the ones it started with. Every number card in a scoring pile is worth exactly one point,
-  so the choice never changes a score: the rule's intent is a fixed price of three cards per line ("a line
-  must be longer than three cards to pay"). Fixing it to the oldest three keeps scoring automatic, needs no
-  extra decision from a student and keeps the newest (most recently compared) cards visible in the reveal.
-  A line with three or fewer number cards scores nothing.
+* **Which three cards are discarded when a line is scored**: the rulebook discards three cards of the line
+  and scores the rest. A Bet card in the line is one of the three (it becomes the +bet or -bet token);
+  the others are the *first number cards of the line*, the ones it started with. Every number card in a
+  scoring pile is worth exactly one point, so *which* number cards never changes a score. Fixing them to the
+  oldest keeps scoring automatic, needs no extra decision from a student and keeps the newest (most recently
+  compared) cards visible in the reveal. A line of three or fewer cards scores nothing.
 * **Jackpots**: a card completes a colour when it is the *third* number card of that colour *in the current
   line* (after the placement the line holds exactly three of that colour). The claim happens at once, from a
   placement out of the market or the hand. The 4th, 5th ... card of that colour claims nothing more; a new
@@ -147,6 +146,7 @@ def new_state(config: dict[str, Any], seed: str, now: float) -> State:
         "clock": {"deadline": None, "remaining": None, "paused": False},
         "rng": rng.to_state(),
     }
+    core.allowances_store(state, config)
     start_round(state, now, [])
     return state
 
@@ -300,7 +300,7 @@ def rotation(state: State) -> list[str]:
 def start_turn(state: State, player: str, now: float) -> None:
     step = "take" if state["phase"] == "draft" else "final"
     state["turn"] = {"player": player, "step": step, "played": False, "started": now}
-    core.clock_start(state, now, state["settings"]["turn_seconds"])
+    core.clock_start_for(state, now, state["settings"]["turn_seconds"], [player])
 
 
 def start_round(state: State, now: float, events: list[Event]) -> None:
@@ -472,6 +472,12 @@ def claim_jackpot(state: State, player: str, colour: str, now: float, events: li
     )
 
 
+def numbers_discarded(state: State, player: str) -> int:
+    """How many number cards scoring the line discards: three cards of the line go, and its Bet card, if it
+    has one, is one of them."""
+    return LINE_DISCARD - (1 if line_bet(state, player) is not None else 0)
+
+
 def score_line(state: State, player: str, now: float, events: list[Event], *, forced: bool) -> None:
     line = state["lines"][player]
     cards = list(line["cards"])
@@ -485,7 +491,8 @@ def score_line(state: State, player: str, now: float, events: list[Event], *, fo
         state["tokens"][player].append(amount if won else -amount)
         state["discard"].append(bet)
         bet_result = {"bet": amount, "after": after, "won": won, "token": amount if won else -amount}
-    discarded, banked = numbers[:LINE_DISCARD], numbers[LINE_DISCARD:]
+    kept_back = numbers_discarded(state, player)
+    discarded, banked = numbers[:kept_back], numbers[kept_back:]
     state["discard"].extend(discarded)
     state["piles"][player].extend(banked)
     state["lines"][player] = blank_line()
@@ -699,8 +706,9 @@ def default_take(state: State, player: str) -> dict[str, Any]:
     end = line_end(state, player)
     if fitting and end is None:
         return {"type": "take", "card": min(fitting, key=lambda c: _middle_distance(state, c)), "to": "line"}
-    if fitting:
-        gap = lambda c: abs(value_of(state, c) - value_of(state, end))  # noqa: E731
+    if fitting and end is not None:
+        end_value = value_of(state, end)
+        gap = lambda c: abs(value_of(state, c) - end_value)  # noqa: E731
         return {"type": "take", "card": min(fitting, key=gap), "to": "line"}
     if len(state["hands"][player]) < HAND_LIMIT:
         return {"type": "take", "card": market[0], "to": "hand"}
@@ -724,6 +732,9 @@ def deadline_move(state: State, now: float) -> list[Event]:
     if turn["step"] == "take":
         move = default_take(state, player)
         do_take(state, player, move["card"], move["to"], now, events)
+        for happened in events:
+            if happened["type"] == "place":
+                happened["by_clock"] = True  # the server's choice: not the student's comparison
     if turn["step"] == "final":
         score_line(state, player, now, events, forced=False)
     end_turn(state, now, events)

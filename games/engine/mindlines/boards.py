@@ -78,7 +78,7 @@ def generate_side(rng: Rng) -> list[list[int]]:
 
 def generate_boards(rng: Rng, count: int) -> list[list[list[list[int]]]]:
     """``count`` boards of two sides each; every side differs from every other one."""
-    seen: set[tuple[Segment, ...]] = set()
+    seen: set[tuple[tuple[int, ...], ...]] = set()
     boards = []
     for _board in range(count):
         sides = []
@@ -190,7 +190,7 @@ def pieces_of(halves: Iterable[Half]) -> list[list[int]]:
     """The stored form: whole unit segments where both halves are drawn, single halves otherwise."""
     by_segment: dict[Segment, set[int]] = {}
     for half in halves:
-        by_segment.setdefault(half[:4], set()).add(half[4])  # type: ignore[arg-type]
+        by_segment.setdefault(half[:4], set()).add(half[4])
     pieces = []
     for segment, sides in sorted(by_segment.items()):
         if sides == {0, 1}:
@@ -207,7 +207,7 @@ def halves_of_stored(pieces: Iterable[list[int]]) -> set[Half]:
         if len(piece) == 5:
             halves.add(tuple(piece))  # type: ignore[arg-type]
         else:
-            halves.update({(*piece, 0), (*piece, 1)})  # type: ignore[misc]
+            halves.update({(*piece, 0), (*piece, 1)})  # type: ignore[arg-type]
     return halves
 
 

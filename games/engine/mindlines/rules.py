@@ -17,13 +17,14 @@ error points exceed the number of players the game is lost (it could not be won 
 
 from __future__ import annotations
 
-import json
+from collections.abc import Callable
 from typing import Any
 
 from .. import core
-from ..core import TEACHER, Action, Event, IllegalAction, Rng, State, Viewer, _
+from ..core import TEACHER, Action, Event, IllegalAction, Rng, State, _
 from . import boards
 
+GAME = "mindlines"
 ROUNDS = 4
 BOARD_COUNT = 8
 MAX_STROKES = 40
@@ -134,7 +135,7 @@ def _concept_pool(
 def _check_timers(config: dict[str, Any]) -> dict[str, float | None]:
     timers: dict[str, float | None] = {}
     for key, (low, high) in TIMER_LIMITS.items():
-        value = config.get(key, MindTheLines.default_config[key])
+        value = config.get(key, DEFAULT_CONFIG[key])
         if value is None and key in TIMERS_THAT_MAY_BE_OFF:
             timers[key] = None
             continue
@@ -169,171 +170,129 @@ def _in_phase(state: State, *phases: str) -> None:
         raise _refuse(_("You can't do that right now."), "wrong_phase")
 
 
+DEFAULT_CONFIG: dict[str, Any] = {
+    "difficulty": "easy",
+    "draw_seconds": 120,
+    "look_seconds": 30,
+    "exclude_seconds": 60,
+    "reveal_seconds": 30,
+}
+
+
 # --------------------------------------------------------------------------------------------------
-# The engine
+# The game: setup, who may act, moves, deadlines, the result
 # --------------------------------------------------------------------------------------------------
 
 
-class MindTheLines(core.Game):
-    name = "mindlines"
-    title = "Mind the Lines"
-    min_players = 2
-    max_players = 8
-    default_config = {
-        "difficulty": "easy",
-        "draw_seconds": 120,
-        "look_seconds": 30,
-        "exclude_seconds": 60,
-        "reveal_seconds": 30,
+def new_state(config: dict[str, Any], seed: str, now: float = 0.0) -> State:
+    players, bots, names = _check_players(config.get("players"))
+    difficulty = config.get("difficulty", DEFAULT_CONFIG["difficulty"])
+    if difficulty not in DIFFICULTIES:
+        raise ValueError("mindlines: difficulty must be 'easy' or 'hard'")
+    per_round = 2 * drawn_per_round(len(players))
+    rng = Rng(seed)
+    pool = _concept_pool(config.get("concepts"), difficulty, per_round, per_round * ROUNDS, rng)
+    plan = _plan_concepts(pool, rng, per_round)
+    used = {cid for round_ids in plan for cid in round_ids}
+    state: State = {
+        "rng": None,
+        "clock": None,
+        "players": players,
+        "bots": bots,
+        "names": names,
+        "difficulty": difficulty,
+        "timers": _check_timers(config),
+        # only the concepts this game will use: drawn and decoys of every round, decided now
+        "concepts": {concept["id"]: concept for concept in pool if concept["id"] in used},
+        "plan": plan,
+        # boards are public and regenerated from this value (see boards.board_sides)
+        "board_seed": f"{rng.below(1 << 62):016x}",
+        "round": 0,
+        "phase": "looking",
+        "errors": 0,
+        "history": [],
+        "log": [],
+        "result": None,
+        "first_prophesier": None,
     }
+    core.clock_stop(state)
+    core.allowances_store(state, config)
+    _start_round(state, rng, now)
+    core.rng_store(state, rng)
+    return state
 
-    # ---------------------------------------------------------------------------------- setup
 
-    def setup(self, config: dict[str, Any], seed: str, now: float = 0.0) -> State:
-        players, bots, names = _check_players(config.get("players"))
-        difficulty = config.get("difficulty", self.default_config["difficulty"])
-        if difficulty not in DIFFICULTIES:
-            raise ValueError("mindlines: difficulty must be 'easy' or 'hard'")
-        per_round = 2 * drawn_per_round(len(players))
-        rng = Rng(seed)
-        pool = _concept_pool(config.get("concepts"), difficulty, per_round, per_round * ROUNDS, rng)
-        plan = _plan_concepts(pool, rng, per_round)
-        used = {cid for round_ids in plan for cid in round_ids}
-        state: State = {
-            "rng": None,
-            "clock": None,
-            "players": players,
-            "bots": bots,
-            "names": names,
-            "difficulty": difficulty,
-            "timers": _check_timers(config),
-            # only the concepts this game will use: drawn and decoys of every round, decided now
-            "concepts": {concept["id"]: concept for concept in pool if concept["id"] in used},
-            "plan": plan,
-            # boards are public and regenerated from this value (see boards.board_sides)
-            "board_seed": f"{rng.below(1 << 62):016x}",
-            "round": 0,
-            "phase": "looking",
-            "errors": 0,
-            "history": [],
-            "log": [],
-            "result": None,
-            "first_prophesier": None,
-        }
-        core.clock_stop(state)
-        _start_round(state, rng, now)
-        core.rng_store(state, rng)
-        return state
-
-    # ---------------------------------------------------------------------------------- who acts
-
-    def current_players(self, state: State) -> list[str]:
-        return _current_players(state)
-
-    def legal_actions(self, state: State, player: str) -> list[Action]:
-        if player == TEACHER:
-            return _teacher_actions(state)
-        if player not in state["players"]:
-            return []
-        phase = state["phase"]
-        if phase == "looking":
-            actions = _setup_drawing_actions(state, player)
-            return actions + ([{"type": "ready"}] if player not in state["ready"] else [])
-        if phase == "scribbling":
-            return _drawing_actions(state, player)
-        if phase == "prophesying" and player == _prophesier(state):
-            mine = set(state["hands"][player])
-            return [
-                {"type": "exclude", "card": card}
-                for card in _open_cards(state)
-                if state["cards"][card] not in mine
-            ]
-        if phase == "reveal" and player not in state["continued"]:
-            return [{"type": "continue"}]
+def legal_moves(state: State, player: str) -> list[Action]:
+    if player == TEACHER:
+        return _teacher_actions(state)
+    if player not in state["players"]:
         return []
+    phase = state["phase"]
+    if phase == "looking":
+        actions = _setup_drawing_actions(state, player)
+        return actions + ([{"type": "ready"}] if player not in state["ready"] else [])
+    if phase == "scribbling":
+        return _drawing_actions(state, player)
+    if phase == "prophesying" and player == prophesier(state):
+        mine = set(state["hands"][player])
+        return [
+            {"type": "exclude", "card": card}
+            for card in open_cards(state)
+            if state["cards"][card] not in mine
+        ]
+    if phase == "reveal" and player not in state["continued"]:
+        return [{"type": "continue"}]
+    return []
 
-    # ---------------------------------------------------------------------------------- moves
 
-    def apply(self, state: State, player: str, action: Action, now: float) -> tuple[State, list[Event]]:
-        if not isinstance(action, dict) or not isinstance(action.get("type"), str):
-            raise _refuse(_("That move is not filled in correctly."), "bad_action")
-        if player == TEACHER:
-            handler = TEACHER_MOVES.get(action["type"])
-        elif isinstance(player, str) and player in state["players"]:
-            handler = PLAYER_MOVES.get(action["type"])
-        else:
-            raise _refuse(_("You are not playing in this group."), "not_a_player")
-        if handler is None:
-            raise _refuse(_("That is not a move in this game."), "unknown_action")
-        if state["phase"] == "over":
-            raise _refuse(_("The game is over."), "game_over")
-        new_state = core.clone(state)
-        events = handler(new_state, player, action, float(now))
-        _remember(new_state, events)
-        return new_state, events
+def apply_move(state: State, player: str, action: Action, now: float) -> tuple[State, list[Event]]:
+    if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+        raise _refuse(_("That move is not filled in correctly."), "bad_action")
+    if player == TEACHER:
+        handler = TEACHER_MOVES.get(action["type"])
+    elif isinstance(player, str) and player in state["players"]:
+        handler = PLAYER_MOVES.get(action["type"])
+    else:
+        raise _refuse(_("You are not playing in this group."), "not_a_player")
+    if handler is None:
+        raise _refuse(_("That is not a move in this game."), "unknown_action")
+    if state["phase"] == "over":
+        raise _refuse(_("The game is over."), "game_over")
+    new_state = core.clone(state)
+    events = handler(new_state, player, action, float(now))
+    _remember(new_state, events)
+    return new_state, events
 
-    def on_deadline(self, state: State, now: float) -> tuple[State, list[Event]]:
-        phase = state["phase"]
-        if phase == "over":
-            return state, []
-        new_state = core.clone(state)
-        now = float(now)
-        if phase == "looking":
-            events = _start_scribbling(new_state, now)
-        elif phase == "scribbling":
-            events = _show_all(new_state, now)
-        elif phase == "prophesying":
-            events = _exclude_for_latecomer(new_state, now)
-        else:
-            events = _next_round(new_state, now)
-        _remember(new_state, events)
-        return new_state, events
 
-    # ---------------------------------------------------------------------------------- views
+def deadline_move(state: State, now: float) -> tuple[State, list[Event]]:
+    phase = state["phase"]
+    if phase == "over":
+        return state, []
+    new_state = core.clone(state)
+    now = float(now)
+    if phase == "looking":
+        events = _start_scribbling(new_state, now)
+    elif phase == "scribbling":
+        events = _show_all(new_state, now)
+    elif phase == "prophesying":
+        events = _exclude_for_latecomer(new_state, now)
+    else:
+        events = _next_round(new_state, now)
+    _remember(new_state, events)
+    return new_state, events
 
-    def view(self, state: State, viewer: Viewer) -> dict[str, Any]:
-        role = viewer.get("role") if isinstance(viewer, dict) else None
-        view = _public_view(state)
-        view["viewer"] = role if role in ("teacher", "projector") else "spectator"
-        seat = viewer.get("player") if role == "player" else None
-        if isinstance(seat, str) and seat in state["players"]:
-            view["viewer"] = "player"
-            view["me"] = _own_view(state, seat)
-        elif role == "teacher":
-            view["teacher"] = _teacher_view(state)
-        # The parts above share lists with the state; one JSON round trip makes the view a fresh,
-        # JSON-safe copy (and is much faster than deep-copying each part).
-        return json.loads(json.dumps(view))
 
-    # ---------------------------------------------------------------------------------- ending
+def outcome_of(state: State) -> dict[str, Any] | None:
+    return core.clone(state["result"]) if state["phase"] == "over" else None
 
-    def is_over(self, state: State) -> bool:
-        return state["phase"] == "over"
 
-    def outcome(self, state: State) -> dict[str, Any] | None:
-        return core.clone(state["result"]) if state["phase"] == "over" else None
-
-    # ---------------------------------------------------------------------------------- facts
-
-    def facts(self, events: list[Event]) -> list[dict[str, Any]]:
-        facts: list[dict[str, Any]] = []
-        for event in events:
-            if isinstance(event, dict) and event.get("type") == "reveal":
-                facts.extend(_drawing_facts(event))
-                facts.extend(_exclusion_facts(event))
-        return facts
-
-    # ---------------------------------------------------------------------------------- bots
-
-    def bot_action(self, state: State, player: str, rng: Rng) -> Action:
-        phase = state["phase"]
-        if phase == "looking":
-            return {"type": "ready"}
-        if phase == "scribbling":
-            return _bot_drawing_move(state, player, rng)
-        if phase == "prophesying":
-            return _bot_exclusion(state, player, rng)
-        return {"type": "continue"}
+def outcome_when_ended(state: State) -> dict[str, Any]:
+    """The outcome so far, for a game the teacher ends before it is over (the results page's scores
+    at that moment): each player's concepts recognised in the rounds revealed, the group's error
+    points, no winners (a game stopped half-way is neither won nor lost)."""
+    if state["phase"] == "over":
+        return core.clone(state["result"])
+    return {**_standing(state), "winners": [], "ended_by_teacher": True}
 
 
 # --------------------------------------------------------------------------------------------------
@@ -341,14 +300,14 @@ class MindTheLines(core.Game):
 # --------------------------------------------------------------------------------------------------
 
 
-def _current_players(state: State) -> list[str]:
+def current_players(state: State) -> list[str]:
     phase, players = state["phase"], state["players"]
     if phase == "looking":
         return [p for p in players if p not in state["ready"]]
     if phase == "scribbling":
         return [p for p in players if not state["drawings"][p]["shown"]]
     if phase == "prophesying":
-        return [_prophesier(state)]
+        return [prophesier(state)]
     if phase == "reveal":
         return [p for p in players if p not in state["continued"]]
     return []
@@ -407,7 +366,7 @@ def _start_round(state: State, rng: Rng, now: float) -> None:
         phase_started_at=now,
         scribble_started_at=None,
     )
-    core.clock_start(state, now, state["timers"]["look_seconds"])
+    core.clock_start_for(state, now, state["timers"]["look_seconds"], state["players"])
 
 
 def _blank_drawing(board: int) -> dict[str, Any]:
@@ -428,7 +387,8 @@ def _blank_drawing(board: int) -> dict[str, Any]:
 def _start_scribbling(state: State, now: float) -> list[Event]:
     state["phase"] = "scribbling"
     state["phase_started_at"] = state["scribble_started_at"] = now
-    core.clock_start(state, now, state["timers"]["draw_seconds"])
+    # The drawing timer cannot be off: an untimed drawer gets the longest allowance.
+    core.clock_start_for(state, now, state["timers"]["draw_seconds"], state["players"], may_be_untimed=False)
     return [{"type": "scribbling_started", "round": state["round"] + 1, "at": now}]
 
 
@@ -464,15 +424,15 @@ def _start_prophesying(state: State, now: float, late: list[str]) -> list[Event]
     state["turn"] = 0
     state["phase"] = "prophesying"
     state["phase_started_at"] = now
-    core.clock_start(state, now, state["timers"]["exclude_seconds"])
+    core.clock_start_for(state, now, state["timers"]["exclude_seconds"], [prophesier(state)])
     return [{"type": "prophesying_started", "round": state["round"] + 1, "first": first, "at": now}]
 
 
-def _prophesier(state: State) -> str:
+def prophesier(state: State) -> str:
     return state["turn_order"][state["turn"]]
 
 
-def _open_cards(state: State) -> list[int]:
+def open_cards(state: State) -> list[int]:
     excluded = {entry["card"] for entry in state["excluded"]}
     return [card for card in range(len(state["cards"])) if card not in excluded]
 
@@ -495,15 +455,15 @@ def _exclude(state: State, player: str, card: int, now: float, timed_out: bool) 
     if state["turn"] == len(state["turn_order"]):
         return events + _reveal(state, now)
     state["phase_started_at"] = now
-    core.clock_start(state, now, state["timers"]["exclude_seconds"])
+    core.clock_start_for(state, now, state["timers"]["exclude_seconds"], [prophesier(state)])
     return events
 
 
 def _exclude_for_latecomer(state: State, now: float) -> list[Event]:
     """The turn timer ran out: the game excludes a random card for the player (never their own)."""
-    player = _prophesier(state)
+    player = prophesier(state)
     mine = set(state["hands"][player])
-    options = [card for card in _open_cards(state) if state["cards"][card] not in mine]
+    options = [card for card in open_cards(state) if state["cards"][card] not in mine]
     rng = core.rng_of(state)
     card = rng.choice(options)
     core.rng_store(state, rng)
@@ -559,7 +519,7 @@ def _reveal(state: State, now: float) -> list[Event]:
     state["phase"] = "reveal"
     state["continued"] = []
     state["phase_started_at"] = now
-    core.clock_start(state, now, state["timers"]["reveal_seconds"])
+    core.clock_start_for(state, now, state["timers"]["reveal_seconds"], state["players"])
     return [event]
 
 
@@ -578,22 +538,31 @@ def _drawing_summary(state: State, player: str) -> dict[str, Any]:
     }
 
 
-def _finish(state: State, now: float) -> Event:
+def _standing(state: State) -> dict[str, Any]:
+    """Error points and each player's recognised concepts over the rounds revealed so far."""
     players = state["players"]
-    won = state["errors"] <= len(players)
     recognised = {player: 0 for player in players}
     for summary in state["history"]:
         for card in summary["cards"]:
             if card["drawn_by"] and card["excluded_by"] is None:
                 recognised[card["drawn_by"]] += 1
-    state["result"] = {
-        "won": won,
+    return {
         "errors": state["errors"],
         "error_limit": len(players),
+        "rounds_played": len(state["history"]),
+        "scores": recognised,
+    }
+
+
+def _finish(state: State, now: float) -> Event:
+    players = state["players"]
+    won = state["errors"] <= len(players)
+    state["result"] = {
+        "won": won,
+        **_standing(state),
         "rounds_played": state["round"] + 1,
         "ended_early": state["round"] < ROUNDS - 1,
         "winners": list(players) if won else [],
-        "scores": recognised,
     }
     state["phase"] = "over"
     core.clock_stop(state)
@@ -633,7 +602,7 @@ def _open_drawing(state: State, player: str, *phases: str) -> dict[str, Any]:
     return drawing
 
 
-def _lines(state: State, drawing: dict[str, Any]) -> list[list[int]]:
+def lines_of(state: State, drawing: dict[str, Any]) -> list[list[int]]:
     return boards.side_lines(state["board_seed"], BOARD_COUNT, drawing["board"], drawing["side"])
 
 
@@ -680,7 +649,7 @@ def _move_stroke(state: State, player: str, action: Action, now: float) -> list[
     if len(drawing["strokes"]) >= MAX_STROKES:
         raise _refuse(_("Your board is full of strokes: erase some first."), "too_many_strokes")
     if _drawn_halves(drawing) + len(halves) > MAX_HALVES_PER_DRAWING:
-        raise _refuse(_("Your board is full of strokes: erase some first."), "too_much_ink")
+        raise _refuse(_("Your board has all the ink it can take: erase some lines first."), "too_much_ink")
     drawing["strokes"].append(boards.pieces_of(halves))
     _push_undo(drawing, {"op": "add"})
     return []
@@ -742,10 +711,10 @@ def _move_done(state: State, player: str, action: Action, now: float) -> list[Ev
 def _move_exclude(state: State, player: str, action: Action, now: float) -> list[Event]:
     _expect_keys(action, "card")
     _in_phase(state, "prophesying")
-    if player != _prophesier(state):
+    if player != prophesier(state):
         raise _refuse(_("Wait for your turn to exclude a concept."), "not_your_turn")
     card = _whole_number(action["card"], range(len(state["cards"])))
-    if card not in _open_cards(state):
+    if card not in open_cards(state):
         raise _refuse(_("That concept is already excluded."), "already_excluded")
     if state["cards"][card] in state["hands"][player]:
         raise _refuse(_("That is your own concept: somebody drew it, so keep it!"), "own_concept")
@@ -781,7 +750,9 @@ def _teacher_unhide(state: State, player: str, action: Action, now: float) -> li
     return _teacher_hide(state, player, action, now, hidden=False)
 
 
-PLAYER_MOVES = {
+#: A move's handler changes the (already copied) state and returns the events.
+Move = Callable[[State, str, Action, float], list[Event]]
+PLAYER_MOVES: dict[str, Move] = {
     "ready": _move_ready,
     "side": _move_side,
     "rotate": _move_rotate,
@@ -793,7 +764,7 @@ PLAYER_MOVES = {
     "exclude": _move_exclude,
     "continue": _move_continue,
 }
-TEACHER_MOVES = {"hide": _teacher_hide, "unhide": _teacher_unhide}
+TEACHER_MOVES: dict[str, Move] = {"hide": _teacher_hide, "unhide": _teacher_unhide}
 
 
 # --------------------------------------------------------------------------------------------------
@@ -822,7 +793,7 @@ def _drawing_actions(state: State, player: str) -> list[Action]:
     sampler = Rng(f"sample:{state['round']}:{player}:{len(drawing['strokes'])}:{len(drawing['undo'])}")
     if len(drawing["strokes"]) < MAX_STROKES:
         for length in (1, 3):
-            stroke = boards.walk_stroke(_lines(state, drawing), sampler, length)
+            stroke = boards.walk_stroke(lines_of(state, drawing), sampler, length)
             if (
                 _drawn_halves(drawing) + len(boards.parse_pieces(stroke, MAX_PIECES_PER_STROKE))
                 <= MAX_HALVES_PER_DRAWING
@@ -847,232 +818,3 @@ def _teacher_actions(state: State) -> list[Action]:
         {"type": "unhide" if state["drawings"][player]["hidden"] else "hide", "player": player}
         for player in state["players"]
     ]
-
-
-# --------------------------------------------------------------------------------------------------
-# Bots (they may read the whole state: they are the server's own players)
-# --------------------------------------------------------------------------------------------------
-
-
-def _bot_drawing_move(state: State, player: str, rng: Rng) -> Action:
-    drawing = state["drawings"][player]
-    strokes = len(drawing["strokes"])
-    if strokes < 2 or (strokes < 5 and rng.random() < 0.5):
-        stroke = boards.walk_stroke(_lines(state, drawing), rng, rng.randint(2, 6))
-        return {"type": "stroke", "segments": stroke}
-    if drawing["rotation"] == 0 and rng.random() < 0.2:
-        return {"type": "rotate", "rotation": rng.choice(ROTATIONS[1:])}
-    return {"type": "done"}
-
-
-def _bot_exclusion(state: State, player: str, rng: Rng) -> Action:
-    accuracy = state["bots"].get(player, DEFAULT_BOT_ACCURACY)
-    mine = set(state["hands"][player])
-    decoys = set(state["decoys"])
-    options = [card for card in _open_cards(state) if state["cards"][card] not in mine]
-    good = [card for card in options if state["cards"][card] in decoys]
-    bad = [card for card in options if state["cards"][card] not in decoys]
-    wants_decoy = rng.random() < accuracy
-    pick_from = good if (wants_decoy and good) or not bad else bad
-    return {"type": "exclude", "card": rng.choice(pick_from)}
-
-
-# --------------------------------------------------------------------------------------------------
-# Views (deny by default: each picks only what that viewer may see now; ``view`` copies the result)
-# --------------------------------------------------------------------------------------------------
-
-
-def _revealed(state: State) -> bool:
-    """Is the current round's reveal public (reveal phase, or the game ended at a reveal)?"""
-    return state["phase"] in ("reveal", "over")
-
-
-def _shown_drawing(state: State, player: str, with_hidden_strokes: bool) -> dict[str, Any]:
-    drawing = state["drawings"][player]
-    entry: dict[str, Any] = {
-        "player": player,
-        "board": drawing["board"],
-        "side": drawing["side"],
-        "shown": drawing["shown"],
-        "hidden": drawing["hidden"],
-    }
-    if drawing["shown"]:
-        entry["rotation"] = drawing["rotation"]
-        entry["lines"] = _lines(state, drawing)
-        visible = with_hidden_strokes or not drawing["hidden"]
-        entry["strokes"] = drawing["strokes"] if visible else None
-    return entry
-
-
-def _cards_view(state: State) -> list[dict[str, Any]]:
-    if _revealed(state):
-        return state["history"][-1]["cards"]
-    excluded_by = {entry["card"]: entry["player"] for entry in state["excluded"]}
-    return [
-        {"card": card, "text": state["concepts"][cid]["text"], "excluded_by": excluded_by.get(card)}
-        for card, cid in enumerate(state["cards"])
-    ]
-
-
-def _public_view(state: State) -> dict[str, Any]:
-    phase = state["phase"]
-    players = state["players"]
-    view: dict[str, Any] = {
-        "game": "mindlines",
-        "phase": phase,
-        "round": state["round"] + 1,
-        "rounds": ROUNDS,
-        "difficulty": state["difficulty"],
-        "players": [
-            {
-                "id": player,
-                "seat": seat,
-                "name": state.get("names", {}).get(player, player),
-                "bot": player in state["bots"],
-            }
-            for seat, player in enumerate(players)
-        ],
-        "concepts_each": concepts_per_player(len(players)),
-        "timers": dict(state["timers"]),
-        "errors": state["errors"],
-        "error_limit": len(players),
-        "clock": core.clock_view(state),
-        "turn": _prophesier(state) if phase == "prophesying" else None,
-        "waiting_for": _current_players(state),
-        "ready": list(state["ready"]),
-        "gallery": [_shown_drawing(state, player, with_hidden_strokes=False) for player in players],
-        # every finished round, the current one included once revealed (the reveal screen shows [-1])
-        "history": state["history"],
-        "log": state["log"],
-        "result": state["result"],
-    }
-    if phase in ("prophesying", "reveal", "over"):
-        view["prophecy"] = {
-            "first_prophesier": state["first_prophesier"],
-            "turn_order": list(state["turn_order"]),
-            "turns_taken": state["turn"],
-            "cards": _cards_view(state),
-            "exclusions": [{"player": entry["player"], "card": entry["card"]} for entry in state["excluded"]],
-        }
-    return view
-
-
-def _own_view(state: State, player: str) -> dict[str, Any]:
-    drawing = state["drawings"][player]
-    sides = [boards.side_lines(state["board_seed"], BOARD_COUNT, drawing["board"], side) for side in (0, 1)]
-    own = {
-        "player": player,
-        "seat": state["players"].index(player),
-        "concepts": [state["concepts"][cid] for cid in state["hands"][player]],
-        "drawing": {
-            "board": drawing["board"],
-            "side": drawing["side"],
-            "rotation": drawing["rotation"],
-            "strokes": drawing["strokes"],
-            "shown": drawing["shown"],
-            "hidden": drawing["hidden"],
-            "can_undo": bool(drawing["undo"]),
-            "sides": sides,
-        },
-        "ready": player in state["ready"],
-        "continued": player in state["continued"],
-        "my_turn": state["phase"] == "prophesying" and _prophesier(state) == player,
-    }
-    if state["phase"] in ("prophesying", "reveal", "over"):
-        own["cards"] = [card for card, cid in enumerate(state["cards"]) if cid in state["hands"][player]]
-    return own
-
-
-def _teacher_view(state: State) -> dict[str, Any]:
-    """The teacher watches drawings as they grow (to catch letters and numbers) and sees hidden ones,
-    but never a concept before the reveal: not the players' own, not which cards are decoys."""
-    drawings = {}
-    for player in state["players"]:
-        drawing = state["drawings"][player]
-        drawings[player] = {
-            **_shown_drawing(state, player, with_hidden_strokes=True),
-            "rotation": drawing["rotation"],
-            "lines": _lines(state, drawing),
-            "strokes": drawing["strokes"],
-        }
-    return {"drawings": drawings, "bots": sorted(state["bots"])}
-
-
-# --------------------------------------------------------------------------------------------------
-# Learning facts (built from reveal events only: before the reveal nothing is known to be right)
-# --------------------------------------------------------------------------------------------------
-
-
-def _fact(player: str, category: str, card: dict[str, Any], **fields: Any) -> dict[str, Any]:
-    return {
-        "player": player,
-        "game": "mindlines",
-        "skill": "english_vocabulary",
-        "category": category,
-        "level": LEVEL_OF_DIFFICULTY.get(card["difficulty"]),
-        "item_id": card["id"],
-        **fields,
-    }
-
-
-def _drawing_facts(event: Event) -> list[dict[str, Any]]:
-    facts = []
-    for card in event["cards"]:
-        player = card["drawn_by"]
-        if player is None:
-            continue
-        drawing = event["drawings"][player]
-        recognised = card["excluded_by"] is None
-        facts.append(
-            _fact(
-                player,
-                "drawing",
-                card,
-                correct=recognised,
-                score=1 if recognised else 0,
-                time_taken=drawing["time_taken"],
-                response={"strokes": drawing["strokes"], "halves": drawing["halves"]},
-                detail={
-                    "round": event["round"],
-                    "text": card["text"],
-                    "theme": card["theme"],
-                    "difficulty": card["difficulty"],
-                    "recognised": recognised,
-                    "excluded_by": card["excluded_by"],
-                    "hidden": drawing["hidden"],
-                    "timed_out": drawing["timed_out"],
-                },
-            )
-        )
-    return facts
-
-
-def _exclusion_facts(event: Event) -> list[dict[str, Any]]:
-    facts = []
-    cards = {card["card"]: card for card in event["cards"]}
-    for turn, exclusion in enumerate(event["exclusions"]):
-        card = cards[exclusion["card"]]
-        # A turn the timer decided is no answer of the student's: keep the row, but not right or wrong.
-        correct = None if exclusion["timed_out"] else exclusion["decoy"]
-        facts.append(
-            _fact(
-                exclusion["player"],
-                "exclusion",
-                card,
-                correct=correct,
-                score=None if correct is None else int(correct),
-                time_taken=exclusion["time_taken"],
-                response=None if exclusion["timed_out"] else card["text"],
-                detail={
-                    "round": event["round"],
-                    "turn": turn + 1,
-                    "text": card["text"],
-                    "theme": card["theme"],
-                    "difficulty": card["difficulty"],
-                    "decoy": exclusion["decoy"],
-                    "drawn_by": card["drawn_by"],
-                    "timed_out": exclusion["timed_out"],
-                },
-            )
-        )
-    return facts

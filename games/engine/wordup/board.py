@@ -95,10 +95,10 @@ STOP_OR_LOSE = "stop_or_lose"
 CARD_TEXT = {
     ANY_CATEGORY: _("Answer a question from any category. Right: win a token and roll again."),
     FREE_OR_ANSWER: _(
-        "Take a free %(colour)s token and stop, or answer a %(colour)s question: right wins the token "
+        "Take one free %(colour)s token and stop, or answer a %(category)s question: right wins the token "
         "and you roll again."
     ),
-    LOSE_COLOUR: _("Lose a %(colour)s token and stop."),
+    LOSE_COLOUR: _("Lose one %(colour)s token and stop."),
     MOVE_TO_COLOUR: _("Move to the next %(colour)s square and answer for two tokens. Right: roll again."),
     EXCHANGE: _(
         "Swap one of your tokens for a token of another colour from another player, then roll again; "
@@ -134,7 +134,8 @@ def public_card(card_id: str) -> dict[str, Any]:
     card = CARDS[card_id]
     result = dict(card)
     colour = CATEGORY_INFO[card["category"]]["colour"] if "category" in card else ""
-    result["text"] = CARD_TEXT[card["kind"]] % {"colour": colour}
+    category = CATEGORY_INFO[card["category"]]["label"] if "category" in card else ""
+    result["text"] = CARD_TEXT[card["kind"]] % {"colour": colour, "category": category}
     if colour:
         result["colour"] = colour
     return result

@@ -86,8 +86,9 @@ def build_bank(
 ) -> tuple[dict[str, dict[str, list]], dict[str, dict[str, int]]]:
     """The questions the players' levels need, and for each level and category the level they come from.
 
-    A level with no questions in a category borrows that category from the nearest level that has some
-    (the lower one on a tie), so a thin bank never stops a game.
+    A level with no questions in a category borrows that category from a level next to it (the lower one
+    first), never from further away: a level-1 student is not asked a level-3 question. Without one, the
+    game cannot start, and the reason names the category and the level that lack questions.
     """
     if not isinstance(questions, dict):
         raise ValueError("config['questions'] must map levels to categories")
@@ -111,10 +112,20 @@ def build_bank(
     return bank, sources
 
 
+#: How far a level may borrow a category's questions from (a level next to it).
+BORROW_LEVELS = 1
+
+
 def _nearest_level_with(available: dict[int, dict[str, list]], level: int, category: str) -> int:
-    candidates = [other for other in available if available[other][category]]
+    candidates = [
+        other for other in available if available[other][category] and abs(other - level) <= BORROW_LEVELS
+    ]
     if not candidates:
-        raise ValueError(f"questions: no {category} questions at any level")
+        name = category.replace("_", " ")
+        raise ValueError(
+            f"there are no {name} questions at level {level}, nor at a level next to it: add some to the "
+            f"question bank, or choose another level for these students"
+        )
     return min(candidates, key=lambda other: (abs(other - level), other))
 
 

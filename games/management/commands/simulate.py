@@ -8,8 +8,8 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from games import content
+from games.definitions import get_engine, is_game, names
 from games.engine import core
-from games.engine.registry import get_engine
 
 
 def seed_string(number: int) -> str:
@@ -21,8 +21,8 @@ def build(
     game: str, *, seed: int, players: int, level: int | None = None, bot: str = "medium"
 ) -> tuple[core.Game, dict[str, Any], str]:
     """The engine, config and seed string of a bot game. Raises CommandError with a readable reason."""
-    if game not in content.GAMES:
-        raise CommandError(f"Unknown game {game!r}. Games: {', '.join(content.GAMES)}.")
+    if not is_game(game):
+        raise CommandError(f"Unknown game {game!r}. Games: {', '.join(names())}.")
     engine = get_engine(game)
     low, high = engine.min_players, engine.max_players
     if not low <= players <= high:
@@ -68,7 +68,7 @@ class Command(BaseCommand):
     requires_system_checks: list[str] = []
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("game", help=f"one of {', '.join(content.GAMES)}")
+        parser.add_argument("game", help=f"one of {', '.join(names())}")
         parser.add_argument("--seed", type=int, default=1, help="any whole number (default 1)")
         parser.add_argument("--players", type=int, default=2, help="how many computer players (default 2)")
         parser.add_argument(

@@ -11,7 +11,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from games.engine import core
 from games.engine.faces import Faces, verify
-from games.engine.faces.features import FEATURE_BY_KEY
+from games.engine.faces.features import ANY_FEATURE_BY_KEY, DEFAULT_BOARD, PADS
 from games.engine.faces.verify import RECORD_FIELDS, RECORD_FORMAT, record_problems
 
 from .simulate import build, play
@@ -24,8 +24,8 @@ with status 1 when the record does not verify (the first problem names its log e
 FILE is a JSON object (UTF-8):
   "format"      "classplay/faces-match/1" (optional)
   "config"      the engine config the match was set up with: "players" (two {"id", "name", "bot"}),
-                the settings (turn_seconds, timeout, review_seconds, rounds_to_win) and, if the server
-                chose one, "salt"
+                the settings (turn_seconds, timeout, review_seconds, rounds_to_win, board: "people"
+                or "monsters", people when absent) and, if the server chose one, "salt"
   "seed"        the match's seed (a string), published when the match ends
   "salt"        the salt (64 hex digits), published with the seed
   "commitment"  the SHA-256 hex shown to both players at the start
@@ -37,8 +37,9 @@ FILE is a JSON object (UTF-8):
                 Without events the answers are recomputed and printed, but cannot be compared.
 
 --example OUT plays a match between two computer players from --seed N (the same match as
-"manage.py simulate faces --seed N --players 2" with the same --bot) and writes such a record to OUT,
-to try it (then change an answer or the seed in OUT, and run verify_faces again)."""
+"manage.py simulate faces --seed N --players 2" with the same --bot; --board monsters plays it on
+the monster board) and writes such a record to OUT, to try it (then change an answer or the seed in
+OUT, and run verify_faces again)."""
 
 
 def load_record(path: str) -> dict[str, Any]:
@@ -70,9 +71,11 @@ def _json_kind(kind: type) -> str:
     return {dict: "object", str: "string", list: "list"}[kind]
 
 
-def example_record(seed: int, bot: str = "medium") -> dict[str, Any]:
+def example_record(seed: int, bot: str = "medium", board: str = DEFAULT_BOARD) -> dict[str, Any]:
     """A finished bot match as a record: its log entries carry the events the engine produced for them."""
     engine, config, seed_text = build("faces", seed=seed, players=2, bot=bot)
+    if board != DEFAULT_BOARD:  # a people example stays the very match "simulate faces" plays
+        config["board"] = board
     state, log, _events = play(engine, config, seed_text)
     replayed = engine.setup(config, seed_text, now=log[0]["at"])
     entries = []
@@ -109,19 +112,22 @@ class Command(BaseCommand):
         parser.add_argument(
             "--bot", default="medium", help="the example's computer players: easy, medium, hard"
         )
+        parser.add_argument(
+            "--board", default=DEFAULT_BOARD, choices=tuple(PADS), help="the example's board (default people)"
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         if options["example"]:
             if options["file"]:
                 raise CommandError("Give either a FILE to verify or --example OUT, not both.")
-            self._write_example(options["example"], options["seed"], options["bot"])
+            self._write_example(options["example"], options["seed"], options["bot"], options["board"])
             return
         if not options["file"]:
             raise CommandError("Give the match record to verify (FILE), or --example OUT to write one.")
         self._verify(options["file"])
 
-    def _write_example(self, out: str, seed: int, bot: str) -> None:
-        record = example_record(seed, bot)
+    def _write_example(self, out: str, seed: int, bot: str, board: str) -> None:
+        record = example_record(seed, bot, board)
         try:
             Path(out).write_text(json.dumps(record, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
         except OSError as error:
@@ -169,7 +175,7 @@ class Command(BaseCommand):
             for answer in report["answers"]:
                 write(
                     f"  round {answer['round']}: {answer['player']} asked "
-                    f"{FEATURE_BY_KEY[answer['question']].question!r}: "
+                    f"{ANY_FEATURE_BY_KEY[answer['question']].question!r}: "
                     f"{'yes' if answer['answer'] else 'no'}"
                 )
         for round_ in report["rounds"]:

@@ -2,7 +2,7 @@
 
 from django.core.management.base import BaseCommand
 
-from games.extra.wordup import audio_pregenerate
+from games.definitions.wordup.pages import audio_pregenerate
 
 
 class Command(BaseCommand):

@@ -1,0 +1,59 @@
+"""Word Up's part of the progress reports: every answer counts, at its question's level, and its insight
+is the student's score in each of the four categories and the answers the teacher accepted."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
+
+from games.definitions.reporting import ItemLabels, ReportMeasures
+
+
+def _summarise(raw: dict[str, Any] | None, categories: dict[str, dict]) -> dict[str, Any] | None:
+    rows = list(categories.values())
+    if not rows:
+        return None
+    return {
+        "categories": [[row["category"], row["correct"], row["answered"]] for row in rows],
+        "marked": sum(row["marked"] for row in rows),
+    }
+
+
+CATEGORY_LABELS = {
+    "missing_word": gettext_lazy("Missing Word"),
+    "crossword": gettext_lazy("Crossword Clues"),
+    "multiple_choice": gettext_lazy("Multiple Choice"),
+    "spelling": gettext_lazy("Spelling"),
+}
+
+
+def _insight_lines(insight: dict[str, Any]) -> list[str]:
+    lines = [
+        _("%(category)s: %(right)d of %(n)d right.")
+        % {"category": CATEGORY_LABELS.get(category, category), "right": right, "n": total}
+        for category, right, total in insight["categories"]
+    ]
+    if insight["marked"]:
+        lines.append(
+            ngettext(
+                "%(n)d answer was accepted by the teacher.",
+                "%(n)d answers were accepted by the teacher.",
+                insight["marked"],
+            )
+            % {"n": insight["marked"]}
+        )
+    return lines
+
+
+MEASURES = ReportMeasures(
+    skill="english_vocabulary",
+    category_labels=CATEGORY_LABELS,
+    answer_categories=None,
+    level_evidence=None,
+    wrong_answer_categories=None,
+    summarise=_summarise,
+    insight_lines=_insight_lines,
+    item_labels=ItemLabels(bank="questions.WordUpQuestion", text_field="prompt"),
+)

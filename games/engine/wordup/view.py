@@ -1,0 +1,107 @@
+"""What each Word Up viewer sees: the board, tokens and the question being answered (never its answer),
+plus the viewer's own level and moves; the teacher also sees levels, bots and question sheets."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.engine.core import TEACHER, State, Viewer, clock_view
+
+from . import board as B
+from .questions import LEVEL_NAMES
+from .rules import (
+    CARD,
+    CATEGORIES,
+    CHOOSE,
+    DISCARD,
+    FREE,
+    GAME,
+    REVEAL,
+    copy_data,
+    current_players,
+    legal_moves,
+    outcome_of,
+    public_question,
+)
+
+
+def build_view(state: State, viewer: Viewer) -> dict[str, Any]:
+    view = _public_view(state)
+    role = viewer.get("role") if isinstance(viewer, dict) else None
+    player = viewer.get("player") if isinstance(viewer, dict) else None
+    if role == "teacher":
+        view["viewer"] = "teacher"
+        view["levels"] = {pid: state["players"][pid]["level"] for pid in state["seating"]}
+        view["bots"] = {pid: state["players"][pid]["bot"] for pid in state["seating"]}
+        view["sheets"] = {
+            pid: {"sheet": s["sheet"], "used": dict(s["used"])} for pid, s in state["sheets"].items()
+        }
+        view["actions"] = legal_moves(state, TEACHER)
+    elif role == "player" and isinstance(player, str) and player in state["players"]:
+        level = state["players"][player]["level"]
+        view["viewer"] = "player"
+        view["you"] = {"id": player, "level": level, "level_name": LEVEL_NAMES[level]}
+        view["actions"] = legal_moves(state, player)
+    else:
+        view["viewer"] = "projector" if role == "projector" else "spectator"
+    return view
+
+
+def _public_view(state: State) -> dict[str, Any]:
+    question = state["question"]
+    target = state["settings"]["target"]
+    return {
+        "game": GAME,
+        "phase": state["phase"],
+        "turn": state["turn"],
+        "current_players": current_players(state),
+        "clock": clock_view(state),
+        "board": copy_data(B.BOARD),
+        "categories": [dict(B.CATEGORY_INFO[c], id=c) for c in CATEGORIES],
+        "players": [
+            {
+                "id": pid,
+                "name": state["players"][pid]["name"],
+                "position": state["positions"][pid],
+                "tokens": dict(state["tokens"][pid]),
+                "total": sum(state["tokens"][pid].values()),
+                "complete": [c for c in CATEGORIES if state["tokens"][pid][c] >= target],
+                "is_bot": state["players"][pid]["bot"] is not None,
+            }
+            for pid in state["seating"]
+        ],
+        "target": target,
+        "time_limit": state["settings"]["time_limit"],
+        "first_player": state["first_player"],
+        "deck_size": len(state["deck"]),
+        "pending": _public_pending(state),
+        "question": public_question(question) if question else None,
+        "last_roll": copy_data(state["last_roll"]),
+        "last_card": copy_data(state["last_card"]),
+        "last_result": copy_data(state["last_result"]),
+        "log": copy_data(state["log"]),
+        "last_events": copy_data(state["log"][-5:]),
+        "outcome": outcome_of(state),
+    }
+
+
+def _public_pending(state: State) -> dict[str, Any]:
+    phase, pending = state["phase"], state["pending"]
+    if phase == CHOOSE:
+        return {
+            "chooser": state["turn"],
+            "answerer": pending["answerer"],
+            "options": list(pending["options"]),
+            "reward": pending["reward"],
+            "mode": pending["mode"],
+            "source": pending["source"],
+        }
+    if phase == CARD:
+        return {"card": B.public_card(pending["card"]), "choices": list(pending["choices"])}
+    if phase == DISCARD:
+        return {"lose": 2}
+    if phase == FREE:
+        return {"take": 2, "different_colours": True}
+    if phase == REVEAL:
+        return {"player": state["question"]["player"], "teacher_may_accept": True}
+    return {}

@@ -1,3 +1,0 @@
-"""Pages of their own for this game (mounted at /games/lineup/), beyond the shared live screens."""
-
-urlpatterns: list = []

@@ -1,0 +1,296 @@
+"""Homework: a teacher assigns a game that students play at their own pace, alone with computer players.
+
+An attempt is a one-student session of the assignment's game (``GameSession.assignment``): the same
+tables, log, clock, computer players, screens and facts as a live game. Its clocks run only while the
+student's device is connected (it pauses when the device leaves and resumes when one comes back), so a
+game left half-way waits where it stopped, on any device."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from classrooms.models import Classroom, Enrolment, Student, StudentLevel, User
+
+from .. import broadcast
+from ..definitions import definition, is_game
+from ..models import Assignment, AssignmentExtension, GameSession, GameTable, Participant, TableLogEntry
+from .base import _control, _playing_tables, now_ts, student_player_id
+from .controls import table_end
+from .lobby import _table_create
+from .log import _clock_entry
+from .scheduling import PLAN_AHEAD, _check_word_list
+from .wrapup import session_finish_if_done
+
+#: How much longer each of the rules' move timers is, per the assignment's timer setting.
+TIMER_FACTORS: dict[str, int] = {Assignment.Timers.GENEROUS: 3, Assignment.Timers.RELAXED: 2}
+#: "Off": an hour for each move, the longest every game's rules take. The attempt's clocks stop whenever
+#: the student's device leaves, so it is no limit a student meets; the play screen draws no countdown.
+UNTIMED_SECONDS = 60 * 60
+#: The most attempts a teacher may allow (0 is "as many as they like").
+MAX_ATTEMPTS = 10
+UNFINISHED = (GameSession.Status.RUNNING, GameSession.Status.PAUSED)
+
+
+def homework_settings(game: str, raw: dict | None) -> dict:
+    """The game's settings for homework: checked as for a live game, with the homework defaults."""
+    if not is_game(game):
+        raise ValidationError({"game": _("Unknown game.")})
+    form = definition(game).homework
+    if form.unavailable:
+        raise ValidationError({"game": str(form.unavailable)})
+    try:
+        return definition(game).spec.clean_settings({**form.defaults, **(raw or {})})
+    except ValueError as error:
+        raise ValidationError({"settings": str(error)}) from None
+
+
+def _check_fields(assignment: Assignment) -> None:
+    errors = {}
+    if assignment.due_at <= assignment.opens_at:
+        errors["due_at"] = _("The due date must come after the opening time.")
+    if assignment.due_at > timezone.now() + PLAN_AHEAD:
+        errors["due_at"] = _("Choose a due date within a year from now.")
+    if not 0 <= assignment.attempts_allowed <= MAX_ATTEMPTS:
+        errors["attempts_allowed"] = _("Allow from 1 to %(n)s attempts, or any number.") % {"n": MAX_ATTEMPTS}
+    low, high = definition(assignment.game).homework.computer_players
+    if not low <= assignment.computer_players <= high:
+        errors["computer_players"] = _("This game takes %(low)s to %(high)s computer players.") % {
+            "low": low,
+            "high": high,
+        }
+    if errors:
+        raise ValidationError(errors)
+
+
+def _check_students(classroom: Classroom, students: list[Student]) -> None:
+    enrolled = set(
+        Enrolment.objects.filter(classroom=classroom, student__in=students).values_list(
+            "student_id", flat=True
+        )
+    )
+    if any(student.pk not in enrolled for student in students):
+        raise ValidationError({"students": _("Choose students of this class.")})
+
+
+@transaction.atomic
+def assignment_create(
+    *,
+    classroom: Classroom,
+    by: User,
+    game: str,
+    opens_at: datetime,
+    due_at: datetime,
+    settings: dict | None = None,
+    title: str = "",
+    timers: str = Assignment.Timers.GENEROUS,
+    attempts_allowed: int = 1,
+    computer_players: int | None = None,
+    students: list[Student] | None = None,
+) -> Assignment:
+    cleaned = homework_settings(game, settings)
+    _check_word_list(cleaned, classroom)
+    assignment = Assignment(
+        classroom=classroom,
+        created_by=by,
+        game=game,
+        title=title.strip()[:80],
+        settings=cleaned,
+        timers=timers,
+        attempts_allowed=attempts_allowed,
+        computer_players=computer_players or definition(game).homework.computer_players[0],
+        opens_at=opens_at,
+        due_at=due_at,
+    )
+    _check_fields(assignment)
+    if due_at <= timezone.now():
+        raise ValidationError({"due_at": _("Choose a due date that has not passed.")})
+    _check_students(classroom, students or [])
+    assignment.save()
+    assignment.students.set(students or [])
+    return assignment
+
+
+@transaction.atomic
+def assignment_update(*, assignment: Assignment, by: User, students: list[Student] | None = None, **fields):
+    """Change an assignment (its game only before anyone has started it). Attempts already begun keep
+    the settings they started with; the dates, timers' choice for new attempts and the students change."""
+    assignment = Assignment.objects.select_for_update().get(pk=assignment.pk)
+    if assignment.closed_at is not None:
+        raise ValidationError(_("This homework is closed."))
+    game = fields.get("game", assignment.game)
+    if game != assignment.game and assignment.attempts.exists():
+        raise ValidationError({"game": _("Students have started this homework: its game cannot change.")})
+    if "settings" in fields or game != assignment.game:
+        fields["settings"] = homework_settings(game, fields.get("settings", assignment.settings))
+        _check_word_list(fields["settings"], assignment.classroom)
+    if "title" in fields:
+        fields["title"] = fields["title"].strip()[:80]
+    for name, value in fields.items():
+        setattr(assignment, name, value)
+    _check_fields(assignment)
+    if students is not None:
+        _check_students(assignment.classroom, students)
+    assignment.save()
+    if students is not None:
+        assignment.students.set(students)
+    return assignment
+
+
+def assignment_extend(*, assignment: Assignment, student: Student, due_at: datetime, by: User):
+    """One student's own due date (say, after an absence)."""
+    if not _assigned_to(assignment, student):
+        raise ValidationError(_("This homework is not set for that student."))
+    if due_at <= assignment.opens_at:
+        raise ValidationError({"due_at": _("The due date must come after the opening time.")})
+    if due_at > timezone.now() + PLAN_AHEAD:
+        raise ValidationError({"due_at": _("Choose a due date within a year from now.")})
+    extension, _created = AssignmentExtension.objects.update_or_create(
+        assignment=assignment, student=student, defaults={"due_at": due_at}
+    )
+    return extension
+
+
+@transaction.atomic
+def assignment_close(*, assignment: Assignment, by: User, now: datetime | None = None) -> Assignment:
+    """Close early: no new attempts, and the attempts under way end where they stand."""
+    assignment = Assignment.objects.select_for_update().get(pk=assignment.pk)
+    if assignment.closed_at is not None:
+        raise ValidationError(_("This homework is already closed."))
+    assignment.closed_at = now or timezone.now()
+    assignment.save(update_fields=["closed_at"])
+    for session in assignment.attempts.filter(status__in=UNFINISHED):
+        for table in session.tables.filter(status=GameTable.Status.PLAYING):
+            table_end(table=table, by=None)
+        _control(session, by, "end")
+        session_finish_if_done(session_id=session.pk)
+    return assignment
+
+
+def _assigned_to(assignment: Assignment, student: Student) -> bool:
+    if not Enrolment.objects.filter(classroom=assignment.classroom_id, student=student).exists():
+        return False
+    chosen = assignment.students.all()
+    return not chosen.exists() or chosen.filter(pk=student.pk).exists()
+
+
+def attempt_settings(assignment: Assignment) -> dict:
+    """The game's settings for one attempt: the rules' move timers stretched, or a day long (off)."""
+    settings = dict(assignment.settings)
+    for key in definition(assignment.game).homework.timers:
+        if assignment.timers == Assignment.Timers.OFF:
+            settings[key] = UNTIMED_SECONDS
+        else:
+            settings[key] = settings[key] * TIMER_FACTORS[assignment.timers]
+    return settings
+
+
+def computer_opponents(assignment: Assignment, level: int | None) -> tuple[dict, ...]:
+    """The computer players of an attempt, of the strength the teacher chose and at the student's level."""
+    game = definition(assignment.game)
+    form = game.homework
+    strength = assignment.settings.get(form.strength_setting, "medium") if form.strength_setting else "medium"
+    value = game.bot_value(strength)
+    return tuple(
+        {"id": f"bot{n}", "name": f"Computer {n}", "bot": value, "level": level}
+        for n in range(1, assignment.computer_players + 1)
+    )
+
+
+@transaction.atomic
+def attempt_start(*, assignment: Assignment, student: Student, now: float | None = None) -> GameSession:
+    """The student taps Start: their unfinished attempt if they have one (it resumes where it stopped),
+    else a new one while the homework is open and attempts remain. The new table waits, paused, until
+    the student's device connects."""
+    assignment = Assignment.objects.select_for_update().get(pk=assignment.pk)
+    if not _assigned_to(assignment, student):
+        raise PermissionDenied(_("This homework is not set for you."))
+    if assignment.closed_at is not None:
+        raise ValidationError(_("Your teacher has closed this homework."))
+    if assignment.opens_at > timezone.now():
+        raise ValidationError(_("This homework has not opened yet."))
+    mine = GameSession.objects.filter(assignment=assignment, participants__student=student)
+    unfinished = mine.filter(status__in=UNFINISHED).first()
+    if unfinished is not None:
+        return unfinished
+    if assignment.attempts_allowed and mine.count() >= assignment.attempts_allowed:
+        raise ValidationError(_("You have used every attempt at this homework."))
+    now = now_ts() if now is None else now
+    session = GameSession.objects.create(
+        classroom=assignment.classroom,
+        created_by=assignment.created_by,
+        game=assignment.game,
+        title=assignment.title,
+        settings=attempt_settings(assignment),
+        scheduled_for=timezone.now(),
+        status=GameSession.Status.RUNNING,
+        opened_at=timezone.now(),
+        started_at=timezone.now(),
+        assignment=assignment,
+    )
+    participant = Participant.objects.create(session=session, student=student)
+    level = _level(student, definition(assignment.game).spec.skill)
+    seat = {"participant": participant, "id": student_player_id(student.pk), "name": student.display_name}
+    seat["level"] = level
+    table = _table_create(session, 1, [seat], now, bots=computer_opponents(assignment, level))
+    _clock_entry(table, TableLogEntry.Kind.PAUSE, now, announce=False)
+    session.status, session.paused_at = GameSession.Status.PAUSED, timezone.now()
+    session.save(update_fields=["status", "paused_at"])
+    return session
+
+
+def _level(student: Student, skill: str | None) -> int | None:
+    if skill is None:
+        return None
+    return StudentLevel.objects.filter(student=student, skill=skill).values_list("level", flat=True).first()
+
+
+def attempt_device_arrived(*, participant_id: int, now: float | None = None) -> bool:
+    """The student's device connected to a homework attempt: its clocks run again. True if it resumed."""
+    with transaction.atomic():
+        session = _attempt_locked(participant_id)
+        if session is None or session.status != GameSession.Status.PAUSED:
+            return False
+        if session.assignment is None or session.assignment.closed_at is not None:
+            return False
+        now = now_ts() if now is None else now
+        session.status, session.paused_at = GameSession.Status.RUNNING, None
+        session.save(update_fields=["status", "paused_at"])
+        for table in _playing_tables(session):
+            _clock_entry(table, TableLogEntry.Kind.RESUME, now, announce=False)
+        broadcast.session_changed(session.pk, clocks_only=True)
+    return True
+
+
+def attempt_device_left(*, participant_id: int, now: float | None = None) -> bool:
+    """The student's last device left a homework attempt: every clock stops where it is (and the computer
+    players wait) until a device comes back. True if it paused."""
+    with transaction.atomic():
+        session = _attempt_locked(participant_id)
+        if session is None or session.status != GameSession.Status.RUNNING:
+            return False
+        if Participant.objects.filter(pk=participant_id).exclude(connection="").exists():
+            return False  # another device holds the seat now
+        now = now_ts() if now is None else now
+        for table in _playing_tables(session):
+            _clock_entry(table, TableLogEntry.Kind.PAUSE, now, announce=False)
+        session.status, session.paused_at = GameSession.Status.PAUSED, timezone.now()
+        session.save(update_fields=["status", "paused_at"])
+        broadcast.session_changed(session.pk, clocks_only=True)
+    return True
+
+
+def _attempt_locked(participant_id: int) -> GameSession | None:
+    session_id = Participant.objects.filter(pk=participant_id).values_list("session_id", flat=True).first()
+    if session_id is None:
+        return None
+    return (
+        GameSession.objects.select_for_update(of=("self",))
+        .select_related("assignment")
+        .filter(pk=session_id, assignment__isnull=False)
+        .first()
+    )

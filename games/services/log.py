@@ -1,0 +1,117 @@
+"""The append-only log: every accepted move, deadline and clock control stores the new state and one entry,
+and queues what follows (facts, computer moves, the session's end)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from django.db import transaction
+
+from questions.services import questions_mark_used
+
+from .. import broadcast
+from ..definitions import get_engine
+from ..engine import core
+from ..models import GameTable, TableLogEntry
+from .base import BOT_THINK_SECONDS, is_bot
+from .wrapup import queue_table_facts, session_finish_if_done
+
+#: What a move changes on the table row.
+STORED_FIELDS = ("state", "seq", "deadline", "bot_due", "status", "outcome")
+
+
+@dataclass(eq=False)
+class TableWrite:
+    """One transaction's changes to one locked table row, handed to every step that changes it.
+
+    A batch of actions (``batched``) stores the table's state once, at its end, instead of after every
+    entry; and the learning facts of all the entries written are queued as one task after the commit."""
+
+    table: GameTable
+    batched: bool = False
+    unsaved: bool = False
+    fact_seqs: list[int] = field(default_factory=list)
+
+    def save(self) -> None:
+        self.table.save(
+            update_fields=["state", "seq", "deadline", "bot_due", "status", "outcome", "updated_at"]
+        )
+        self.unsaved = False
+
+    def facts_after_commit(self, seq: int) -> None:
+        """Queue the recording of this entry's learning facts for after the commit (see
+        :func:`~games.services.wrapup.queue_table_facts`), one task for all of the transaction's entries."""
+        if not self.fact_seqs:
+            table_id = self.table.pk
+            transaction.on_commit(lambda: queue_table_facts(table_id, self.fact_seqs), robust=True)
+        self.fact_seqs.append(seq)
+
+
+def _append(
+    write: TableWrite, engine, state, events, *, kind, at, player="", action=None, key="", seconds=None
+):
+    """Store the new state and its log entry, bump the sequence number, record learning facts."""
+    table = write.table
+    table.seq += 1
+    entry = TableLogEntry.objects.create(
+        table=table,
+        seq=table.seq,
+        kind=kind,
+        player=player,
+        action=action,
+        at=at,
+        idempotency_key=key,
+        seconds=seconds,
+        events=events,
+    )
+    table.state = state
+    table.deadline = engine.deadline(state)
+    table.bot_due = _bot_due(engine, state, at)
+    if engine.is_over(state):
+        table.status = GameTable.Status.FINISHED
+        table.outcome = engine.outcome(state)
+        table.deadline = table.bot_due = None
+    if write.batched:
+        write.unsaved = True  # stored once, at the batch's end
+    else:
+        write.save()
+    if events:
+        if engine.records_facts(events):
+            write.facts_after_commit(entry.seq)
+        _questions_shown(table, engine, events)
+    if table.status == GameTable.Status.FINISHED:
+        transaction.on_commit(lambda: session_finish_if_done(session_id=table.session_id))
+    return entry
+
+
+def _fire_deadline(write: TableWrite, *, at: float) -> TableLogEntry:
+    engine = get_engine(write.table.session.game)
+    state, events = engine.on_deadline(write.table.state, at)
+    return _append(write, engine, state, events, kind=TableLogEntry.Kind.DEADLINE, at=at)
+
+
+def _clock_entry(
+    table: GameTable, kind: str, now: float, seconds: float | None = None, announce: bool = True
+) -> None:
+    """``announce=False`` when a session change follows: its fan-out sends the tables that moved on
+    together with the session, one message per device instead of two."""
+    engine = get_engine(table.session.game)
+    entry = {"kind": kind, "at": now, "seconds": seconds}
+    state, _events = core.apply_log_entry(engine, table.state, entry)
+    _append(TableWrite(table), engine, state, [], kind=kind, at=now, seconds=seconds)
+    if announce:
+        broadcast.table_changed(table.session_id, table.pk, table.seq)
+
+
+def _bot_due(engine, state, now: float) -> float | None:
+    if engine.is_over(state) or not any(is_bot(p) for p in engine.current_players(state)):
+        return None
+    return now + BOT_THINK_SECONDS
+
+
+def _questions_shown(table: GameTable, engine, events: list) -> None:
+    """A question the class has now seen goes to the back of its rotation (no repeats until the
+    filtered bank is used up)."""
+    ids = engine.questions_shown(events)
+    if ids:
+        questions_mark_used(table.session.classroom, ids)

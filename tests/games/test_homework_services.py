@@ -1,0 +1,201 @@
+"""Homework: assigning, attempts as one-student sessions with computer players, pausing while the device is
+away, resuming, attempts, closing early, and every game that can be homework played to its end."""
+
+from datetime import timedelta
+
+import pytest
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.utils import timezone
+
+from games import services
+from games.definitions import DEFINITIONS, definition, get_engine
+from games.engine import core
+from games.models import Assignment, GameSession, GameTable, Participant, TableLogEntry
+from games.services.homework import UNTIMED_SECONDS
+from tests.factories import play_through_runtime, recorded_facts
+
+pytestmark = pytest.mark.django_db
+T0 = 1_000_000.0
+HOMEWORK_GAMES = [name for name, game in DEFINITIONS.items() if not game.homework.unavailable]
+
+
+def assign(classroom, teacher, game="wordup", **fields):
+    now = timezone.now()
+    fields.setdefault("opens_at", now - timedelta(hours=1))
+    fields.setdefault("due_at", now + timedelta(days=7))
+    return services.assignment_create(classroom=classroom, by=teacher, game=game, **fields)
+
+
+def test_four_games_can_be_homework_and_mind_the_lines_says_why_not():
+    assert HOMEWORK_GAMES == ["lineup", "wordup", "faces", "lineit"]
+    assert "cannot draw" in str(definition("mindlines").homework.unavailable)
+
+
+def test_mind_the_lines_cannot_be_assigned(class_7b, ms_rivera):
+    with pytest.raises(ValidationError, match="cannot draw"):
+        assign(class_7b, ms_rivera, game="mindlines")
+
+
+def test_the_due_date_comes_after_the_opening(class_7b, ms_rivera):
+    now = timezone.now()
+    with pytest.raises(ValidationError):
+        assign(class_7b, ms_rivera, opens_at=now, due_at=now - timedelta(hours=1))
+
+
+def test_the_due_date_has_not_passed(class_7b, ms_rivera):
+    now = timezone.now()
+    with pytest.raises(ValidationError, match="passed"):
+        assign(class_7b, ms_rivera, opens_at=now - timedelta(days=2), due_at=now - timedelta(days=1))
+
+
+def test_line_up_homework_defaults_to_the_strong_computer(class_7b, ms_rivera):
+    assert assign(class_7b, ms_rivera, game="faces").settings["bot"] == "hard"
+
+
+def test_students_of_another_class_cannot_be_chosen(class_7b, ms_rivera, cleo):
+    with pytest.raises(ValidationError):
+        assign(class_7b, ms_rivera, students=[cleo])
+
+
+@pytest.mark.parametrize("game", HOMEWORK_GAMES)
+def test_an_attempt_is_one_student_with_computer_players_and_waits_paused(class_7b, ms_rivera, ava, game):
+    assignment = assign(class_7b, ms_rivera, game=game)
+    session = services.attempt_start(assignment=assignment, student=ava, now=T0)
+    assert session.is_homework and session.status == GameSession.Status.PAUSED
+    table = GameTable.objects.get(session=session)
+    players = table.config["players"]
+    assert [p["id"] for p in players if not services.is_bot(p["id"])] == [f"s{ava.pk}"]
+    assert len(players) == 1 + assignment.computer_players
+    assert Participant.objects.get(session=session).table == table
+    assert [e.kind for e in table.log.order_by("seq")] == ["setup", "pause"]
+
+
+def test_generous_timers_triple_the_move_timer_and_off_gives_a_day(class_7b, ms_rivera, ava, ben):
+    generous = assign(class_7b, ms_rivera, settings={"answer_seconds": 45})
+    session = services.attempt_start(assignment=generous, student=ava, now=T0)
+    assert session.settings["answer_seconds"] == 135
+    off = assign(class_7b, ms_rivera, timers=Assignment.Timers.OFF)
+    assert services.attempt_start(assignment=off, student=ben, now=T0).settings["answer_seconds"] == (
+        UNTIMED_SECONDS
+    )
+
+
+def test_the_clocks_run_only_while_the_device_is_here(class_7b, ms_rivera, ava):
+    session = services.attempt_start(assignment=assign(class_7b, ms_rivera), student=ava, now=T0)
+    participant = Participant.objects.get(session=session)
+    assert services.attempt_device_arrived(participant_id=participant.pk, now=T0 + 5)
+    session.refresh_from_db()
+    assert session.status == GameSession.Status.RUNNING
+    table = GameTable.objects.get(session=session)
+    deadline = table.deadline
+    # The device leaves for an hour: nothing fires, no computer moves, and the time left is kept.
+    assert services.attempt_device_left(participant_id=participant.pk, now=T0 + 10)
+    assert services.deadline_sweep(now=T0 + 3600) == 0 and services.bots_sweep(now=T0 + 3600) == 0
+    services.attempt_device_arrived(participant_id=participant.pk, now=T0 + 3600)
+    table.refresh_from_db()
+    assert table.deadline == pytest.approx(deadline + 3590)
+
+
+def test_a_second_device_holding_the_seat_keeps_the_clocks_running(class_7b, ms_rivera, ava):
+    session = services.attempt_start(assignment=assign(class_7b, ms_rivera), student=ava, now=T0)
+    participant = Participant.objects.get(session=session)
+    services.seat_claim(participant_id=participant.pk, connection="phone")
+    services.attempt_device_arrived(participant_id=participant.pk, now=T0)
+    services.seat_claim(participant_id=participant.pk, connection="laptop")
+    services.seat_release(participant_id=participant.pk, connection="phone")
+    assert not services.attempt_device_left(participant_id=participant.pk, now=T0 + 1)
+
+
+def test_start_again_resumes_the_unfinished_attempt(class_7b, ms_rivera, ava):
+    assignment = assign(class_7b, ms_rivera)
+    first = services.attempt_start(assignment=assignment, student=ava, now=T0)
+    assert services.attempt_start(assignment=assignment, student=ava, now=T0 + 60) == first
+
+
+def test_attempts_are_counted(class_7b, ms_rivera, ava):
+    assignment = assign(class_7b, ms_rivera, attempts_allowed=1)
+    session = services.attempt_start(assignment=assignment, student=ava, now=T0)
+    services.table_end(table=session.tables.get(), by=None)
+    services.session_finish_if_done(session_id=session.pk)
+    with pytest.raises(ValidationError, match="every attempt"):
+        services.attempt_start(assignment=assignment, student=ava, now=T0 + 60)
+    assignment.attempts_allowed = 2
+    assignment.save()
+    assert services.attempt_start(assignment=assignment, student=ava, now=T0 + 60) != session
+
+
+def test_only_the_chosen_students_may_start(class_7b, ms_rivera, ava, ben, cleo):
+    assignment = assign(class_7b, ms_rivera, students=[ava])
+    with pytest.raises(PermissionDenied):
+        services.attempt_start(assignment=assignment, student=ben)
+    with pytest.raises(PermissionDenied):
+        services.attempt_start(assignment=assignment, student=cleo)
+
+
+def test_not_before_it_opens(class_7b, ms_rivera, ava):
+    later = assign(class_7b, ms_rivera, opens_at=timezone.now() + timedelta(hours=1))
+    with pytest.raises(ValidationError, match="not opened"):
+        services.attempt_start(assignment=later, student=ava)
+
+
+def test_closing_early_ends_the_attempts_under_way_and_refuses_new_ones(class_7b, ms_rivera, ava, ben):
+    assignment = assign(class_7b, ms_rivera)
+    session = services.attempt_start(assignment=assignment, student=ava, now=T0)
+    services.assignment_close(assignment=assignment, by=ms_rivera)
+    session.refresh_from_db()
+    assert session.status == GameSession.Status.FINISHED
+    assert session.tables.get().status == GameTable.Status.ENDED
+    with pytest.raises(ValidationError, match="closed"):
+        services.attempt_start(assignment=assignment, student=ben)
+
+
+def test_a_due_date_extended_for_one_student(class_7b, ms_rivera, ava, cleo):
+    assignment = assign(class_7b, ms_rivera)
+    later = assignment.due_at + timedelta(days=2)
+    services.assignment_extend(assignment=assignment, student=ava, due_at=later, by=ms_rivera)
+    assert assignment.extensions.get(student=ava).due_at == later
+    with pytest.raises(ValidationError):
+        services.assignment_extend(assignment=assignment, student=cleo, due_at=later, by=ms_rivera)
+
+
+def test_the_game_cannot_change_once_started(class_7b, ms_rivera, ava):
+    assignment = assign(class_7b, ms_rivera)
+    services.assignment_update(assignment=assignment, by=ms_rivera, title="Week 3")
+    services.attempt_start(assignment=assignment, student=ava, now=T0)
+    with pytest.raises(ValidationError):
+        services.assignment_update(assignment=assignment, by=ms_rivera, game="lineit")
+
+
+@pytest.mark.parametrize("game", HOMEWORK_GAMES)
+def test_every_homework_game_plays_to_its_end_and_replays(class_7b, ms_rivera, ava, game):
+    settings = {"board": "short"} if game == "lineup" else {}
+    if game == "wordup":
+        settings["target"] = 1
+    assignment = assign(class_7b, ms_rivera, game=game, settings=settings)
+    session = services.attempt_start(assignment=assignment, student=ava, now=T0)
+    participant = Participant.objects.get(session=session)
+    services.attempt_device_arrived(participant_id=participant.pk, now=T0)
+    table = GameTable.objects.get(session=session)
+    engine = get_engine(game)
+    play_through_runtime(table, engine, core.Rng("homework"), T0, steps=3000)
+    services.session_finish_if_done(session_id=session.pk)  # after the commit, in the runtime
+    table.refresh_from_db()
+    session.refresh_from_db()
+    assert table.status == GameTable.Status.FINISHED
+    assert session.status == GameSession.Status.FINISHED
+    log = [entry.as_log_entry() for entry in table.log.order_by("seq")]
+    assert core.replay(engine, table.config, table.seed, log) == table.state
+    assert TableLogEntry.objects.filter(table=table, kind="action").exclude(player__startswith="bot").exists()
+    if game != "faces":  # Line-Up's facts are the match's questions: recorded as in live play
+        assert recorded_facts(table).exists()
+
+
+@pytest.mark.parametrize("game", HOMEWORK_GAMES)
+@pytest.mark.parametrize("timers", list(Assignment.Timers))
+def test_every_timer_choice_sets_up_in_every_game(class_7b, ms_rivera, ava, game, timers):
+    """The longest move timers (generous on a long setting, or off) are within every game's rules."""
+    form = definition(game).homework
+    longest = {key: definition(game).spec.settings[key].maximum for key in form.timers}
+    assignment = assign(class_7b, ms_rivera, game=game, timers=timers, settings=longest)
+    table = services.attempt_start(assignment=assignment, student=ava, now=T0).tables.get()
+    assert table.status == GameTable.Status.PLAYING and table.state["clock"]["remaining"]
