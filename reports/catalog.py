@@ -1,23 +1,22 @@
-"""What the reports know about each game's facts: which rows are answers, how to name categories and
-skills, and how to show a wrong answer. Built from the engines' ``facts()`` (see docs/reports.md)."""
+"""What the reports know about the games' facts, asked of each game's report measures
+(``games.definitions.reporting``): which rows are answers, how to name categories and skills, and how to
+show a wrong answer. Built from the engines' ``facts()`` (see docs/reports.md)."""
 
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, Literal
 
 from django.db.models import Q
+from django.utils.functional import lazy
 from django.utils.translation import gettext_lazy as _
 
 from classrooms.models import Skill
+from games.definitions import DEFINITIONS, all_measures, game_full_name
+from games.definitions.reporting import Categories, ReportMeasures
 
-GAME_LABELS = {
-    "lineup": _("Line Up!"),
-    "wordup": _("Word Up"),
-    "faces": _("Line-Up"),
-    "lineit": _("Line-it"),
-    "mindlines": _("Mind the Lines"),
-}
+#: "Line-Up — Guess Who": translated when shown.
+GAME_LABELS = {game: lazy(game_full_name, str)(game) for game in DEFINITIONS}
 
 SKILL_LABELS = {
     Skill.ENGLISH_VOCABULARY: _("English vocabulary"),
@@ -25,62 +24,32 @@ SKILL_LABELS = {
     "general_knowledge": _("General knowledge"),
     "reasoning": _("Reasoning"),
 }
-#: The skill each game's facts practise (the engines write it on every fact).
-GAME_SKILLS = {
-    "lineup": "general_knowledge",
-    "wordup": Skill.ENGLISH_VOCABULARY.value,
-    "faces": "reasoning",
-    "lineit": Skill.NUMERACY.value,
-    "mindlines": Skill.ENGLISH_VOCABULARY.value,
-}
 #: Skills with a level a teacher sets (and the reports recommend).
 LEVELLED_SKILLS = tuple(Skill.values)
-
-CATEGORY_LABELS = {
-    # Word Up's four categories
-    "missing_word": _("Missing Word"),
-    "crossword": _("Crossword Clues"),
-    "multiple_choice": _("Multiple Choice"),
-    "spelling": _("Spelling"),
-    # Line-Up (Guess Who)
-    "question": _("Questions asked"),
-    "name": _("Naming the face"),
-    "round": _("Rounds won"),
-    "match": _("Matches won"),
-    # Line-it
-    "comparison": _("Comparing numbers"),
-    "line": _("Lines banked"),
-    "bet": _("Bets"),
-    "jackpot": _("Jackpots"),
-    "final_score": _("Games won"),
-    # Mind the Lines
-    "drawing": _("Drawings recognised"),
-    "exclusion": _("Decoys found"),
-}
-
-#: Which facts are answers (right or wrong) that accuracy counts: ``None`` means every category of the
-#: game (Line Up!'s subjects, Word Up's categories); the rest are results (wins, banked lines).
-ANSWER_CATEGORIES: dict[str, tuple[str, ...] | None] = {
-    "lineup": None,
-    "wordup": None,
-    "faces": ("question", "name"),
-    "lineit": ("comparison",),
-    "mindlines": ("drawing", "exclusion"),
-}
-#: Which answers are evidence for a level recommendation: questions asked at a known level whose mark is
-#: the student's alone. (Mind the Lines' marks also depend on the other players' drawings.)
-LEVEL_EVIDENCE: dict[str, tuple[str, ...] | None] = {"wordup": None, "lineit": ("comparison",)}
-#: Categories whose wrong answers are short enough to list (not Mind the Lines' drawn strokes).
-WRONG_ANSWER_CATEGORIES: dict[str, tuple[str, ...] | None] = {
-    "lineup": None,
-    "wordup": None,
-    "faces": ("name",),
-    "lineit": ("comparison",),
-    "mindlines": ("exclusion",),
-}
+#: Longest wrong answer shown.
+ANSWER_SHOWN = 120
 
 
-def _games_q(spec: dict[str, tuple[str, ...] | None]) -> Q:
+def game_skill(game: str) -> str:
+    """The skill a game's facts practise ("" for a game the reports do not know)."""
+    measures = all_measures().get(game)
+    return measures.skill if measures else ""
+
+
+def games_spec(
+    categories_of: Literal["answer_categories", "level_evidence", "wrong_answer_categories"],
+) -> dict[str, Categories]:
+    """``{game: categories}`` of one of :class:`ReportMeasures`' category fields, leaving out the games it
+    holds for no category."""
+    spec: dict[str, Categories] = {}
+    for game, measures in all_measures().items():
+        categories = getattr(measures, categories_of)
+        if categories is None or categories:
+            spec[game] = categories
+    return spec
+
+
+def _games_q(spec: dict[str, Categories]) -> Q:
     query = Q(pk__in=[])
     for game, categories in spec.items():
         query |= Q(game=game) if categories is None else Q(game=game, category__in=categories)
@@ -89,26 +58,65 @@ def _games_q(spec: dict[str, tuple[str, ...] | None]) -> Q:
 
 def answers_q() -> Q:
     """Facts that are answers: a right/wrong mark in an answer category."""
-    return _games_q(ANSWER_CATEGORIES) & Q(correct__isnull=False)
+    return _games_q(games_spec("answer_categories")) & Q(correct__isnull=False)
+
+
+def quality_q() -> Q:
+    """Facts measured by a quality score (a game's ``quality_categories``)."""
+    spec = {
+        game: measures.quality_categories
+        for game, measures in all_measures().items()
+        if measures.quality_categories
+    }
+    return _games_q(spec) & Q(score__isnull=False)
+
+
+def share_q() -> Q:
+    """Facts of a game's own share measures (a game's ``share_categories``)."""
+    spec = {
+        game: measures.share_categories
+        for game, measures in all_measures().items()
+        if measures.share_categories
+    }
+    return _games_q(spec) & Q(correct__isnull=False)
 
 
 def level_evidence_q() -> Q:
-    return _games_q(LEVEL_EVIDENCE) & Q(correct__isnull=False, level__isnull=False, skill__in=LEVELLED_SKILLS)
+    return _games_q(games_spec("level_evidence")) & Q(
+        correct__isnull=False, level__isnull=False, skill__in=LEVELLED_SKILLS
+    )
 
 
 def wrong_answers_q() -> Q:
-    return _games_q(WRONG_ANSWER_CATEGORIES) & Q(correct=False, response__isnull=False)
+    return _games_q(games_spec("wrong_answer_categories")) & Q(correct=False, response__isnull=False)
 
 
 def is_answer(game: str, category: str) -> bool:
-    if game not in ANSWER_CATEGORIES:
+    measures: ReportMeasures | None = all_measures().get(game)
+    if measures is None:
         return False
-    categories = ANSWER_CATEGORIES[game]
-    return categories is None or category in categories
+    return measures.answer_categories is None or category in measures.answer_categories
+
+
+def is_quality(game: str, category: str) -> bool:
+    """Whether the category is measured by a quality score (its mean), not right or wrong."""
+    measures: ReportMeasures | None = all_measures().get(game)
+    return measures is not None and category in measures.quality_categories
+
+
+def measure_of(game: str, category: str) -> str:
+    """How a category that is not counted in accuracy is shown: "quality" (a mean score), "share" (its
+    own right of made) or "wins" (a result)."""
+    measures: ReportMeasures | None = all_measures().get(game)
+    if measures is not None and category in measures.quality_categories:
+        return "quality"
+    if measures is not None and category in measures.share_categories:
+        return "share"
+    return "wins"
 
 
 def game_label(game: str) -> str:
-    return str(GAME_LABELS.get(game, game))
+    return game_full_name(game)
 
 
 def skill_label(skill: str) -> str:
@@ -116,20 +124,19 @@ def skill_label(skill: str) -> str:
 
 
 def category_label(category: str) -> str:
-    """Word Up and the games' own categories by name; Line Up!'s subjects as they are written."""
-    if category in CATEGORY_LABELS:
-        return str(CATEGORY_LABELS[category])
+    """A category by its game's name for it; one the game does not name (a subject) as written."""
+    for measures in all_measures().values():
+        if category in measures.category_labels:
+            return str(measures.category_labels[category])
     return category.replace("_", " ").capitalize() if category else str(_("Other"))
 
 
 def answer_text(game: str, response: Any) -> str:
     """A wrong answer as a teacher would read it."""
     if isinstance(response, str):
-        return response.strip()[:120]
-    if game == "lineup" and isinstance(response, list):
-        return " ".join(str(card) for card in response)[:120]
-    if game == "lineit" and isinstance(response, dict) and "card" in response:
-        return f"{response.get('card')} → {response.get('after')}"[:120]
-    if game == "faces" and isinstance(response, dict) and "face" in response:
-        return str(response["face"])[:120]
-    return json.dumps(response, ensure_ascii=False, sort_keys=True)[:120]
+        return response.strip()[:ANSWER_SHOWN]
+    measures = all_measures().get(game)
+    worded = measures.word_answer(response) if measures else None
+    if worded is not None:
+        return worded[:ANSWER_SHOWN]
+    return json.dumps(response, ensure_ascii=False, sort_keys=True)[:ANSWER_SHOWN]

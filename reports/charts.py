@@ -9,6 +9,8 @@ from dataclasses import dataclass, field
 from html import escape
 
 from django.utils.safestring import SafeString, mark_safe
+from reportlab.graphics.shapes import Circle, Drawing, Line, PolyLine, Rect, String
+from reportlab.lib.colors import HexColor
 
 INK = "#1d2433"
 MUTED = "#55607a"
@@ -77,10 +79,20 @@ def line_chart(
     for x, (_label, value) in zip(xs, points, strict=True):
         if value is not None:
             chart.items.append(("dot", x, y_of(value), 3.5, ACCENT))
-    shown = {0, count - 1} | set(range(0, count, max(1, count // 6)))
-    for index in sorted(shown):
-        chart.items.append(("text", xs[index], height - 12, points[index][0], "middle", 10, MUTED))
+    for index in _labelled(count):
+        # The first and last labels are anchored at their ends, so neither runs off the chart.
+        anchor = "middle" if 0 < index < count - 1 or count == 1 else ("start" if index == 0 else "end")
+        chart.items.append(("text", xs[index], height - 12, points[index][0], anchor, 10, MUTED))
     return chart
+
+
+def _labelled(count: int, most: int = 7) -> list[int]:
+    """Which points get an x-axis label: evenly spread, the first and the last always, at most ``most``
+    (so labels never overlap)."""
+    if count <= most:
+        return list(range(count))
+    step = (count - 1) / (most - 1)
+    return sorted({round(index * step) for index in range(most)})
 
 
 def bar_chart(
@@ -90,8 +102,10 @@ def bar_chart(
     summary: str,
     width: float = 640,
     bar: float = 22,
+    good_high: bool = True,
 ) -> Chart:
-    """Horizontal bars of shares (0-1), each labelled on the left and with its figure on the right."""
+    """Horizontal bars of shares (0-1), each labelled on the left and with its figure on the right.
+    ``good_high=False``: a high share is the bad news (students needing attention), drawn in one colour."""
     label_w, figure_w, gap = 190, 90, 8
     height = max(1, len(rows)) * (bar + gap) + gap
     chart = Chart(width, height, title, summary)
@@ -102,6 +116,8 @@ def bar_chart(
         chart.items.append(("rect", label_w, y, plot_w, bar, "#f0eee8"))
         if value is not None:
             colour = OK if value >= 0.75 else (BAD if value < 0.5 else ACCENT)
+            if not good_high:
+                colour = BAD
             chart.items.append(("rect", label_w, y, max(1.0, plot_w * value), bar, colour))
         chart.items.append(("text", label_w + plot_w + 8, y + bar * 0.68, figure, "start", 12, INK))
     return chart
@@ -181,13 +197,11 @@ def to_svg(chart: Chart, *, dom_id: str = "", decorative: bool = False) -> SafeS
     return mark_safe(head + "".join(parts) + "</svg>")  # every text above is escaped
 
 
-def to_drawing(chart: Chart, *, scale: float = 0.75):
-    """The same chart as a reportlab Drawing (origin bottom-left, so y is flipped)."""
-    from reportlab.graphics.shapes import Circle, Drawing, Line, PolyLine, Rect, String
-    from reportlab.lib.colors import HexColor
-
+def to_drawing(chart: Chart, *, scale: float = 0.75, font: str = "Helvetica", clean=str):
+    """The same chart as a reportlab Drawing (origin bottom-left, so y is flipped), its text in ``font``
+    (passed through ``clean``: the PDF's stand-ins for characters the font lacks)."""
     height = chart.height
-    drawing = Drawing(chart.width * scale, chart.height * scale)
+    drawing = Drawing(chart.width * scale, chart.height * scale, initialFontName=font)
 
     def y(value: float) -> float:
         return (height - value) * scale
@@ -222,11 +236,11 @@ def to_drawing(chart: Chart, *, scale: float = 0.75):
                 String(
                     x * scale,
                     y(yy),
-                    str(text),
+                    clean(str(text)),
                     textAnchor=anchor,
                     fontSize=size * scale,
                     fillColor=HexColor(colour),
-                    fontName="Helvetica",
+                    fontName=font,
                 )
             )
     return drawing

@@ -1,49 +1,102 @@
-"""CSV exports: one row per student per skill, and one row per answer (streamed)."""
+"""Exports: one row per student per skill, one per answer (streamed), one per session and one per
+question (item analysis), as CSV files and together as one spreadsheet (.xlsx, a sheet per view). Times
+are in the school's time zone, to the second; durations in seconds, to a tenth."""
 
 from __future__ import annotations
 
 import csv
+import io
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from datetime import datetime
+from zoneinfo import ZoneInfo
 
 from django.db.models import QuerySet
+from django.utils.translation import pgettext_lazy
+from openpyxl import Workbook
 
 from . import catalog
-from .models import LearningFact, SkillSummary
+from .models import ClassSessionStat, LearningFact, SkillSummary
 
+#: How a moment is written: the school's local time, to the second.
+WHEN_FORMAT = "%Y-%m-%d %H:%M:%S"
+
+# Column names in the reader's language (a translator keeps them short, one word or joined_by_underscores).
 SKILL_HEADER = [
-    "student_id",
-    "roster_id",
-    "student",
-    "class",
+    pgettext_lazy("CSV column", "student_id"),
+    pgettext_lazy("CSV column", "roster_id"),
+    pgettext_lazy("CSV column", "student"),
+    pgettext_lazy("CSV column", "class"),
+    pgettext_lazy("CSV column", "skill"),
+    pgettext_lazy("CSV column", "answered"),
+    pgettext_lazy("CSV column", "correct"),
+    pgettext_lazy("CSV column", "accuracy"),
+    pgettext_lazy("CSV column", "mean_seconds"),
+    pgettext_lazy("CSV column", "sessions"),
+    pgettext_lazy("CSV column", "current_level"),
+    pgettext_lazy("CSV column", "recommended_level"),
+    pgettext_lazy("CSV column", "confidence"),
+    pgettext_lazy("CSV column", "evidence_answers"),
+]
+ANSWER_HEADER = [
+    pgettext_lazy("CSV column", "when"),
+    pgettext_lazy("CSV column", "student_id"),
+    pgettext_lazy("CSV column", "roster_id"),
+    pgettext_lazy("CSV column", "student"),
+    pgettext_lazy("CSV column", "class"),
+    pgettext_lazy("CSV column", "session_id"),
+    pgettext_lazy("CSV column", "game"),
+    pgettext_lazy("CSV column", "skill"),
+    pgettext_lazy("CSV column", "category"),
+    pgettext_lazy("CSV column", "level"),
+    pgettext_lazy("CSV column", "item_id"),
+    pgettext_lazy("CSV column", "answer"),
+    pgettext_lazy("CSV column", "correct"),
+    pgettext_lazy("CSV column", "score"),
+    pgettext_lazy("CSV column", "seconds"),
+    pgettext_lazy("CSV column", "teacher_marked"),
+]
+SESSION_HEADER = [
+    "session_id",
+    "started",
+    "game",
     "skill",
+    "title",
+    "students",
     "answered",
     "correct",
     "accuracy",
     "mean_seconds",
-    "sessions",
-    "current_level",
-    "recommended_level",
-    "confidence",
-    "evidence_answers",
 ]
-ANSWER_HEADER = [
-    "when",
-    "student_id",
-    "roster_id",
-    "student",
-    "class",
-    "session_id",
+ITEM_HEADER = [
     "game",
     "skill",
-    "category",
-    "level",
     "item_id",
-    "answer",
+    "question",
+    "sessions",
+    "students",
+    "answered",
     "correct",
-    "score",
-    "seconds",
-    "teacher_marked",
+    "share_right",
+    "discrimination",
 ]
+
+
+@dataclass(frozen=True)
+class Sheet:
+    """One view of an export: its title (a sheet's name), header and rows."""
+
+    title: str
+    header: list[str]
+    rows: Iterable[list]
+
+
+def when(moment: datetime | None, zone: ZoneInfo) -> str:
+    return moment.astimezone(zone).strftime(WHEN_FORMAT) if moment else ""
+
+
+def tenths(value: float | None) -> float | str:
+    return "" if value is None else round(value, 1)
 
 
 class _Echo:
@@ -57,6 +110,8 @@ def safe_cell(value) -> str | int | float:
         return ""
     if isinstance(value, bool):
         return "yes" if value else "no"
+    if isinstance(value, float) and value.is_integer():
+        return int(value)  # "5", as a spreadsheet shows 5.0 (so the CSV and the .xlsx agree)
     if isinstance(value, (int, float)):
         return value
     text = str(value)
@@ -90,7 +145,7 @@ def skill_rows(students: QuerySet, class_names: dict[int, str]) -> Iterator[list
                 answered,
                 correct,
                 round(correct / answered, 4) if answered else "",
-                summary.mean_time if summary else "",
+                tenths(summary.mean_time) if summary else "",
                 summary.sessions if summary else 0,
                 summary.current_level if summary else "",
                 summary.recommended_level if summary else "",
@@ -99,9 +154,11 @@ def skill_rows(students: QuerySet, class_names: dict[int, str]) -> Iterator[list
             ]
 
 
-def answer_rows(facts: QuerySet[LearningFact]) -> Iterator[list]:
+def answer_rows(facts: QuerySet[LearningFact], zone: ZoneInfo) -> Iterator[list]:
+    """Every answer: right or wrong (the skills' and the games' own shares), or with a quality score
+    (Line-Up's questions: ``correct`` empty)."""
     rows = (
-        facts.filter(correct__isnull=False)
+        facts.filter(catalog.answers_q() | catalog.quality_q() | catalog.share_q())
         .order_by("created_at", "id")
         .values_list(
             "created_at",
@@ -124,6 +181,54 @@ def answer_rows(facts: QuerySet[LearningFact]) -> Iterator[list]:
     )
     for row in rows.iterator(chunk_size=2000):
         row = list(row)
-        row[0] = row[0].isoformat()
+        row[0] = when(row[0], zone)
         row[11] = catalog.answer_text(row[6], row[11]) if row[11] is not None else ""
+        row[13] = "" if row[13] is None else round(row[13], 4)
+        row[14] = tenths(row[14])
         yield row
+
+
+def session_rows(stats: list[ClassSessionStat], zone: ZoneInfo) -> Iterator[list]:
+    for stat in stats:
+        session = stat.session
+        yield [
+            stat.session_id,
+            when(session.started_at or session.scheduled_for, zone),
+            stat.game,
+            stat.skill,
+            session.title,
+            stat.participants,
+            stat.answered,
+            stat.correct,
+            round(stat.correct / stat.answered, 4) if stat.answered else "",
+            tenths(stat.time_total / stat.time_count) if stat.time_count else "",
+        ]
+
+
+def item_rows(analysis: list[dict]) -> Iterator[list]:
+    for row in analysis:
+        yield [
+            row["game"],
+            row["skill"],
+            row["item_id"],
+            row["label"],
+            row["sessions"],
+            row["students"],
+            row["answered"],
+            row["correct"],
+            "" if row["share"] is None else round(row["share"], 4),
+            "" if row["discrimination"] is None else row["discrimination"],
+        ]
+
+
+def workbook(sheets: list[Sheet]) -> bytes:
+    """The sheets as one .xlsx file, each cell as the CSV export writes it (so the two agree)."""
+    book = Workbook(write_only=True)
+    for sheet in sheets:
+        page = book.create_sheet(title=sheet.title[:31])
+        page.append([str(name) for name in sheet.header])  # lazily translated names
+        for row in sheet.rows:
+            page.append([safe_cell(value) for value in row])
+    buffer = io.BytesIO()
+    book.save(buffer)
+    return buffer.getvalue()

@@ -12,6 +12,11 @@ class ReviewFilterForm(forms.Form):
     classroom = forms.TypedChoiceField(label=_("Class"), required=False, coerce=int, empty_value=None)
     teacher = forms.TypedChoiceField(label=_("Teacher"), required=False, coerce=int, empty_value=None)
     game = forms.ChoiceField(label=_("Game"), required=False)
+    mode = forms.ChoiceField(
+        label=_("Live games or homework"),
+        required=False,
+        choices=(("both", _("Both")), ("live", _("Live games")), ("homework", _("Homework"))),
+    )
     start = forms.DateField(label=_("From"), required=False, widget=forms.DateInput(attrs={"type": "date"}))
     end = forms.DateField(label=_("To"), required=False, widget=forms.DateInput(attrs={"type": "date"}))
 

@@ -15,9 +15,11 @@ Per class (anonymous: they survive a student's erasure and the retention purge):
 """
 
 import uuid
+from datetime import timedelta
 
 from django.conf import settings
 from django.db import models
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from classrooms.models import Classroom, School, Student
@@ -114,6 +116,8 @@ class ReportBuild(models.Model):
     error = models.CharField(max_length=300, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
+    #: Written with every progress step: a running build whose heartbeat stopped lost its worker.
+    heartbeat_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
@@ -131,7 +135,38 @@ class ReportBuild(models.Model):
 
     @property
     def is_active(self) -> bool:
-        return self.status in (self.Status.QUEUED, self.Status.RUNNING)
+        return self.status in (self.Status.QUEUED, self.Status.RUNNING) and not self.stale_reason()
+
+    def stale_reason(self, now=None) -> str:
+        """Why a build that says it is waiting or running never will finish ("" while it may): its worker
+        stopped writing progress, or its message never reached a worker."""
+        now = now or timezone.now()
+        if self.status == self.Status.RUNNING:
+            beat = self.heartbeat_at or self.started_at or self.created_at
+            if beat < now - STALE_RUNNING:
+                return str(
+                    _("The build stopped: the worker running it was lost. Press Rebuild now to try again.")
+                )
+        elif self.status == self.Status.QUEUED and self.created_at < now - STALE_QUEUED:
+            return str(_("The build never started: its request was lost. Press Rebuild now to try again."))
+        return ""
+
+    @classmethod
+    def live(cls, now=None) -> models.Q:
+        """Builds still waiting or running, and not stale (see :meth:`stale_reason`)."""
+        now = now or timezone.now()
+        running = models.Q(status=cls.Status.RUNNING) & (
+            models.Q(heartbeat_at__gte=now - STALE_RUNNING)
+            | models.Q(heartbeat_at__isnull=True, started_at__gte=now - STALE_RUNNING)
+        )
+        return running | models.Q(status=cls.Status.QUEUED, created_at__gte=now - STALE_QUEUED)
+
+
+#: A running build writes its progress every few seconds; this long without any, its worker is gone
+#: (the benchmark's largest build takes under a minute in all).
+STALE_RUNNING = timedelta(minutes=3)
+#: A build waits in the queue behind others (a night of school builds) but not this long.
+STALE_QUEUED = timedelta(hours=1)
 
 
 class StudentSessionStat(models.Model):

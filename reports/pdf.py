@@ -11,7 +11,7 @@ from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 from reportlab.lib import colors
-from reportlab.lib.pagesizes import A4
+from reportlab.lib.pagesizes import A4, landscape
 from reportlab.lib.styles import ParagraphStyle, getSampleStyleSheet
 from reportlab.lib.units import mm
 from reportlab.pdfbase import pdfmetrics
@@ -21,14 +21,46 @@ from reportlab.platypus import KeepTogether, Paragraph, SimpleDocTemplate, Space
 from . import catalog, charts, present
 
 _FONTS_DIR = Path(reportlab.__file__).parent / "fonts"
-FONT, BOLD = "Vera", "VeraBd"
+FONT, BOLD = "ReportSans", "ReportSansBold"
+#: DejaVu Sans, from the system's font package (Debian: fonts-dejavu-core), covers every character the
+#: reports print (arrows, accented names, Greek, Cyrillic, fractions, superscripts); it is found at run time,
+#: never copied into the repository.
+DEJAVU_DIRS = (
+    Path("/usr/share/fonts/truetype/dejavu"),
+    Path("/usr/share/fonts/dejavu"),
+    Path("/usr/share/fonts/TTF"),
+    Path("/usr/local/share/fonts/dejavu"),
+)
+#: Without it: Bitstream Vera, which ships with reportlab, and plain stand-ins for the few characters it
+#: lacks (so a PDF never shows an empty box).
+STAND_INS = {"→": "->", "←": "<-", "−": "-", "…": "...", "–": "-", "—": "-", "‘": "'", "’": "'"}
+
+
+def font_files() -> tuple[Path, Path, str]:
+    """The regular and bold font files the PDFs embed, and the family's name."""
+    for folder in DEJAVU_DIRS:
+        regular, bold = folder / "DejaVuSans.ttf", folder / "DejaVuSans-Bold.ttf"
+        if regular.is_file() and bold.is_file():
+            return regular, bold, "DejaVu Sans"
+    return _FONTS_DIR / "Vera.ttf", _FONTS_DIR / "VeraBd.ttf", "Bitstream Vera"
 
 
 def _register_fonts() -> None:
-    """Bitstream Vera ships with reportlab: a Unicode TrueType font, so names like "Zoë" print."""
     if FONT not in pdfmetrics.getRegisteredFontNames():
-        pdfmetrics.registerFont(TTFont(FONT, str(_FONTS_DIR / "Vera.ttf")))
-        pdfmetrics.registerFont(TTFont(BOLD, str(_FONTS_DIR / "VeraBd.ttf")))
+        regular, bold, _family = font_files()
+        pdfmetrics.registerFont(TTFont(FONT, str(regular)))
+        pdfmetrics.registerFont(TTFont(BOLD, str(bold)))
+
+
+def printable(text: str) -> str:
+    """``text`` with every character the embedded font lacks replaced by a stand-in (or "?")."""
+    _register_fonts()
+    covered = pdfmetrics.getFont(FONT).face.charToGlyph
+    if all(ord(char) in covered or char in "\n\t" for char in text):
+        return text
+    return "".join(
+        char if ord(char) in covered or char in "\n\t" else STAND_INS.get(char, "?") for char in text
+    )
 
 
 def _styles():
@@ -38,6 +70,7 @@ def _styles():
         "title": ParagraphStyle("t", parent=base["Title"], fontName=BOLD, fontSize=18, spaceAfter=4),
         "h2": ParagraphStyle("h2", parent=base["Heading2"], fontName=BOLD, fontSize=13, spaceBefore=10),
         "body": ParagraphStyle("b", parent=base["BodyText"], fontName=FONT, fontSize=10, leading=13),
+        "cell": ParagraphStyle("c", parent=base["BodyText"], fontName=FONT, fontSize=9, leading=11),
         "muted": ParagraphStyle("m", parent=base["BodyText"], fontName=FONT, fontSize=9, textColor="#55607a"),
     }
 
@@ -60,20 +93,29 @@ def _table(rows: list[list], widths=None) -> Table:
 
 
 def _p(text, style) -> Paragraph:
-    return Paragraph(escape(str(text)), style)
+    return Paragraph(escape(printable(str(text))), style)
 
 
-def _document(story: list, *, title: str) -> bytes:
+def _cell(value, style) -> Paragraph | int | float:
+    """A table cell that wraps (numbers stay numbers)."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return value
+    return _p(value, style)
+
+
+def _document(story: list, *, title: str, pagesize=A4) -> bytes:
     buffer = io.BytesIO()
     doc = SimpleDocTemplate(
         buffer,
-        pagesize=A4,
+        pagesize=pagesize,
         leftMargin=16 * mm,
         rightMargin=16 * mm,
         topMargin=14 * mm,
         bottomMargin=14 * mm,
         title=title,
         author="Classplay",
+        # Each page starts in the embedded font too, so no page names a font the PDF does not carry.
+        initialFontName=FONT,
     )
     doc.build(story)
     return buffer.getvalue()
@@ -97,24 +139,31 @@ def student_card(*, student, classroom, report, summaries) -> bytes:
         Spacer(1, 6),
         _table(
             [
-                [_("Answers"), _("Right"), _("Accuracy"), _("Average time"), _("Sessions")],
+                [
+                    _("Answers"),
+                    *[_("Right in %(skill)s") % {"skill": item["label"]} for item in view["skill_shares"]],
+                    _("Average time"),
+                    _("Sessions"),
+                ],
                 [
                     totals["answered"],
-                    totals["correct"],
-                    present.pct(totals["accuracy"]),
+                    *[
+                        f"{present.pct(item['share'])} ({item['right']}/{item['answered']})"
+                        for item in view["skill_shares"]
+                    ],
                     present.seconds(totals["mean_time"]),
                     f"{totals['sessions_played']} / {totals['sessions_held']}",
                 ],
             ]
         ),
-        _p(_("Right answers per session"), styles["h2"]),
-        charts.to_drawing(view["trend_chart"]),
-        _p(view["trend_chart"].summary, styles["muted"]),
     ]
+    for item in view["trend_charts"]:
+        chart = item["chart"]
+        story += [_p(chart.title, styles["h2"]), _drawing(chart), _p(chart.summary, styles["muted"])]
     if view["categories"]:
         story += [
             _p(_("Right answers by category"), styles["h2"]),
-            charts.to_drawing(view["category_chart"]),
+            _drawing(view["category_chart"]),
         ]
     notes = view["strengths"] + view["weaknesses"]
     if notes:
@@ -182,27 +231,14 @@ def class_card(*, classroom, context) -> bytes:
             ]
         ),
     ]
-    sessions = data.get("sessions", [])
-    if sessions:
-        chart = class_trend_chart(sessions, classroom.name)
-        story += [_p(_("Right answers per session"), styles["h2"]), charts.to_drawing(chart)]
-    student_rows = [[_("Student"), _("Answers"), _("Accuracy"), _("Recent"), _("Sessions"), *_skill_heads()]]
-    for row in context["rows"]:
-        rep = row.report
-        student_rows.append(
-            [
-                row.student.display_name,
-                rep.answered if rep else 0,
-                present.pct(rep.accuracy) if rep else "—",
-                present.pct(rep.recent_accuracy) if rep else "—",
-                f"{rep.sessions_played}/{rep.sessions_held}" if rep else "—",
-                *[
-                    f"{row.levels.get(skill) or '—'} → {row.recommended.get(skill) or '—'}"
-                    for skill in catalog.LEVELLED_SKILLS
-                ],
-            ]
-        )
-    story += [_p(_("Students"), styles["h2"]), _table(student_rows)]
+    for item in class_trend_charts(data.get("sessions", []), classroom.name):
+        story += [_p(item["chart"].title, styles["h2"]), _drawing(item["chart"], scale=1.0)]
+    story += [_p(_("Students"), styles["h2"]), _student_table(context["rows"], styles)]
+    if context.get("participation"):
+        chart = present.participation_chart(context["participation"])
+        story += [_p(chart.title, styles["h2"]), _drawing(chart, scale=1.0)]
+    for chart in present.weak_spot_charts(context.get("weak_spots") or {"categories": [], "levels": []}):
+        story += [_p(chart.title, styles["h2"]), _drawing(chart, scale=1.0)]
     if data.get("hardest"):
         rows = [[_("Question"), _("Game"), _("Right")]]
         for item in data["hardest"]:
@@ -213,7 +249,7 @@ def class_card(*, classroom, context) -> bytes:
                     f"{item['correct']}/{item['answered']} ({present.pct(item['share'])})",
                 ]
             )
-        story += [_p(_("Hardest questions"), styles["h2"]), _table(rows, widths=[95 * mm, 35 * mm, 40 * mm])]
+        story += [_p(_("Hardest questions"), styles["h2"]), _table(rows, widths=[150 * mm, 60 * mm, 50 * mm])]
     if data.get("wrong"):
         rows = [[_("Question"), _("Wrong answer"), _("Times")]]
         for item in data["wrong"]:
@@ -226,9 +262,58 @@ def class_card(*, classroom, context) -> bytes:
             )
         story += [
             _p(_("Most common wrong answers"), styles["h2"]),
-            _table(rows, widths=[90 * mm, 60 * mm, 20 * mm]),
+            _table(rows, widths=[130 * mm, 110 * mm, 20 * mm]),
         ]
-    return _document(story, title=_("Class report: %(class)s") % {"class": classroom.name})
+    # Landscape: the students' table has a column per skill and must fit the page (A4 is 297 mm wide).
+    return _document(
+        story, title=_("Class report: %(class)s") % {"class": classroom.name}, pagesize=landscape(A4)
+    )
+
+
+#: The class card's printable width (landscape A4 less the margins).
+CLASS_WIDTH = 297 * mm - 32 * mm
+
+
+def _student_table(rows, styles) -> Table:
+    """Every student, their share right in each skill they answered in (never one share across skills)
+    and each skill's level: cells wrap, and the widths add up to the page's."""
+    levelled = catalog.LEVELLED_SKILLS
+    shares = {row.student.pk: present.skill_shares(row.report.data if row.report else None) for row in rows}
+    answered = present.skills_in_order(skill for found in shares.values() for skill in found)
+    head = [
+        _("Student"),
+        _("Answers"),
+        *[_("Right in %(skill)s") % {"skill": catalog.skill_label(skill)} for skill in answered],
+        _("Sessions"),
+        *_skill_heads(),
+    ]
+    body = []
+    for row in rows:
+        rep = row.report
+        body.append(
+            [
+                row.student.display_name,
+                rep.answered if rep else 0,
+                *[_share(shares[row.student.pk].get(skill)) for skill in answered],
+                f"{rep.sessions_played}/{rep.sessions_held}" if rep else "—",
+                *[_level_cell(row, skill) for skill in levelled],
+            ]
+        )
+    name, count = 52 * mm, 20 * mm
+    each = (CLASS_WIDTH - name - 2 * count) / max(1, len(answered) + len(levelled))
+    widths = [name, count, *[each] * len(answered), count, *[each] * len(levelled)]
+    cells = [[_cell(value, styles["cell"]) for value in line] for line in [head, *body]]
+    return _table(cells, widths=widths)
+
+
+def _share(found: tuple[int, int] | None) -> str:
+    if not found or not found[1]:
+        return "—"
+    return f"{present.pct(found[0] / found[1])} ({found[0]}/{found[1]})"
+
+
+def _level_cell(row, skill: str) -> str:
+    return f"{row.levels.get(skill) or '—'} → {row.recommended.get(skill) or '—'}"
 
 
 def _skill_heads() -> list[str]:
@@ -238,6 +323,11 @@ def _skill_heads() -> list[str]:
     ]
 
 
-def class_trend_chart(sessions: list[dict], name: str) -> charts.Chart:
-    trend = [{"day": row["day"], "accuracy": row["accuracy"]} for row in sessions]
-    return present.trend_chart(trend, name=name)
+def class_trend_charts(sessions: list[dict], name: str) -> list[dict]:
+    """The class's right answers per session, one chart per skill (its sessions' games')."""
+    trend = [{"day": row["day"], "accuracy": row["accuracy"], "game": row["game"]} for row in sessions]
+    return present.trend_charts(trend, name=name)
+
+
+def _drawing(chart: charts.Chart, *, scale: float = 0.75):
+    return charts.to_drawing(chart, scale=scale, font=FONT, clean=printable)

@@ -11,13 +11,15 @@ from typing import Any
 
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+
+from games.definitions import all_measures
+from games.definitions.reporting import percent
 
 from . import catalog, charts
 
 
 def pct(value: float | None) -> str:
-    return "—" if value is None else f"{round(100 * value)}%"
+    return percent(value)
 
 
 def seconds(value: float | None) -> str:
@@ -75,98 +77,44 @@ def note_text(note: dict[str, Any]) -> str:
 
 
 def insight_lines(insights: dict[str, Any]) -> list[dict[str, Any]]:
-    """Each game's own insight, one block per game the student played."""
+    """Each game's own insight, one block per game the student played (in words, by the game)."""
     blocks = []
-    lineup = insights.get("lineup")
-    if lineup and lineup["questions"]:
-        lines = [
-            _(
-                "On average %(own)s of 5 cards in the right place in their own ordering, "
-                "%(team)s in the team's."
-            )
-            % {"own": lineup["own_mean"], "team": lineup["team_mean"]},
-            _(
-                "Their own order beat the team's %(better)d times and trailed it %(worse)d times "
-                "(%(n)d questions)."
-            )
-            % {"better": lineup["better"], "worse": lineup["worse"], "n": lineup["questions"]},
-        ]
-        blocks.append({"game": catalog.game_label("lineup"), "lines": lines})
-    faces = insights.get("faces")
-    if faces and faces["questions"]:
-        lines = [
-            _("%(best)d of %(n)d questions split the faces as well as any question could (%(pct)s).")
-            % {
-                "best": faces["best"],
-                "n": faces["questions"],
-                "pct": pct(faces["best"] / faces["questions"]),
-            },
-        ]
-        if faces["quality"] is not None:
-            lines.append(
-                _("Average question quality %(quality)s (1 is the best split).")
-                % {"quality": faces["quality"]}
-            )
-        if faces["names"]:
-            lines.append(
-                _("Named the right face %(right)d of %(n)d times.")
-                % {"right": faces["named"], "n": faces["names"]}
-            )
-        blocks.append({"game": catalog.game_label("faces"), "lines": lines})
-    lineit = insights.get("lineit")
-    if lineit and (lineit["comparisons"] or lineit["wrong"]):
-        lines = [
-            _("%(right)d of %(n)d number comparisons right.")
-            % {"right": lineit["right"], "n": lineit["comparisons"]}
-        ]
-        for card, end, relation, times in lineit["wrong"]:
-            direction = _("is bigger than") if relation == "greater" else _("is smaller than")
-            lines.append(
-                ngettext(
-                    "Missed that %(card)s %(direction)s %(end)s (once).",
-                    "Missed that %(card)s %(direction)s %(end)s (%(times)d times).",
-                    times,
-                )
-                % {"card": card, "end": end, "direction": direction, "times": times}
-            )
-        blocks.append({"game": catalog.game_label("lineit"), "lines": lines})
-    mindlines = insights.get("mindlines")
-    if mindlines:
-        lines = []
-        if mindlines["drawings"]:
-            lines.append(
-                _("%(right)d of %(n)d drawings were recognised by the group.")
-                % {"right": mindlines["recognised"], "n": mindlines["drawings"]}
-            )
-        if mindlines["exclusions"]:
-            lines.append(
-                _("%(right)d of %(n)d exclusions picked a decoy, as they should.")
-                % {"right": mindlines["exclusions_right"], "n": mindlines["exclusions"]}
-            )
+    for game, measures in all_measures().items():
+        insight = insights.get(game)
+        lines = measures.insight_lines(insight) if insight else []
         if lines:
-            blocks.append({"game": catalog.game_label("mindlines"), "lines": lines})
-    wordup = insights.get("wordup")
-    if wordup:
-        lines = [
-            _("%(category)s: %(right)d of %(n)d right.")
-            % {"category": catalog.category_label(category), "right": right, "n": total}
-            for category, right, total in wordup["categories"]
-        ]
-        if wordup["marked"]:
-            lines.append(
-                ngettext(
-                    "%(n)d answer was accepted by the teacher.",
-                    "%(n)d answers were accepted by the teacher.",
-                    wordup["marked"],
-                )
-                % {"n": wordup["marked"]}
-            )
-        blocks.append({"game": catalog.game_label("wordup"), "lines": lines})
+            blocks.append({"game": catalog.game_label(game), "lines": lines})
     return blocks
 
 
-def trend_chart(trend: list[dict], *, name: str, reference: float | None = None) -> charts.Chart:
-    points = [(_short_day(point["day"]), point["accuracy"]) for point in trend]
+def session_labels(points: list[dict]) -> list[str]:
+    """A label per session that tells sessions apart: the day, and its number that day when a day has
+    more than one ("3 Dec", "4 Dec (1)", "4 Dec (2)")."""
+    per_day: dict[str, int] = {}
+    for point in points:
+        per_day[point["day"]] = per_day.get(point["day"], 0) + 1
+    seen: dict[str, int] = {}
+    labels = []
+    for point in points:
+        day = point["day"]
+        seen[day] = seen.get(day, 0) + 1
+        label = _short_day(day)
+        labels.append(f"{label} ({seen[day]})" if per_day[day] > 1 else label)
+    return labels
+
+
+def point_skill(point: dict) -> str:
+    """The skill of a session's point (reports built before points named it: their game's)."""
+    return point.get("skill") or catalog.game_skill(point["game"])
+
+
+def trend_chart(
+    trend: list[dict], *, name: str, reference: float | None = None, title: str | None = None
+) -> charts.Chart:
+    """Right answers per session, of one skill's sessions (a share right is never averaged across
+    skills: see :func:`trend_charts`)."""
+    labels = session_labels(trend)
+    points = list(zip(labels, (point["accuracy"] for point in trend), strict=True))
     if trend:
         first, last = trend[0], trend[-1]
         summary = _(
@@ -176,15 +124,127 @@ def trend_chart(trend: list[dict], *, name: str, reference: float | None = None)
             "name": name,
             "n": len(trend),
             "first": pct(first["accuracy"]),
-            "d1": _short_day(first["day"]),
+            "d1": labels[0],
             "last": pct(last["accuracy"]),
-            "d2": _short_day(last["day"]),
+            "d2": labels[-1],
         }
     else:
         summary = _("No sessions with answers yet.")
     return charts.line_chart(
-        points, title=_("Right answers per session"), summary=summary, reference=reference
+        points, title=title or _("Right answers per session"), summary=summary, reference=reference
     )
+
+
+def trend_charts(trend: list[dict], *, name: str) -> list[dict[str, Any]]:
+    """One chart of right answers per session for each skill (in the skills' order), each titled with
+    its skill: ``[{"skill", "label", "chart"}]``."""
+    by_skill: dict[str, list[dict]] = {}
+    for point in trend:
+        if point.get("accuracy") is not None:
+            by_skill.setdefault(point_skill(point), []).append(point)
+    order = {skill: index for index, skill in enumerate(catalog.SKILL_LABELS)}
+    found = []
+    for skill in sorted(by_skill, key=lambda skill: (order.get(skill, len(order)), skill)):
+        label = catalog.skill_label(skill)
+        title = _("%(skill)s: right answers per session") % {"skill": label}
+        found.append(
+            {"skill": skill, "label": label, "chart": trend_chart(by_skill[skill], name=name, title=title)}
+        )
+    return found
+
+
+def skill_shares(data: dict[str, Any] | None) -> dict[str, tuple[int, int]]:
+    """A student's (right, answers) per skill, from their report's answer categories: the share right is
+    only ever taken within one skill."""
+    shares: dict[str, list[int]] = {}
+    for row in (data or {}).get("categories", []):
+        entry = shares.setdefault(catalog.game_skill(row["game"]), [0, 0])
+        entry[0] += row["correct"]
+        entry[1] += row["answered"]
+    return {skill: (right, answered) for skill, (right, answered) in shares.items()}
+
+
+def skills_in_order(skills) -> list[str]:
+    order = {skill: index for index, skill in enumerate(catalog.SKILL_LABELS)}
+    return sorted(set(skills), key=lambda skill: (order.get(skill, len(order)), skill))
+
+
+def _skill_share_rows(data: dict[str, Any]) -> list[dict[str, Any]]:
+    shares = skill_shares(data)
+    return [
+        {
+            "label": catalog.skill_label(skill),
+            "right": shares[skill][0],
+            "answered": shares[skill][1],
+            "share": shares[skill][0] / shares[skill][1],
+        }
+        for skill in skills_in_order(shares)
+        if shares[skill][1]
+    ]
+
+
+def result_figure(row: dict) -> str:
+    """A game's own figure as its measure says: games won, a quality category's mean score, or a share
+    category's right of made."""
+    if row.get("measure") == "quality":
+        return _("quality %(pct)s") % {"pct": pct(row["mean_score"])}
+    if row.get("measure") == "share":
+        marked = row.get("marked") or 0
+        return _("%(right)d of %(n)d (%(pct)s)") % {
+            "right": row["wins"],
+            "n": marked,
+            "pct": pct(row["wins"] / marked if marked else None),
+        }
+    return str(row["wins"] if row["wins"] is not None else "—")
+
+
+def participation_chart(sessions: list[dict]) -> charts.Chart:
+    """Who took part in each of the class's last sessions: a bar per session, the share of the students
+    enrolled then who played."""
+    labels = session_labels([{"day": session["day"].isoformat()} for session in sessions])
+    rows = [
+        (
+            f"{label} · {catalog.game_label(session['game'])}"[:32],
+            session["share"],
+            _("%(present)d of %(total)d")
+            % {
+                "present": len(session["present"]),
+                "total": len(session["present"]) + len(session["absent"]),
+            },
+        )
+        for label, session in zip(labels, sessions, strict=True)
+    ]
+    summary = "; ".join(f"{label}: {figure}" for label, _value, figure in rows)
+    return charts.bar_chart(rows, title=_("Students who took part in each session"), summary=summary)
+
+
+def weak_spot_charts(spots: dict[str, list[dict]]) -> list[charts.Chart]:
+    """The class's weakest categories and question levels, as bars of their share right."""
+    found = []
+    categories = [
+        (
+            f"{catalog.category_label(row['category'])} · {catalog.game_label(row['game'])}"[:32],
+            row["share"],
+            f"{row['correct']}/{row['answered']} · {pct(row['share'])}",
+        )
+        for row in spots["categories"]
+    ]
+    if categories:
+        summary = "; ".join(f"{label}: {figure}" for label, _value, figure in categories)
+        found.append(charts.bar_chart(categories, title=_("Weakest categories"), summary=summary))
+    levels = [
+        (
+            _("%(skill)s, level %(level)d")
+            % {"skill": catalog.skill_label(row["skill"]), "level": row["level"]},
+            row["share"],
+            f"{row['correct']}/{row['answered']} · {pct(row['share'])}",
+        )
+        for row in spots["levels"]
+    ]
+    if levels:
+        summary = "; ".join(f"{label}: {figure}" for label, _value, figure in levels)
+        found.append(charts.bar_chart(levels, title=_("Weakest question levels"), summary=summary))
+    return found
 
 
 def category_chart(categories: list[dict]) -> charts.Chart:
@@ -218,6 +278,7 @@ def student_view(report, summaries: list, *, name: str) -> dict[str, Any]:
             **row,
             "label": catalog.category_label(row["category"]),
             "game_label": catalog.game_label(row["game"]),
+            "figure": result_figure(row),
         }
         for row in data["results"]
     ]
@@ -227,6 +288,7 @@ def student_view(report, summaries: list, *, name: str) -> dict[str, Any]:
         {
             "day": date_format(dt.date.fromisoformat(point["day"]), "D j M Y"),
             "game": catalog.GAME_LABELS.get(point["game"]),
+            "skill": catalog.skill_label(point_skill(point)),
             "right": f"{point['correct']}/{point['answered']} ({pct(point['accuracy'])})",
             "time": seconds(point["mean_time"]),
         }
@@ -254,6 +316,7 @@ def student_view(report, summaries: list, *, name: str) -> dict[str, Any]:
     ]
     return {
         "totals": data["totals"],
+        "skill_shares": _skill_share_rows(data),
         "games": games,
         "categories": categories,
         "levels": level_rows,
@@ -261,7 +324,7 @@ def student_view(report, summaries: list, *, name: str) -> dict[str, Any]:
         "trend": data["trend"],
         "trend_rows": trend_rows,
         "game_rows": game_rows,
-        "trend_chart": trend_chart(data["trend"], name=name),
+        "trend_charts": trend_charts(data["trend"], name=name),
         "category_chart": category_chart(categories),
         "insights": insight_lines(data["insights"]),
         "strengths": [note for note in notes if note["kind"] in ("strength", "rising")],

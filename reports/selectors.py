@@ -13,17 +13,24 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Case, Count, Prefetch, Q, Sum, Value, When
+from django.db.models import Case, Count, Prefetch, Q, QuerySet, Sum, Value, When
 from django.db.models.functions import TruncWeek
 from django.utils import timezone
 
-from classrooms.models import Classroom, Enrolment, Membership, School, Student, StudentLevel, User
+from classrooms.models import Classroom, Enrolment, School, Student, StudentLevel, User
 from classrooms.selectors import admin_school_ids, can_manage_classroom, classrooms_for_user
+from games.definitions import DEFINITIONS
+from games.definitions.base import BankUse
+from questions.models import QuestionUse
+from questions.selectors import ROTATED_KINDS, playable_items
 
-from . import catalog
+from . import catalog, items
+from .build.classes import item_labels
 from .models import (
+    ClassItemStat,
     ClassReport,
     ClassSessionStat,
+    LearningFact,
     ReportBuild,
     SkillSummary,
     StudentReport,
@@ -37,13 +44,9 @@ ATTENTION_SHOWN = 60
 # --- permissions ---------------------------------------------------------------------------------------
 
 
-def can_see_class_reports(user: User, classroom: Classroom) -> bool:
-    return can_manage_classroom(user, classroom)
-
-
 def class_report_access(user: User, classroom: Classroom) -> str | None:
-    """As :func:`can_see_class_reports`, saying how: "admin" (the school's admin), "teacher" (one of
-    the class's teachers) or None (no access), so a page need not ask again whether they are an admin."""
+    """Who may see a class's reports, and how: "admin" (the school's admin), "teacher" (one of the class's
+    teachers) or None (no access), so a page need not ask again whether they are an admin."""
     if not user.is_authenticated:
         return None
     if classroom.school_id in admin_school_ids(user):
@@ -69,7 +72,7 @@ def active_build(
 ) -> ReportBuild | None:
     """The newest waiting or running build of the class (that student's own first, if one is given), or
     of the whole school."""
-    builds = ReportBuild.objects.filter(status__in=(ReportBuild.Status.QUEUED, ReportBuild.Status.RUNNING))
+    builds = ReportBuild.objects.filter(ReportBuild.live())
     if classroom is not None:
         builds = builds.filter(classroom=classroom)
     else:
@@ -159,11 +162,25 @@ def own_progress(student: Student) -> dict[str, Any]:
 # --- the school review ---------------------------------------------------------------------------------
 
 
+#: Which games a report counts: live games, homework, or both (the default).
+LIVE, HOMEWORK, BOTH = "live", "homework", "both"
+
+
+def in_mode(rows: QuerySet, mode: str, session_field: str = "session") -> QuerySet:
+    """Rows of live games only, homework only (a session that is a homework attempt), or both."""
+    if mode == BOTH:
+        return rows
+    if mode not in (LIVE, HOMEWORK):
+        raise ValueError(f"mode must be {LIVE}, {HOMEWORK} or {BOTH}")
+    return rows.filter(**{f"{session_field}__assignment__isnull": mode == LIVE})
+
+
 @dataclass
 class ReviewFilters:
     classroom: int | None = None
     teacher: int | None = None
     game: str | None = None
+    mode: str = BOTH
     start: dt.date | None = None
     end: dt.date | None = None
 
@@ -194,6 +211,7 @@ def school_review(school: School, filters: ReviewFilters) -> dict[str, Any]:
     if filters.game:
         stats = stats.filter(game=filters.game)
         student_stats = student_stats.filter(game=filters.game)
+    stats, student_stats = in_mode(stats, filters.mode), in_mode(student_stats, filters.mode)
     per_class = {
         row["classroom_id"]: row
         for row in stats.values("classroom_id")
@@ -203,20 +221,36 @@ def school_review(school: School, filters: ReviewFilters) -> dict[str, Any]:
         .order_by()
     }
     weekly = defaultdict(lambda: [0, 0])
+    #: week: [students who took part, students who could have] (each session counts its class's roster)
+    seats_weekly: dict[dt.date, list[int]] = defaultdict(lambda: [0, 0])
+    class_size = {classroom.pk: classroom.student_count for classroom in classes}
     class_weekly: dict[int, dict[dt.date, float | None]] = defaultdict(dict)
     for row in (
         stats.annotate(week=TruncWeek("day"))
         .values("classroom_id", "week")
-        .annotate(answered=Sum("answered"), right=Sum("correct"))
+        .annotate(
+            answered=Sum("answered"), right=Sum("correct"), sessions=Count("id"), seats=Sum("participants")
+        )
         .order_by("week")
     ):
-        week = row["week"].date() if isinstance(row["week"], dt.datetime) else row["week"]
+        week = _week_of(row["week"])
         weekly[week][0] += row["right"] or 0
         weekly[week][1] += row["answered"] or 0
+        seats_weekly[week][0] += row["seats"] or 0
+        seats_weekly[week][1] += row["sessions"] * class_size.get(row["classroom_id"], 0)
         class_weekly[row["classroom_id"]][week] = (
             (row["right"] / row["answered"]) if row["answered"] else None
         )
     weeks = sorted(weekly)
+    skill_weekly: dict[str, dict[dt.date, float | None]] = defaultdict(dict)
+    for row in (
+        stats.annotate(week=TruncWeek("day"))
+        .values("skill", "week")
+        .annotate(answered=Sum("answered"), right=Sum("correct"))
+        .order_by("week")
+    ):
+        if row["answered"]:
+            skill_weekly[row["skill"] or ""][_week_of(row["week"])] = row["right"] / row["answered"]
     class_rows = []
     for classroom in classes:
         row = per_class.get(classroom.pk, {})
@@ -236,12 +270,23 @@ def school_review(school: School, filters: ReviewFilters) -> dict[str, Any]:
             }
         )
     progress = [(week, weekly[week][0] / weekly[week][1] if weekly[week][1] else None) for week in weeks]
+    attention = _attention(class_ids, student_stats, per_class, start, end)
     return {
+        "progress_by_skill": {
+            skill: [(week, by_week.get(week)) for week in weeks]
+            for skill, by_week in sorted(skill_weekly.items())
+            if skill
+        },
+        "participation": [
+            (week, seats_weekly[week][0] / seats_weekly[week][1] if seats_weekly[week][1] else None)
+            for week in weeks
+        ],
+        "classes_attention": _classes_needing_attention(attention, classes),
         "start": start,
         "end": end,
         "classes": class_rows,
         "progress": progress,
-        "attention": _attention(class_ids, student_stats, per_class, start, end),
+        "attention": attention[:ATTENTION_SHOWN],
         "teachers": list(
             User.objects.filter(memberships__school=school).order_by("display_name", "email").distinct()
         ),
@@ -306,7 +351,34 @@ def _attention(class_ids, student_stats, per_class, start, end) -> list[dict[str
                 }
             )
     found.sort(key=lambda item: ("falling" not in item["reasons"], item["played"] / (item["held"] or 1)))
-    return found[:ATTENTION_SHOWN]
+    return found
+
+
+#: Classes listed as needing attention most.
+CLASSES_NEEDING_ATTENTION = 8
+
+
+def _classes_needing_attention(attention: list[dict], classes: list[Classroom]) -> list[dict[str, Any]]:
+    """The classes with the largest share of their students on the attention list (at least one)."""
+    flagged: dict[int, int] = defaultdict(int)
+    for item in attention:
+        flagged[item["classroom"].pk] += 1
+    rows = [
+        {
+            "classroom": classroom,
+            "flagged": flagged[classroom.pk],
+            "students": classroom.student_count,
+            "share": flagged[classroom.pk] / classroom.student_count,
+        }
+        for classroom in classes
+        if flagged.get(classroom.pk) and classroom.student_count
+    ]
+    rows.sort(key=lambda row: (-row["share"], -row["flagged"], row["classroom"].name))
+    return rows[:CLASSES_NEEDING_ATTENTION]
+
+
+def _week_of(value) -> dt.date:
+    return value.date() if isinstance(value, dt.datetime) else value
 
 
 def school_for_admin(user: User) -> School | None:
@@ -314,5 +386,222 @@ def school_for_admin(user: User) -> School | None:
     return School.objects.filter(pk=ids[0]).first() if ids else None
 
 
-def membership_role(user: User, school: School) -> str | None:
-    return Membership.objects.filter(user=user, school=school).values_list("role", flat=True).first()
+# --- what each class has left to play ---------------------------------------------------------------------
+
+
+def content_left(classrooms: list[Classroom]) -> list[dict[str, Any]]:
+    """For each game that draws from a bank, per class: how many questions (concepts) of each group (as the
+    game's definition groups its bank: subjects, levels, difficulties) the class has not been shown yet, of
+    how many. A bank with a rotation (``QuestionUse``) is read from it; the others from the questions the
+    class's learning facts name."""
+    by_school: dict[int, list[Classroom]] = defaultdict(list)
+    for classroom in classrooms:
+        by_school[classroom.school_id].append(classroom)
+    reports = []
+    for game in DEFINITIONS.values():
+        if game.bank is None:
+            continue
+        groups: set[Any] = set()
+        rows = []
+        for school_id, school_classes in by_school.items():
+            bank = _bank_groups(game.bank, school_id)
+            seen = _seen_keys(game.name, game.bank.kind, [c.pk for c in school_classes])
+            totals: dict[Any, int] = defaultdict(int)
+            for group in bank.values():
+                totals[group] += 1
+            groups |= set(totals)
+            for classroom in school_classes:
+                shown: dict[Any, int] = defaultdict(int)
+                for key in seen.get(classroom.pk, ()):
+                    if key in bank:
+                        shown[bank[key]] += 1
+                rows.append({"classroom": classroom, "totals": totals, "shown": shown})
+        ordered = sorted(groups)
+        for row in rows:
+            row["cells"] = [_content_cell(row["totals"].get(g, 0), row["shown"].get(g, 0)) for g in ordered]
+        reports.append(
+            {
+                "game": game.name,
+                "title": game.title,
+                "groups": ordered,
+                "group_names": [game.bank.group_label(group) for group in ordered],
+                "rows": rows,
+            }
+        )
+    return reports
+
+
+def _content_cell(total: int, shown: int) -> dict[str, Any]:
+    left = max(total - shown, 0)
+    return {"left": left, "total": total, "running_out": total > 0 and left < max(5, total // 10)}
+
+
+def _bank_groups(bank: BankUse, school_id: int) -> dict[str, Any]:
+    """Bank key -> group, for the questions the school's classes can be given."""
+    items = playable_items(bank.kind, school_id)
+    if bank.shipped_only:
+        items = items.filter(school__isnull=True)
+    return dict(items.values_list("key", bank.group_by))
+
+
+def _seen_keys(game: str, kind: str, classroom_ids: list[int]) -> dict[int, set[str]]:
+    seen: dict[int, set[str]] = defaultdict(set)
+    if kind in ROTATED_KINDS:
+        rows = QuestionUse.objects.filter(classroom_id__in=classroom_ids).values_list(
+            "classroom_id", "question__key"
+        )
+    else:
+        rows = (
+            LearningFact.objects.filter(classroom_id__in=classroom_ids, game=game)
+            .exclude(item_id="")
+            .values_list("classroom_id", "item_id")
+            .distinct()
+        )
+    for classroom_id, key in rows:
+        seen[classroom_id].add(key)
+    return seen
+
+
+# --- item analysis and exports ----------------------------------------------------------------------------
+
+
+def item_analysis(classroom: Classroom) -> list[dict[str, Any]]:
+    """Every question the class answered (answers that are right or wrong; quality scores are not): share
+    right, how often asked, and the discrimination index (``reports.items``), hardest first. Three
+    queries, and a fourth or fifth for the questions' names."""
+    answers_of = LearningFact.objects.filter(
+        catalog.answers_q(), classroom=classroom, student__isnull=False
+    ).exclude(item_id="")
+    answers = [
+        items.Answers(student_id, game, skill, item_id, answered, correct)
+        for student_id, game, skill, item_id, answered, correct in answers_of.values(
+            "student_id", "game", "skill", "item_id"
+        )
+        .annotate(answered=Count("id"), correct=Count("id", filter=Q(correct=True)))
+        .values_list("student_id", "game", "skill", "item_id", "answered", "correct")
+        .order_by()
+    ]
+    sessions_of = {
+        (game, item_id): count
+        for game, item_id, count in answers_of.values("game", "item_id")
+        .annotate(sessions=Count("session_id", distinct=True))
+        .values_list("game", "item_id", "sessions")
+        .order_by()
+    }
+    rows = items.item_rows(answers, sessions_of)
+    labels = item_labels({classroom.pk: [(row.game, row.item_id) for row in rows]})
+    return [
+        {
+            "game": row.game,
+            "skill": row.skill,
+            "item_id": row.item_id,
+            "label": labels.get((classroom.pk, row.game, row.item_id), row.item_id),
+            "sessions": row.sessions,
+            "students": row.students,
+            "answered": row.answered,
+            "correct": row.correct,
+            "share": row.share,
+            "discrimination": row.discrimination,
+            "weak": row.discrimination is not None and row.discrimination < items.WEAK_DISCRIMINATION,
+        }
+        for row in rows
+    ]
+
+
+def class_sessions(classroom: Classroom) -> list[ClassSessionStat]:
+    """The class's sessions with their figures, oldest first."""
+    return list(
+        ClassSessionStat.objects.filter(classroom=classroom)
+        .select_related("session")
+        .order_by("day", "session__started_at", "session_id")
+    )
+
+
+#: Sessions in the class page's participation chart and table.
+PARTICIPATION_SESSIONS = 12
+#: Answers a category or level needs before the class's share right in it is charted.
+MIN_WEAK_SPOT_ANSWERS = 5
+WEAK_SPOTS_SHOWN = 8
+
+
+def class_participation(classroom: Classroom) -> list[dict[str, Any]]:
+    """The class's last sessions, each with who played and who was absent (students enrolled by the
+    session's day who have no record of it). Three queries."""
+    stats = list(
+        ClassSessionStat.objects.filter(classroom=classroom)
+        .select_related("session")
+        .order_by("-day", "-session__started_at", "-session_id")[:PARTICIPATION_SESSIONS]
+    )
+    stats.reverse()
+    enrolled = list(
+        Enrolment.objects.filter(classroom=classroom)
+        .select_related("student")
+        .order_by("student__display_name", "student_id")
+    )
+    played: dict[int, set[int]] = defaultdict(set)
+    for session_id, student_id in StudentSessionStat.objects.filter(
+        classroom=classroom, session_id__in=[stat.session_id for stat in stats]
+    ).values_list("session_id", "student_id"):
+        played[session_id].add(student_id)
+    sessions = []
+    for stat in stats:
+        there = played[stat.session_id]
+        expected = [
+            e.student
+            for e in enrolled
+            if timezone.localdate(e.created_at) <= stat.day or e.student_id in there
+        ]
+        sessions.append(
+            {
+                "session": stat.session,
+                "game": stat.game,
+                "day": stat.day,
+                "present": [student for student in expected if student.pk in there],
+                "absent": [student for student in expected if student.pk not in there],
+                "share": len(there & {s.pk for s in expected}) / len(expected) if expected else None,
+            }
+        )
+    return sessions
+
+
+def class_weak_spots(classroom: Classroom) -> dict[str, list[dict[str, Any]]]:
+    """The class's weakest categories and question levels (share right, lowest first, answered at
+    least a few times), from its per-question counts. Two queries."""
+    items = ClassItemStat.objects.filter(classroom=classroom)
+    categories = [
+        {
+            "game": row["game"],
+            "category": row["category"],
+            "answered": row["answered"],
+            "correct": row["correct"],
+            "share": row["correct"] / row["answered"],
+        }
+        for row in items.values("game", "category")
+        .annotate(answered=Sum("answered"), correct=Sum("correct"))
+        .order_by()
+        if (row["answered"] or 0) >= MIN_WEAK_SPOT_ANSWERS
+    ]
+    levels: dict[tuple[str, int], list[int]] = defaultdict(lambda: [0, 0])
+    for row in (
+        items.filter(level__isnull=False)
+        .values("game", "level")
+        .annotate(answered=Sum("answered"), correct=Sum("correct"))
+        .order_by()
+    ):
+        entry = levels[(catalog.game_skill(row["game"]), row["level"])]
+        entry[0] += row["answered"] or 0
+        entry[1] += row["correct"] or 0
+    level_rows = [
+        {
+            "skill": skill,
+            "level": level,
+            "answered": answered,
+            "correct": correct,
+            "share": correct / answered,
+        }
+        for (skill, level), (answered, correct) in levels.items()
+        if answered >= MIN_WEAK_SPOT_ANSWERS
+    ]
+    categories.sort(key=lambda row: (row["share"], row["game"], row["category"]))
+    level_rows.sort(key=lambda row: (row["share"], row["skill"], row["level"]))
+    return {"categories": categories[:WEAK_SPOTS_SHOWN], "levels": level_rows[:WEAK_SPOTS_SHOWN]}

@@ -10,14 +10,21 @@ from typing import Any
 import msgspec
 from django.conf import settings
 from django.core.exceptions import ValidationError
-from django.db import transaction
+from django.db import connection, transaction
+from django.db.models import Count, Q
+from django.db.models.constants import OnConflict
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from classrooms.models import LevelChange, Student
+from classrooms.models import Classroom, LevelChange, Student
+from classrooms.selectors import accommodations_of, student_signin_record
 from classrooms.services import student_level_set
+from games import selectors as game_selectors
+from games import services as game_services
+from games.models import GameSession
 
-from . import catalog
+from . import catalog, tasks
+from .build import WRONG_FIELDS, bulk_insert, classrooms_build, wrong_answer_rows
 from .models import (
     ClassItemStat,
     ClassSessionStat,
@@ -116,7 +123,6 @@ def facts_record(*, table, entry, facts: list[dict[str, Any]], erased: dict[int,
     one statement on PostgreSQL: ``bulk_create`` spent 0.55 s building model instances and their SQL,
     and a prepared INSERT per row (``executemany``) still ~0.4 s, mostly one server round of work per
     row."""
-    from django.db import connection
 
     rows = []
     for index, fact in enumerate(facts):
@@ -162,7 +168,6 @@ def _facts_insert_postgresql(connection, rows: list[dict[str, Any]], created_at)
 def _facts_insert_many(connection, rows: list[dict[str, Any]], created_at) -> None:
     """One prepared INSERT for every row (SQLite runs in this process: a round trip costs little). JSON
     columns are encoded with msgspec (Django's JSONField preparation was a third of the time)."""
-    from django.db.models.constants import OnConflict
 
     meta = LearningFact._meta
     encode = msgspec.json.encode
@@ -217,9 +222,8 @@ def build_request(
         "session_id": getattr(session, "pk", session),
     }
     if dedupe:
-        active = ReportBuild.objects.filter(
-            **target, status__in=(ReportBuild.Status.QUEUED, ReportBuild.Status.RUNNING)
-        ).first()
+        builds_fail_stale()
+        active = ReportBuild.objects.filter(ReportBuild.live(), **target).first()
         if active is not None:
             return active
     build = ReportBuild.objects.create(**target, requested_by=by if getattr(by, "pk", None) else None)
@@ -227,11 +231,25 @@ def build_request(
     return build
 
 
-def _send(build_id) -> None:
-    from .tasks import build_reports
+def builds_fail_stale(*, now=None) -> int:
+    """Mark failed, with the reason the teacher sees, every build that says it is waiting or running but
+    never will finish (a worker killed mid-build, a message lost with the broker). Run by beat, and before
+    a Rebuild, which then starts a new build instead of returning the stuck one."""
+    now = now or timezone.now()
+    stale = ReportBuild.objects.filter(status__in=(ReportBuild.Status.QUEUED, ReportBuild.Status.RUNNING))
+    count = 0
+    for build in stale.exclude(ReportBuild.live(now)):
+        reason = build.stale_reason(now)
+        if reason:
+            count += ReportBuild.objects.filter(pk=build.pk, status=build.status).update(
+                status=ReportBuild.Status.FAILED, error=reason[:300], finished_at=now
+            )
+    return count
 
+
+def _send(build_id) -> None:
     try:
-        build_reports.apply_async(args=[str(build_id)], task_id=str(build_id))
+        tasks.build_reports.apply_async(args=[str(build_id)], task_id=str(build_id))
     except Exception as error:  # the broker is down: say so on the page; the nightly build catches up
         logger.exception("could not queue report build %s", build_id)
         ReportBuild.objects.filter(pk=build_id).update(
@@ -265,7 +283,9 @@ def recommendation_apply(*, student: Student, skill: str, level: int, by) -> Ski
 
 
 def student_data_export(*, student: Student) -> dict[str, Any]:
-    """Everything the reports hold about one student, as one JSON-ready document."""
+    """Everything held about one student, as one JSON-ready document: their record and classes, levels
+    and level history, the games they joined with every move they made (their typed answers included),
+    their learning facts, skills, reports and session statistics, and their signing in."""
     facts = list(
         LearningFact.objects.filter(student=student)
         .order_by("created_at", "id")
@@ -295,8 +315,12 @@ def student_data_export(*, student: Student) -> dict[str, Any]:
             "family_name": student.family_name,
             "display_name": student.display_name,
             "roster_id": student.external_id,
+            "grade": student.grade,
             "school": student.school.name,
+            "added_at": student.created_at.isoformat(),
         },
+        "sign_in": student_signin_record(student),
+        "games": game_selectors.student_game_records(student),
         "classes": list(student.enrolments.values_list("classroom__name", flat=True)),
         "levels": dict(student.levels.values_list("skill", "level")),
         "level_history": [
@@ -309,6 +333,16 @@ def student_data_export(*, student: Student) -> dict[str, Any]:
                 "reason": change.reason,
             }
             for change in student.level_changes.all()
+        ],
+        "accommodations": _accommodations_export(student),
+        "accommodation_history": [
+            {
+                "when": change.created_at.isoformat(),
+                "from": change.before,
+                "to": change.after,
+                "reason": change.reason,
+            }
+            for change in student.accommodation_changes.all()
         ],
         "skills": list(
             SkillSummary.objects.filter(student=student).values(
@@ -337,18 +371,23 @@ def student_data_export(*, student: Student) -> dict[str, Any]:
             for stat in StudentSessionStat.objects.filter(student=student).order_by("day", "session_id")
         ],
         "answers": facts,
+        "erasures": [
+            {"when": erasure.erased_at.isoformat(), "answers_erased": erasure.facts_removed}
+            for erasure in student.data_erasures.all()
+        ],
         "exported_at": timezone.now().isoformat(),
     }
 
 
-def _keep_anonymous_counts(facts) -> None:
+def _accommodations_export(student: Student) -> dict[str, Any] | None:
+    record = accommodations_of(student)
+    return record.as_dict() if record else None
+
+
+def _keep_anonymous_counts(facts, *, keep_wrong_answers: bool = True) -> None:
     """Before facts go: freeze the class statistics of their sessions (built first if they never were)
-    and add their answers, without names, to the class's archived question counts."""
-    from django.db.models import Count, Q
-
-    from games.models import GameSession
-
-    from .build import bulk_insert, classrooms_build, wrong_answer_rows
+    and add their answers, without names, to the class's archived question counts (and, unless
+    ``keep_wrong_answers`` is false, their wrong answers' words to its archived common mistakes)."""
 
     session_ids = set(facts.exclude(session_id=None).values_list("session_id", flat=True).distinct())
     built = set(
@@ -385,16 +424,25 @@ def _keep_anonymous_counts(facts) -> None:
             for row in items
         ],
     )
-    bulk_insert(ClassWrongAnswer, wrong_answer_rows(facts.filter(classroom_id__isnull=False), archived=True))
+    if keep_wrong_answers:
+        bulk_insert(
+            ClassWrongAnswer,
+            wrong_answer_rows(facts.filter(classroom_id__isnull=False), archived=True),
+            WRONG_FIELDS,
+        )
 
 
 @transaction.atomic
 def student_data_erase(*, student: Student, by) -> DataErasure:
-    """Erase a student's learning data: their facts, reports, session statistics and recommendations.
-    The class aggregates they contributed to stay, anonymous and frozen. Their name stays on the roster
-    (remove them from their classes for that) and their level history stays with the levels."""
+    """Erase a student's learning data: their facts, reports, session statistics and recommendations,
+    and, in the game records (results, replays), their name and every answer they typed (a pseudonym
+    and answers judged the same take their place: ``games.services.student_pseudonymise``). The class
+    aggregates they contributed to stay, as anonymous counts without their words, frozen. Their name
+    stays on the roster (remove them from their classes for that) and their level history stays with
+    the levels."""
     facts = LearningFact.objects.filter(student=student)
-    _keep_anonymous_counts(facts)
+    _keep_anonymous_counts(facts, keep_wrong_answers=False)
+    game_services.student_pseudonymise(student=student)
     removed, _by_model = facts.delete()
     StudentSessionStat.objects.filter(student=student).delete()
     StudentReport.objects.filter(student=student).delete()
@@ -434,10 +482,36 @@ def facts_purge_expired(*, now=None, days: int | None = None, batch: int = 5000)
             _keep_anonymous_counts(chunk)
             removed += chunk.delete()[0]
     StudentSessionStat.objects.filter(day__lt=timezone.localdate(cutoff)).delete()
-    from classrooms.models import Classroom
 
     for classroom in Classroom.objects.filter(pk__in=classrooms):
         build_request(
             scope=ReportBuild.Scope.CLASSROOM, school=classroom.school_id, classroom=classroom, dedupe=True
         )
     return removed
+
+
+def build_after_session(session_id: int) -> None:
+    """Queue the report build of a session that just wrapped up (its facts are all stored)."""
+    session = GameSession.objects.filter(pk=session_id).select_related("classroom").first()
+    if session is None:
+        return
+    if session.assignment_id is not None:
+        # A homework attempt is one student's: rebuilding the whole class after each of them would
+        # rebuild every report of the class once per student. Their own report is built now; the
+        # class-wide figures follow at the nightly build.
+        for student_id in session.participants.values_list("student_id", flat=True):
+            build_request(
+                scope=ReportBuild.Scope.STUDENT,
+                school=session.classroom.school_id,
+                classroom=session.classroom,
+                student=student_id,
+                dedupe=True,
+            )
+        return
+    build_request(
+        scope=ReportBuild.Scope.SESSION,
+        school=session.classroom.school_id,
+        classroom=session.classroom,
+        session=session,
+        dedupe=True,  # a wrap-up run twice (redelivered) queues one build
+    )

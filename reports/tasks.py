@@ -19,6 +19,9 @@ from celery.exceptions import SoftTimeLimitExceeded
 from django.db import InterfaceError, OperationalError
 from django.utils import timezone
 
+from classrooms.models import Classroom, School
+
+from . import services
 from .build import SCHOOL_CHUNK, classrooms_build, school_build
 from .models import ReportBuild
 
@@ -39,7 +42,9 @@ class _Progress:
         if not force and now - self.last < PROGRESS_EVERY and done < total:
             return
         self.last = now
-        ReportBuild.objects.filter(pk=self.build.pk).update(done=done, total=total, step=step[:120])
+        ReportBuild.objects.filter(pk=self.build.pk).update(
+            done=done, total=total, step=step[:120], heartbeat_at=timezone.now()
+        )
         if self.task is not None and self.task.request.id:
             self.task.update_state(state="PROGRESS", meta={"done": done, "total": total, "step": step})
 
@@ -55,8 +60,6 @@ def run_build(build: ReportBuild, task=None) -> dict:
     """Do the work of one build (the task's body; tests and ``manage.py build_reports --now`` call it)."""
     progress = _Progress(task, build)
     if build.scope == ReportBuild.Scope.SCHOOL:
-        from classrooms.models import Classroom
-
         classroom_ids = list(
             Classroom.objects.filter(school_id=build.school_id).order_by("pk").values_list("pk", flat=True)
         )
@@ -95,7 +98,15 @@ def build_reports(self, build_id: str) -> dict:
     if build.status == ReportBuild.Status.DONE:
         return {"status": "done", "again": False}
     attempts = build.attempts + 1
-    _mark(build_id, status=ReportBuild.Status.RUNNING, started_at=timezone.now(), attempts=attempts, error="")
+    started = timezone.now()
+    _mark(
+        build_id,
+        status=ReportBuild.Status.RUNNING,
+        started_at=started,
+        heartbeat_at=started,
+        attempts=attempts,
+        error="",
+    )
     try:
         summary = run_build(build, task=self)
     except SoftTimeLimitExceeded:
@@ -116,16 +127,20 @@ def build_reports(self, build_id: str) -> dict:
     return {"status": "done", **summary}
 
 
-@shared_task(name="reports.nightly", acks_late=True, reject_on_worker_lost=True, time_limit=300)
+@shared_task(name="reports.expire_stale", acks_late=True, soft_time_limit=110, time_limit=120)
+def expire_stale_builds() -> int:
+    """Builds that will never finish (their worker or message was lost) are marked failed for the page."""
+    return services.builds_fail_stale()
+
+
+@shared_task(
+    name="reports.nightly", acks_late=True, reject_on_worker_lost=True, soft_time_limit=280, time_limit=300
+)
 def nightly_builds() -> int:
     """Queue a full build of every school with classes (each its own task)."""
-    from classrooms.models import School
-
-    from .services import build_request
-
     count = 0
     for school in School.objects.filter(classrooms__isnull=False).distinct():
-        build_request(scope=ReportBuild.Scope.SCHOOL, school=school, dedupe=True)
+        services.build_request(scope=ReportBuild.Scope.SCHOOL, school=school, dedupe=True)
         count += 1
     return count
 
@@ -141,24 +156,4 @@ def nightly_builds() -> int:
     soft_time_limit=1700,
 )
 def purge_expired() -> int:
-    from .services import facts_purge_expired
-
-    return facts_purge_expired()
-
-
-def session_finished(session_id: int) -> None:
-    """Queue the report build of a session that just ended (games call this after the commit)."""
-    from games.models import GameSession
-
-    from .services import build_request
-
-    session = GameSession.objects.filter(pk=session_id).select_related("classroom").first()
-    if session is None:
-        return
-    build_request(
-        scope=ReportBuild.Scope.SESSION,
-        school=session.classroom.school_id,
-        classroom=session.classroom,
-        session=session,
-        dedupe=True,  # a wrap-up run twice (redelivered) queues one build
-    )
+    return services.facts_purge_expired()

@@ -12,15 +12,23 @@ from django.http import Http404, HttpResponse, JsonResponse, StreamingHttpRespon
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from classrooms.models import Classroom, School, Student
+from classrooms.models import Classroom, School, Student, User
+from classrooms.selectors import accommodations_of
+from games.definitions import definition, is_game
+from questions import selectors as question_selectors
+from questions import services as question_services
+from questions.models import ItemReview
 
 from . import catalog, charts, exports, pdf, present, selectors, services
 from .forms import ApplyLevelForm, EraseForm, ReviewFilterForm
 from .models import LearningFact, ReportBuild, SkillSummary
+
+XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 
 # --- helpers ---------------------------------------------------------------------------------------
 
@@ -84,22 +92,48 @@ def index(request):
     return render(request, "reports/index.html", {"rows": rows, "admin_school": school})
 
 
+def _share_cell(found: tuple[int, int] | None) -> str:
+    if not found or not found[1]:
+        return "—"
+    right, answered = found
+    return f"{present.pct(right / answered)} ({right}/{answered})"
+
+
+@login_required
+@require_GET
+def content_left(request):
+    """What each of the viewer's classes has not been shown yet, per game and subject."""
+    classrooms = [row["classroom"] for row in selectors.report_index(request.user)]
+    reports = selectors.content_left(classrooms)
+    return render(request, "reports/content.html", {"reports": reports, "has_classes": bool(classrooms)})
+
+
 @login_required
 @require_GET
 def class_report(request, pk: int):
     classroom = _classroom(request, pk)
     context = selectors.class_report(classroom)
     data = context["report"].data if context["report"] else None
-    trend = None
-    if data and data["sessions"]:
-        trend = pdf.class_trend_chart(data["sessions"], classroom.name)
+    trends = pdf.class_trend_charts(data["sessions"], classroom.name) if data else []
+    participation = selectors.class_participation(classroom)
+    weak_spots = selectors.class_weak_spots(classroom)
+    shares = {
+        row.student.pk: present.skill_shares(row.report.data if row.report else None)
+        for row in context["rows"]
+    }
+    answered_skills = present.skills_in_order(skill for found in shares.values() for skill in found)
+    class_shares = []
+    for skill in answered_skills:
+        right = sum(found.get(skill, (0, 0))[0] for found in shares.values())
+        answered = sum(found.get(skill, (0, 0))[1] for found in shares.values())
+        class_shares.append(
+            {"label": catalog.skill_label(skill), "share": right / answered if answered else None}
+        )
     rows = [
         {
             "row": row,
-            "spark": charts.sparkline(
-                row.report.data.get("spark", []) if row.report else [],
-                title=_("Recent sessions of %(name)s") % {"name": row.student.display_name},
-            ),
+            # The share right per skill, never one share across skills.
+            "shares": [_share_cell(shares[row.student.pk].get(skill)) for skill in answered_skills],
             "attention": present.attention_labels(row.report.data.get("attention", [])) if row.report else [],
         }
         for row in context["rows"]
@@ -125,10 +159,18 @@ def class_report(request, pk: int):
             "report": context["report"],
             "data": data,
             "rows": rows,
-            "trend": trend,
+            "trends": trends,
+            "participation": participation,
+            "participation_chart": present.participation_chart(participation) if participation else None,
+            "weak_charts": [
+                {"chart": chart, "dom_id": f"class-weak-{index}"}
+                for index, chart in enumerate(present.weak_spot_charts(weak_spots))
+            ],
             "level_table": level_table,
             "build": context["build"],
             "skills": [(skill, catalog.skill_label(skill)) for skill in catalog.LEVELLED_SKILLS],
+            "answered_skills": [catalog.skill_label(skill) for skill in answered_skills],
+            "class_shares": class_shares,
             "game_labels": catalog.GAME_LABELS,
         },
     )
@@ -158,8 +200,14 @@ def student_report(request, pk: int, student_id: int):
             "build": build,
             "is_admin": classroom.viewer_is_admin,
             "game_labels": catalog.GAME_LABELS,
+            "accommodations": _accommodation_labels(student),
         },
     )
+
+
+def _accommodation_labels(student: Student) -> list[str]:
+    record = accommodations_of(student)
+    return record.labels() if record else []
 
 
 @login_required
@@ -226,14 +274,16 @@ def build_status(request, build_id):
     build = ReportBuild.objects.select_related("classroom").filter(pk=build_id).first()
     if build is None or not selectors.can_see_build(request.user, build):
         raise Http404
+    stale = build.stale_reason()  # said at once; the beat task records it within minutes
+    failed = stale or build.status == ReportBuild.Status.FAILED
     return JsonResponse(
         {
-            "status": build.status,
-            "label": build.get_status_display(),
+            "status": ReportBuild.Status.FAILED if stale else build.status,
+            "label": ReportBuild.Status.FAILED.label if stale else build.get_status_display(),
             "percent": build.percent,
             "done": build.done,
             "total": build.total,
-            "error": build.error if build.status == ReportBuild.Status.FAILED else "",
+            "error": (stale or build.error) if failed else "",
         }
     )
 
@@ -254,8 +304,101 @@ def class_skills_csv(request, pk: int):
 def class_answers_csv(request, pk: int):
     classroom = _classroom(request, pk)
     facts = LearningFact.objects.filter(classroom=classroom, student__isnull=False)
-    lines = exports.csv_lines(exports.ANSWER_HEADER, exports.answer_rows(facts))
+    lines = exports.csv_lines(exports.ANSWER_HEADER, exports.answer_rows(facts, classroom.school.zone))
     return _csv_response(lines, _filename(classroom.name, "answers"))
+
+
+@login_required
+def class_sessions_csv(request, pk: int):
+    classroom = _classroom(request, pk)
+    rows = exports.session_rows(selectors.class_sessions(classroom), classroom.school.zone)
+    return _csv_response(
+        exports.csv_lines(exports.SESSION_HEADER, rows), _filename(classroom.name, "sessions")
+    )
+
+
+@login_required
+def class_items_csv(request, pk: int):
+    classroom = _classroom(request, pk)
+    rows = exports.item_rows(selectors.item_analysis(classroom))
+    return _csv_response(exports.csv_lines(exports.ITEM_HEADER, rows), _filename(classroom.name, "questions"))
+
+
+@login_required
+def class_xlsx(request, pk: int):
+    """The class's exports as one spreadsheet: a sheet per view, the same cells as the CSV files."""
+    classroom = _classroom(request, pk)
+    zone = classroom.school.zone
+    students = Student.objects.filter(enrolments__classroom=classroom).order_by("display_name", "id")
+    facts = LearningFact.objects.filter(classroom=classroom, student__isnull=False)
+    content = exports.workbook(
+        [
+            exports.Sheet(
+                _("Students × skills"),
+                exports.SKILL_HEADER,
+                exports.skill_rows(students, {student.pk: classroom.name for student in students}),
+            ),
+            exports.Sheet(_("Every answer"), exports.ANSWER_HEADER, exports.answer_rows(facts, zone)),
+            exports.Sheet(
+                _("Sessions"),
+                exports.SESSION_HEADER,
+                exports.session_rows(selectors.class_sessions(classroom), zone),
+            ),
+            exports.Sheet(
+                _("Questions"), exports.ITEM_HEADER, exports.item_rows(selectors.item_analysis(classroom))
+            ),
+        ]
+    )
+    response = HttpResponse(content, content_type=XLSX)
+    response["Content-Disposition"] = f'attachment; filename="{_filename(classroom.name, "report")}.xlsx"'
+    return response
+
+
+@login_required
+@require_GET
+def class_items(request, pk: int):
+    """Item analysis: every question the class answered, hardest first."""
+    classroom = _classroom(request, pk)
+    rows = selectors.item_analysis(classroom)
+    reviews = question_selectors.item_reviews(classroom.school_id)
+    for row in rows:
+        row["game_label"] = catalog.game_label(row["game"])
+        row["skill_label"] = catalog.skill_label(row["skill"])
+        bank = definition(row["game"]).bank
+        row["reviewable"] = bank is not None and bank.reviewable
+        row["review"] = reviews.get((bank.kind, row["item_id"])) if row["reviewable"] else None
+    return render(request, "reports/class_items.html", {"classroom": classroom, "rows": rows})
+
+
+@login_required
+@require_POST
+def class_item_review(request, pk: int):
+    """Flag a question for a look, retire it from the school's games, or put it back."""
+    classroom = _classroom(request, pk)
+    action = request.POST.get("action")
+    status = {"flag": ItemReview.Status.FLAGGED, "retire": ItemReview.Status.RETIRED, "restore": None}
+    if action not in status:
+        messages.error(request, _("Unknown action."))
+    else:
+        try:
+            game = definition(request.POST.get("game", "")) if is_game(request.POST.get("game", "")) else None
+            question_services.item_review_set(
+                school=classroom.school,
+                kind=game.bank.kind if game and game.bank and game.bank.reviewable else "",
+                key=request.POST.get("item_id", ""),
+                status=status[action],
+                by=request.user,
+            )
+        except ValidationError as error:
+            messages.error(request, " ".join(error.messages))
+        else:
+            done = {
+                "flag": _("Question flagged for a look."),
+                "retire": _("Question retired: your school's games no longer ask it."),
+                "restore": _("Question back in play."),
+            }
+            messages.success(request, done[action])
+    return redirect("reports:class_items", pk=classroom.pk)
 
 
 @login_required
@@ -263,14 +406,19 @@ def student_answers_csv(request, pk: int, student_id: int):
     classroom = _classroom(request, pk)
     student = _student(classroom, student_id)
     facts = LearningFact.objects.filter(classroom=classroom, student=student)
-    lines = exports.csv_lines(exports.ANSWER_HEADER, exports.answer_rows(facts))
+    lines = exports.csv_lines(exports.ANSWER_HEADER, exports.answer_rows(facts, classroom.school.zone))
     return _csv_response(lines, _filename(student.display_name, classroom.name, "answers"))
 
 
 @login_required
 def class_pdf(request, pk: int):
     classroom = _classroom(request, pk)
-    content = pdf.class_card(classroom=classroom, context=selectors.class_report(classroom))
+    context = {
+        **selectors.class_report(classroom),
+        "participation": selectors.class_participation(classroom),
+        "weak_spots": selectors.class_weak_spots(classroom),
+    }
+    content = pdf.class_card(classroom=classroom, context=context)
     return _pdf_response(content, _filename(classroom.name, "report"))
 
 
@@ -290,13 +438,24 @@ def student_pdf(request, pk: int, student_id: int):
 # --- the school admin --------------------------------------------------------------------------------
 
 
+def _weekly_chart(weeks: list, *, title: str, described: str, **words) -> charts.Chart:
+    """A line of weekly shares (0-1), its summary ``described`` with the first and last weeks' figures."""
+    points = [(date_format(week, "j M"), value) for week, value in weeks]
+    known = [value for _label, value in points if value is not None]
+    summary = (
+        described
+        % {**words, "first": present.pct(known[0]), "last": present.pct(known[-1]), "n": len(points)}
+        if known
+        else _("No sessions in this period.")
+    )
+    return charts.line_chart(points, title=title, summary=summary)
+
+
 @login_required
 @require_GET
 def school_review(request):
     school = _admin_school(request)
     classes = list(Classroom.objects.filter(school=school).order_by("name").values_list("pk", "name"))
-    from classrooms.models import User
-
     teachers = list(
         User.objects.filter(memberships__school=school).order_by("display_name", "email").distinct()
     )
@@ -307,19 +466,53 @@ def school_review(request):
             classroom=form.cleaned_data["classroom"],
             teacher=form.cleaned_data["teacher"],
             game=form.cleaned_data["game"] or None,
+            mode=form.cleaned_data["mode"] or selectors.BOTH,
             start=form.cleaned_data["start"],
             end=form.cleaned_data["end"],
         )
     review = selectors.school_review(school, filters)
-    points = [(week.strftime("%d %b"), value) for week, value in review["progress"]]
-    known = [value for _label, value in points if value is not None]
-    summary = (
-        _("Weekly share of right answers from %(first)s to %(last)s, %(n)d weeks.")
-        % {"first": present.pct(known[0]), "last": present.pct(known[-1]), "n": len(points)}
-        if known
-        else _("No sessions in this period.")
+    skill_charts = [
+        _weekly_chart(
+            weeks,
+            title=_("%(skill)s: right answers per week") % {"skill": catalog.skill_label(skill)},
+            described=_(
+                "Weekly share of right answers in %(skill)s from %(first)s to %(last)s, %(n)d weeks."
+            ),
+            skill=catalog.skill_label(skill),
+        )
+        for skill, weeks in review["progress_by_skill"].items()
+    ]
+    skill_tables = [
+        {"label": catalog.skill_label(skill), "weeks": weeks}
+        for skill, weeks in review["progress_by_skill"].items()
+    ]
+    participation_chart = _weekly_chart(
+        review["participation"],
+        title=_("Students who took part, per week"),
+        described=_(
+            "Weekly share of the students who took part in their class's sessions, from %(first)s "
+            "to %(last)s, %(n)d weeks."
+        ),
     )
-    progress_chart = charts.line_chart(points, title=_("Right answers per week"), summary=summary)
+    attention_rows = [
+        (
+            row["classroom"].name[:32],
+            row["share"],
+            _("%(flagged)d of %(students)d students")
+            % {"flagged": row["flagged"], "students": row["students"]},
+        )
+        for row in review["classes_attention"]
+    ]
+    attention_chart = (
+        charts.bar_chart(
+            attention_rows,
+            title=_("Classes whose students need attention most"),
+            summary="; ".join(f"{label}: {figure}" for label, _value, figure in attention_rows),
+            good_high=False,
+        )
+        if attention_rows
+        else None
+    )
     for row in review["classes"]:
         row["spark_chart"] = charts.sparkline(
             row["spark"], title=_("Weekly accuracy of %(class)s") % {"class": row["classroom"].name}
@@ -333,7 +526,10 @@ def school_review(request):
             "school": school,
             "form": form,
             "review": review,
-            "progress_chart": progress_chart,
+            "skill_charts": skill_charts,
+            "skill_tables": skill_tables,
+            "participation_chart": participation_chart,
+            "attention_chart": attention_chart,
             "query": request.GET.urlencode(),
         },
     )
@@ -424,16 +620,24 @@ def my_progress(request):
     cards = []
     for report in context["reports"]:
         data = report.data
-        trend = data.get("trend", [])
-        chart = present.trend_chart(trend, name=student.display_name) if trend else None
         notes = data.get("notes", [])
+        practise = [_where(note) for note in notes if note["kind"] == "weakness"]
         cards.append(
             {
                 "report": report,
-                "chart": chart,
+                # One chart per skill, titled for a child; right answers only (a quality score is
+                # never drawn as a share right).
+                "charts": [
+                    {
+                        "title": _("My %(skill)s: right answers in each game") % {"skill": item["label"]},
+                        "chart": item["chart"],
+                        "dom_id": f"my-trend-{report.classroom_id}-{item['skill']}",
+                    }
+                    for item in present.trend_charts(data.get("trend", []), name=student.display_name)
+                ],
                 "best": [_where(note) for note in notes if note["kind"] == "strength"][:3],
                 "rising": any(note["kind"] == "rising" for note in notes),
-                "practise": [_where(note) for note in notes if note["kind"] == "weakness"][:2],
+                "practise": practise[0] if practise else "",
                 "games": [catalog.game_label(row["game"]) for row in data.get("games", [])],
             }
         )

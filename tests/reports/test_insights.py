@@ -32,8 +32,9 @@ def games_played(class_7b, ms_rivera, ava):
     fact(ava, lineit, category="comparison", correct=False, item="compare:7/10|3/4", detail=wrong)
     fact(ava, lineit, category="final_score", correct=True, score=12, item="")
     faces = finished_session(class_7b, "faces", day=3, by=ms_rivera, students=[ava])
-    fact(ava, faces, category="question", correct=True, score=1.0, item="glasses", level=None)
-    fact(ava, faces, category="question", correct=False, score=0.5, item="hat", level=None)
+    # Line-Up's questions have a quality score, not a mark (the engine writes correct=None).
+    fact(ava, faces, category="question", correct=None, score=1.0, item="glasses", level=None)
+    fact(ava, faces, category="question", correct=None, score=0.5, item="hat", level=None)
     fact(ava, faces, category="name", correct=True, item="face-7", level=None, response={"face": "face-7"})
     mind = finished_session(class_7b, "mindlines", day=4, by=ms_rivera, students=[ava])
     fact(ava, mind, category="drawing", correct=True, item="c1", level=2, detail={"text": "a cat"})
@@ -52,16 +53,27 @@ def test_the_insights_of_each_game(games_played):
         "worse": 1,
     }
     assert insights["lineit"] == {"comparisons": 3, "right": 1, "wrong": [["3/4", "0.7", "greater", 2]]}
-    assert insights["faces"] == {"questions": 2, "best": 1, "quality": 0.75, "named": 1, "names": 1}
+    assert insights["faces"] == {"questions": 2, "ideal": 1, "quality": 0.75, "named": 1, "names": 1}
     assert insights["mindlines"] == {"drawings": 1, "recognised": 1, "exclusions": 1, "exclusions_right": 0}
     # Game results are not answers: the Line-it win is listed apart and not in the accuracy.
-    assert games_played.answered == 3 + 3 + 3 + 2
-    assert [(r["category"], r["wins"]) for r in games_played.data["results"]] == [("final_score", 1)]
+    # Line-Up's questions are not answers either: only naming the face counts in the accuracy; Mind the
+    # Lines' drawings and exclusions are its own shares, not added into English vocabulary's.
+    assert games_played.answered == 3 + 3 + 1
+    results = [(r["category"], r["wins"], r["measure"]) for r in games_played.data["results"]]
+    assert results == [
+        ("question", None, "quality"),
+        ("final_score", 1, "wins"),
+        ("drawing", 1, "share"),
+        ("exclusion", 0, "share"),
+    ]
 
 
 def test_the_page_says_it_in_words(games_played, client_of, ms_rivera, class_7b, ava):
     page = client_of(ms_rivera).get(reverse("reports:student", args=[class_7b.pk, ava.pk])).content.decode()
     assert "Missed that 3/4 is bigger than 0.7 (2 times)." in page
-    assert "Their own order beat the team&#x27;s 1 times and trailed it 1 times (3 questions)." in page
-    assert "1 of 2 questions split the faces as well as any question could (50%)." in page
+    assert "Their own order beat the team&#x27;s in 1 of 3 questions." in page
+    assert "The team&#x27;s order was better in 1 of 3 questions." in page
+    assert "1 of their 2 questions were the best split possible." in page
+    assert "Question quality 75%" in page and "quality 75%" in page
+    assert "0% right" not in page
     assert "1 of 1 drawings were recognised by the group." in page

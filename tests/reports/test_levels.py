@@ -1,4 +1,4 @@
-"""The level recommendation: known students, hand-checked cases, and the simulation of issue 9."""
+"""The level recommendation: known students, hand-checked cases, and simulated students of known level."""
 
 import pytest
 

@@ -112,7 +112,7 @@ def test_a_school_build_walks_every_class(word_up_week, class_7b, class_7c, rive
 
 
 def test_a_finished_session_queues_its_build(word_up_week, class_7b, eager_celery):
-    tasks.session_finished(word_up_week[0].pk)
+    services.build_after_session(word_up_week[0].pk)
     build = ReportBuild.objects.get(scope="session")
     assert build.session == word_up_week[0] and build.classroom == class_7b
     # (in a test transaction the on-commit send does not run: the build waits, queued)
@@ -139,6 +139,37 @@ def test_the_beat_schedule_names_the_tasks():
 
     names = {entry["task"] for entry in app.conf.beat_schedule.values()}
     assert {"reports.nightly", "reports.purge"} <= names
+
+
+@pytest.mark.parametrize(
+    "name", ["games.worker_heartbeat", "reports.expire_stale", "reports.nightly", "reports.purge"]
+)
+def test_every_task_beat_queues_can_be_queued(name, monkeypatch):
+    """A task whose soft time limit (its own, or the settings' 540 s) is above its hard limit cannot be
+    sent at all: beat logged a SchedulingError every minute, and the worker heartbeat, the stale-build
+    sweep and the nightly builds never ran with real services."""
+    from config.celery import app
+
+    app.loader.import_default_modules()  # every app's tasks, as the worker and beat load them
+    sent = []
+    monkeypatch.setattr(app, "send_task", lambda *args, **kwargs: sent.append(kwargs))
+    task = app.tasks[name]
+    task.apply_async()
+    assert len(sent) == 1
+    soft = task.soft_time_limit or app.conf.task_soft_time_limit
+    hard = task.time_limit or app.conf.task_time_limit
+    assert soft <= hard
+
+
+def test_every_task_has_a_soft_limit_below_its_hard_one():
+    from config.celery import app
+
+    app.loader.import_default_modules()
+    for name, task in app.tasks.items():
+        if name.startswith(("games.", "reports.")):
+            soft = task.soft_time_limit or app.conf.task_soft_time_limit
+            hard = task.time_limit or app.conf.task_time_limit
+            assert soft <= hard, name
 
 
 def test_the_command_builds_a_class_here(word_up_week, class_7b):

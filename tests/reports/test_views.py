@@ -70,6 +70,10 @@ def test_exports_follow_the_class_rule(built, client_of, ms_rivera, mr_moss, ava
         class_url(built, "reports:class_pdf"),
         class_url(built, "reports:class_skills_csv"),
         class_url(built, "reports:class_answers_csv"),
+        class_url(built, "reports:class_sessions_csv"),
+        class_url(built, "reports:class_items_csv"),
+        class_url(built, "reports:class_xlsx"),
+        class_url(built, "reports:class_items"),
         student_url(built, ava, "reports:student_pdf"),
         student_url(built, ava, "reports:student_answers_csv"),
     ]
@@ -171,7 +175,7 @@ def _grow(classroom, teacher, extra):
     classrooms_build([classroom.pk])
 
 
-@pytest.mark.parametrize("page", ["class", "student", "school"])
+@pytest.mark.parametrize("page", ["class", "student", "school", "items"])
 def test_report_pages_run_a_fixed_number_of_queries(
     page, built, client_of, dr_patel, ava, django_assert_num_queries
 ):
@@ -180,6 +184,7 @@ def test_report_pages_run_a_fixed_number_of_queries(
         "class": class_url(built),
         "student": student_url(built, ava),
         "school": reverse("reports:school"),
+        "items": class_url(built, "reports:class_items"),
     }[page]
     client.get(url)  # warm the session
     from django.db import connection

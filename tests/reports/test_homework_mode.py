@@ -1,0 +1,73 @@
+"""Homework in the reports: its facts count in the same reports, its sessions are marked as homework (a
+session with an assignment), the school review shows live games, homework or both, and a classmate's
+homework is not a game the others missed."""
+
+from datetime import timedelta
+
+import pytest
+from django.urls import reverse
+
+from games.models import Assignment
+from reports import selectors
+from reports.build import classrooms_build
+from reports.models import ClassSessionStat, StudentReport, StudentSessionStat
+
+from .conftest import at, fact, finished_session
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def live_and_homework(word_up_week, class_7b, ms_rivera, ava):
+    assignment = Assignment.objects.create(
+        classroom=class_7b,
+        created_by=ms_rivera,
+        game="wordup",
+        opens_at=at(3),
+        due_at=at(3) + timedelta(days=3),
+    )
+    attempt = finished_session(class_7b, day=4, by=ms_rivera, students=[ava])
+    attempt.assignment = assignment
+    attempt.save()
+    fact(ava, attempt, category="spelling", correct=True, time=4, item="q7", response="school")
+    classrooms_build([class_7b.pk])
+    return attempt
+
+
+def test_in_mode_picks_live_games_homework_or_both(live_and_homework, word_up_week):
+    stats = ClassSessionStat.objects.all()
+    assert {s.session_id for s in selectors.in_mode(stats, selectors.HOMEWORK)} == {live_and_homework.pk}
+    assert {s.session_id for s in selectors.in_mode(stats, selectors.LIVE)} == {s.pk for s in word_up_week}
+    assert selectors.in_mode(stats, selectors.BOTH).count() == 3
+    with pytest.raises(ValueError):
+        selectors.in_mode(stats, "sometimes")
+
+
+def test_homework_answers_count_in_the_student_report(live_and_homework, class_7b, ava, ben):
+    report = StudentReport.objects.get(student=ava, classroom=class_7b)
+    assert (report.answered, report.correct) == (7, 5)
+    assert StudentSessionStat.objects.filter(student=ava, session=live_and_homework).exists()
+    # Ava's homework is not a game Ben missed: he took part in every live game.
+    assert StudentReport.objects.get(student=ben, classroom=class_7b).data["totals"]["participation"] == 1.0
+    assert report.data["totals"]["participation"] == 1.0
+
+
+def test_the_school_review_filters_live_and_homework(live_and_homework, client_of, dr_patel, riverside):
+    client = client_of(dr_patel)
+    window = {"start": "2026-03-01", "end": "2026-03-31"}
+    both = client.get(reverse("reports:school"), window).context["review"]["totals"]
+    homework = client.get(reverse("reports:school"), {**window, "mode": "homework"}).context["review"][
+        "totals"
+    ]
+    live = client.get(reverse("reports:school"), {**window, "mode": "live"}).context["review"]["totals"]
+    assert (both["sessions"], homework["sessions"], live["sessions"]) == (3, 1, 2)
+    assert homework["answered"] == 1 and live["answered"] == 9
+
+
+def test_a_finished_homework_attempt_builds_its_student_report_only(live_and_homework, class_7b, ava):
+    from reports import services
+    from reports.models import ReportBuild
+
+    services.build_after_session(live_and_homework.pk)
+    build = ReportBuild.objects.get()
+    assert (build.scope, build.student, build.classroom) == ("student", ava, class_7b)
