@@ -2,11 +2,14 @@ from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
 
 from .models import (
+    AccommodationChange,
+    Accommodations,
     Classroom,
     Enrolment,
     Invitation,
     LevelChange,
     Membership,
+    RosterSync,
     School,
     Student,
     StudentLevel,
@@ -20,7 +23,7 @@ class UserAdmin(BaseUserAdmin):
     list_display = ["email", "display_name", "is_staff", "is_superuser", "is_active"]
     search_fields = ["email", "display_name"]
     fieldsets = (
-        (None, {"fields": ("email", "password", "display_name")}),
+        (None, {"fields": ("email", "password", "display_name", "language")}),
         ("Permissions", {"fields": ("is_active", "is_staff", "is_superuser", "groups", "user_permissions")}),
         ("Dates", {"fields": ("last_login", "date_joined")}),
     )
@@ -68,3 +71,29 @@ class StudentAdmin(admin.ModelAdmin):
 
 admin.site.register(Invitation)
 admin.site.register(LevelChange)
+admin.site.register(Accommodations)
+admin.site.register(AccommodationChange)
+
+
+@admin.register(RosterSync)
+class RosterSyncAdmin(admin.ModelAdmin):
+    """The record of each whole-school roster sync (read-only: a sync is made on the school's page)."""
+
+    list_display = ["school", "created_at", "uploaded_by", "file_name", "status", "applied_at"]
+    list_filter = ["status"]
+    exclude = ["data"]
+    readonly_fields = [
+        "school",
+        "uploaded_by",
+        "file_name",
+        "source_system",
+        "org_id",
+        "status",
+        "counts",
+        "problems",
+        "created_at",
+        "applied_at",
+    ]
+
+    def has_add_permission(self, request):
+        return False

@@ -5,3 +5,6 @@ from django.utils.translation import gettext_lazy as _
 class ClassroomsConfig(AppConfig):
     name = "classrooms"
     verbose_name = _("Schools and classes")
+
+    def ready(self):
+        from . import signals  # noqa: F401 - connects the receivers

@@ -8,6 +8,7 @@ sign-in code printed on their login card.
 from __future__ import annotations
 
 import secrets
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractUser, BaseUserManager
@@ -21,6 +22,8 @@ CLASS_CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 CLASS_CODE_LENGTH = 6
 SIGNIN_CODE_LENGTH = 4
 NAME_MAX_LENGTH = 60
+#: A language code of settings.LANGUAGES ("pt-br"), with room for regional ones added later.
+LANGUAGE_MAX_LENGTH = 15
 
 
 def new_class_code() -> str:
@@ -58,6 +61,8 @@ class User(AbstractUser):
     username = None
     email = models.EmailField(_("email address"), unique=True)
     display_name = models.CharField(_("display name"), max_length=NAME_MAX_LENGTH, blank=True)
+    #: The language of every page for this person ("" = the school's default, else the browser's).
+    language = models.CharField(_("language"), max_length=LANGUAGE_MAX_LENGTH, blank=True, default="")
 
     USERNAME_FIELD = "email"
     REQUIRED_FIELDS: list[str] = []
@@ -78,6 +83,14 @@ class User(AbstractUser):
 
 class School(models.Model):
     name = models.CharField(_("name"), max_length=120)
+    #: The school's clock: start times are typed and shown in it ("" = the server's TIME_ZONE).
+    time_zone = models.CharField(_("time zone"), max_length=64, blank=True, default="")
+    #: The language of the school's pages for anyone who chose none ("" = each browser's own).
+    default_language = models.CharField(
+        _("default language"), max_length=LANGUAGE_MAX_LENGTH, blank=True, default=""
+    )
+    #: The school's ``orgs.csv`` sourcedId in its SIS, kept from the first OneRoster sync.
+    roster_org_id = models.CharField(_("roster org id (sourcedId)"), max_length=64, blank=True, default="")
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -87,6 +100,18 @@ class School(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def zone(self) -> ZoneInfo:
+        return school_zone(self.time_zone)
+
+
+def school_zone(name: str) -> ZoneInfo:
+    """A school's time zone by its name; the server's TIME_ZONE where it has none (or an unknown one)."""
+    try:
+        return ZoneInfo(name or settings.TIME_ZONE)
+    except (ZoneInfoNotFoundError, ValueError):
+        return ZoneInfo(settings.TIME_ZONE)
 
 
 class Membership(models.Model):
@@ -134,6 +159,12 @@ class Invitation(models.Model):
 
 
 class Classroom(models.Model):
+    class NameList(models.TextChoices):
+        """What the sign-in page's list of names shows to a device that has the class code."""
+
+        INITIALS = "initials", _("First names and initials, on every device")
+        OPENED = "opened", _("Names only on devices I open for the class")
+
     school = models.ForeignKey(School, on_delete=models.CASCADE, related_name="classrooms")
     name = models.CharField(_("class name"), max_length=NAME_MAX_LENGTH)
     subject = models.CharField(_("subject"), max_length=NAME_MAX_LENGTH, blank=True)
@@ -141,7 +172,20 @@ class Classroom(models.Model):
     teachers = models.ManyToManyField(settings.AUTH_USER_MODEL, related_name="classrooms", blank=True)
     join_code = models.CharField(max_length=CLASS_CODE_LENGTH, unique=True, default=new_class_code)
     archived = models.BooleanField(default=False)
+    #: The class's sourcedId in the school's roster (OneRoster ``classes.csv``), when it came from one.
+    external_id = models.CharField(_("roster id (sourcedId)"), max_length=64, blank=True, default="")
+    #: The Google Classroom course the class's students are imported from (blank: none).
+    google_course_id = models.CharField(max_length=64, blank=True, default="")
     created_at = models.DateTimeField(auto_now_add=True)
+    #: A class code travels (on the board, passed on): what list of names it opens is the teacher's choice.
+    name_list = models.CharField(
+        _("sign-in list"), max_length=10, choices=NameList.choices, default=NameList.INITIALS
+    )
+    #: The last time a teacher unlocked every login card of the class, and who (shown on the class page).
+    cards_unlocked_at = models.DateTimeField(null=True, blank=True)
+    cards_unlocked_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
 
     class Meta:
         ordering = ["name"]
@@ -149,6 +193,11 @@ class Classroom(models.Model):
         verbose_name_plural = _("classes")
         constraints = [
             models.UniqueConstraint(Lower("name"), "school", name="unique_class_name_per_school"),
+            models.UniqueConstraint(
+                fields=["school", "external_id"],
+                condition=~models.Q(external_id=""),
+                name="unique_class_roster_id_per_school",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -181,6 +230,17 @@ class Student(models.Model):
     signin_code = models.CharField(max_length=SIGNIN_CODE_LENGTH, default=new_signin_code)
     failed_signins = models.PositiveSmallIntegerField(default=0)
     locked_until = models.DateTimeField(null=True, blank=True)
+    #: Raised when the student's sign-in code or their class's code changes: every device signed in
+    #: before (whose session holds the old number) is signed out.
+    signin_version = models.PositiveIntegerField(default=0)
+    #: The student's language, set by their teacher: every device they sign in on follows it ("" = the
+    #: school's default, else the device's browser).
+    language = models.CharField(_("language"), max_length=LANGUAGE_MAX_LENGTH, blank=True, default="")
+    #: Set when the school's roster marks the student ``tobedeleted``: they leave every class, but their
+    #: record and learning history stay (a later roster may bring them back).
+    archived_at = models.DateTimeField(null=True, blank=True)
+    #: The student's Google user id, when they came from a Google Classroom course (matched on re-import).
+    google_user_id = models.CharField(max_length=64, blank=True, default="")
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -190,7 +250,12 @@ class Student(models.Model):
                 fields=["school", "external_id"],
                 condition=~models.Q(external_id=""),
                 name="unique_roster_id_per_school",
-            )
+            ),
+            models.UniqueConstraint(
+                fields=["school", "google_user_id"],
+                condition=~models.Q(google_user_id=""),
+                name="unique_google_user_per_school",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -249,3 +314,148 @@ class LevelChange(models.Model):
 
     def __str__(self) -> str:
         return f"{self.student}: {self.skill} {self.old_level} → {self.new_level}"
+
+
+class TimeAllowance(models.TextChoices):
+    """How much of each timer a student gets in the games (the server gives their seat its own deadline)."""
+
+    STANDARD = "1", _("Standard time")
+    HALF_AGAIN = "1.5", _("Time and a half (×1.5)")
+    DOUBLE = "2", _("Double time (×2)")
+    UNTIMED = "untimed", _("Untimed where the game allows (×2 elsewhere)")
+
+
+#: The on/off accommodations, in the order the student's page and the console list them.
+ACCOMMODATION_FLAGS = ("read_aloud", "fewer_options", "larger_text", "reduced_motion", "colour_safe")
+
+
+class Accommodations(models.Model):
+    """What a student needs to play on equal terms. Set by their teachers or a school admin; every
+    change is kept in :class:`AccommodationChange`. Only the student's own device and the staff see it."""
+
+    student = models.OneToOneField(Student, on_delete=models.CASCADE, related_name="accommodations")
+    extra_time = models.CharField(
+        _("time"), max_length=8, choices=TimeAllowance.choices, default=TimeAllowance.STANDARD
+    )
+    read_aloud = models.BooleanField(_("read aloud"), default=False)
+    fewer_options = models.BooleanField(_("fewer options"), default=False)
+    larger_text = models.BooleanField(_("larger text"), default=False)
+    reduced_motion = models.BooleanField(_("reduced motion"), default=False)
+    colour_safe = models.BooleanField(_("colour-safe palette"), default=False)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        verbose_name = _("accommodations")
+        verbose_name_plural = _("accommodations")
+
+    def __str__(self) -> str:
+        return f"{self.student}: {', '.join(str(label) for label in self.labels()) or '—'}"
+
+    def as_dict(self) -> dict[str, str | bool]:
+        return {"extra_time": self.extra_time, **{flag: getattr(self, flag) for flag in ACCOMMODATION_FLAGS}}
+
+    @property
+    def time_factor(self) -> float | None:
+        """The factor every timer of this student's seat is multiplied by; None: untimed."""
+        return time_factor(self.extra_time)
+
+    @property
+    def any(self) -> bool:
+        return self.extra_time != TimeAllowance.STANDARD or any(
+            getattr(self, flag) for flag in ACCOMMODATION_FLAGS
+        )
+
+    def labels(self) -> list[str]:
+        return accommodation_labels(self.as_dict())
+
+
+def time_factor(extra_time: str) -> float | None:
+    return None if extra_time == TimeAllowance.UNTIMED else float(extra_time or 1)
+
+
+def accommodation_labels(values: dict) -> list[str]:
+    """Short names of what ``values`` (an :meth:`Accommodations.as_dict`) turns on, for pages and reports."""
+    labels = []
+    extra_time = values.get("extra_time") or TimeAllowance.STANDARD
+    if extra_time != TimeAllowance.STANDARD:
+        labels.append(str(TimeAllowance(extra_time).label))
+    fields = {field.name: field for field in Accommodations._meta.get_fields()}
+    labels += [
+        str(fields[name].verbose_name).capitalize() for name in ACCOMMODATION_FLAGS if values.get(name)
+    ]
+    return labels
+
+
+class AccommodationChange(models.Model):
+    """History of a student's accommodations: who changed them, when, from what to what and why."""
+
+    student = models.ForeignKey(Student, on_delete=models.CASCADE, related_name="accommodation_changes")
+    before = models.JSONField(default=dict)
+    after = models.JSONField(default=dict)
+    changed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    reason = models.CharField(max_length=200, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.student}: accommodations changed"
+
+    def before_labels(self) -> list[str]:
+        return accommodation_labels(self.before)
+
+    def after_labels(self) -> list[str]:
+        return accommodation_labels(self.after)
+
+
+class RosterTeacher(models.Model):
+    """A teacher named by the school's roster, and the classes the roster gives them. A teacher who has
+    no account yet is invited; their classes are theirs when they accept."""
+
+    school = models.ForeignKey(School, on_delete=models.CASCADE, related_name="roster_teachers")
+    external_id = models.CharField(max_length=64)
+    email = models.EmailField()
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    classrooms = models.ManyToManyField(Classroom, related_name="roster_teachers", blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["school", "external_id"], name="one_roster_teacher_per_id")
+        ]
+
+    def __str__(self) -> str:
+        return self.email
+
+
+class RosterSync(models.Model):
+    """One whole-school OneRoster upload: previewed, then applied (or not). The zip is kept until it is
+    applied, so the confirmation applies exactly what was previewed."""
+
+    class Status(models.TextChoices):
+        PREVIEWED = "previewed", _("Previewed")
+        APPLIED = "applied", _("Applied")
+
+    school = models.ForeignKey(School, on_delete=models.CASCADE, related_name="roster_syncs")
+    uploaded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    file_name = models.CharField(max_length=200, blank=True)
+    data = models.BinaryField(blank=True, default=b"")
+    source_system = models.CharField(max_length=120, blank=True)
+    org_id = models.CharField(max_length=64, blank=True)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.PREVIEWED)
+    counts = models.JSONField(default=dict, blank=True)
+    problems = models.JSONField(default=list, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+    applied_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.school} · {self.created_at:%Y-%m-%d %H:%M} · {self.status}"

@@ -20,7 +20,12 @@ OPTIONAL_COLUMNS = ("familyName", "grades", "class", "englishLevel", "numeracyLe
 EXPORT_COLUMNS = (*REQUIRED_COLUMNS, *OPTIONAL_COLUMNS)
 LEVEL_COLUMNS = {"englishLevel": "english_vocabulary", "numeracyLevel": "numeracy"}
 ROSTER_ID_PATTERN = re.compile(r"^[A-Za-z0-9._:@-]{1,64}$")
-CONTROL_CHARS = re.compile(r"[\x00-\x1f\x7f]")
+#: Control characters, and the invisible ones that reorder or hide text (bidi overrides and isolates,
+#: zero-width spaces, the byte-order mark): a name must look like what it is.
+CONTROL_CHARS = re.compile(
+    r"[\x00-\x1f\x7f-\x9f\u061c\u200b\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]"
+)
+JOINERS = "\u200c\u200d"
 
 
 class RosterFileError(Exception):
@@ -57,11 +62,37 @@ class RosterRow:
 
 def clean_name(value: str, *, max_length: int = NAME_MAX_LENGTH) -> str:
     """Trim, fold inner whitespace and drop control characters. Raises ValueError when too long."""
-    value = CONTROL_CHARS.sub("", value or "")
+    value = _joiners_between_letters(CONTROL_CHARS.sub("", value or ""))
     value = " ".join(value.split())
     if len(value) > max_length:
         raise ValueError(_("is longer than %(max)d characters") % {"max": max_length})
     return value
+
+
+def clean_grade(value: str, *, max_length: int = 20) -> str:
+    """A grade (``07``, ``Year 7``) as ``clean_name`` cleans a name, cut to the field's length."""
+    return " ".join(_joiners_between_letters(CONTROL_CHARS.sub("", value or "")).split())[:max_length]
+
+
+def _joiners_between_letters(value: str) -> str:
+    """Zero-width (non-)joiners shape Persian or Indic letters; anywhere else they only hide a difference."""
+    if not any(char in JOINERS for char in value):
+        return value
+    kept = []
+    for index, char in enumerate(value):
+        if char in JOINERS:
+            before = value[index - 1] if index else ""
+            after = value[index + 1] if index + 1 < len(value) else ""
+            if not all(c.isalpha() and not c.isascii() for c in (before, after) if c) or not (
+                before and after
+            ):
+                continue
+        kept.append(char)
+    return "".join(kept)
+
+
+def _script_letter(char: str) -> bool:
+    return bool(char) and char.isalpha() and not char.isascii()
 
 
 def decode_upload(data: bytes, *, max_bytes: int) -> str:
@@ -151,7 +182,7 @@ def _parse_row(line: int, values: list[str], columns: dict[str, int], classroom_
         errors.append(_("sourcedId may only hold letters, digits and . _ : @ - (at most 64)"))
     given = name_field("givenName", "givenName", required=True)
     family = name_field("familyName", "familyName", required=False)
-    grade = _cell(values, columns, "grades").strip()[:20]
+    grade = clean_grade(_cell(values, columns, "grades"))
     class_name = " ".join(_cell(values, columns, "class").split())
     if class_name and class_name.lower() != classroom_name.lower():
         errors.append(_("belongs to class “%(other)s”, not this class") % {"other": class_name[:60]})

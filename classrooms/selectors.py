@@ -6,9 +6,22 @@ sees everything in their school and nothing in another; a student sees only thei
 
 from __future__ import annotations
 
+from django.contrib.sessions.models import Session
 from django.db.models import Count, Prefetch, Q, QuerySet
+from django.utils import timezone
 
-from .models import Classroom, Enrolment, Membership, School, Skill, Student, StudentLevel, User
+from .middleware import STUDENT_SESSION_KEY, STUDENT_VERSION_KEY
+from .models import (
+    Accommodations,
+    Classroom,
+    Enrolment,
+    Membership,
+    School,
+    Skill,
+    Student,
+    StudentLevel,
+    User,
+)
 
 
 def admin_school_ids(user: User) -> set[int]:
@@ -88,8 +101,34 @@ def levels_by_skill(student: Student) -> dict[str, int | None]:
     return {skill: found.get(skill) for skill in Skill.values}
 
 
-def student_level(student: Student, skill: str) -> int | None:
-    return StudentLevel.objects.filter(student=student, skill=skill).values_list("level", flat=True).first()
+def accommodations_of(student: Student | int) -> Accommodations | None:
+    """The student's accommodations, or None when none were ever set."""
+    student_id = student if isinstance(student, int) else student.pk
+    return Accommodations.objects.filter(student_id=student_id).first()
+
+
+def accommodations_by_student(student_ids) -> dict[int, Accommodations]:
+    """The accommodations that turn anything on, by student id (students with none are left out)."""
+    rows = Accommodations.objects.filter(student_id__in=list(student_ids))
+    return {row.student_id: row for row in rows if row.any}
+
+
+#: The page classes of the accommodations a student's own device applies (static/css/accommodations.css).
+DEVICE_CLASSES = {
+    "larger_text": "acc-larger-text",
+    "reduced_motion": "acc-reduced-motion",
+    "colour_safe": "acc-colour-safe",
+    "read_aloud": "acc-read-aloud",
+}
+
+
+def device_accommodations(student: Student | None) -> dict:
+    """What the student's own device applies: ``classes`` for the page and whether it reads aloud."""
+    record = accommodations_of(student) if student is not None else None
+    if record is None:
+        return {"classes": "", "read_aloud": False}
+    classes = [name for flag, name in DEVICE_CLASSES.items() if getattr(record, flag)]
+    return {"classes": " ".join(classes), "read_aloud": record.read_aloud}
 
 
 def classroom_for_join_code(code: str) -> Classroom | None:
@@ -97,6 +136,28 @@ def classroom_for_join_code(code: str) -> Classroom | None:
     if not code:
         return None
     return Classroom.objects.filter(join_code=code, archived=False).select_related("school").first()
+
+
+def short_name(display_name: str, letters: int = 1) -> str:
+    """ "Ava M." from "Ava Martinez": the first word and the start of the last (``letters`` of it)."""
+    words = display_name.split()
+    if len(words) < 2:
+        return display_name
+    return f"{words[0]} {words[-1].rstrip('.')[:letters]}."
+
+
+def signin_names(students: list[Student]) -> dict[int, str]:
+    """Each student's name as a class list shows it to anyone with the class code: first names and
+    initials, with as many letters of the last name as it takes to tell two students apart."""
+    names: dict[int, str] = {}
+    for student in students:
+        longest = max(len(word) for word in student.display_name.split()) if student.display_name else 1
+        for letters in range(1, longest + 1):
+            name = short_name(student.display_name, letters)
+            if sum(short_name(other.display_name, letters) == name for other in students) == 1:
+                break
+        names[student.pk] = name
+    return names
 
 
 def student_classrooms(student: Student) -> QuerySet[Classroom]:
@@ -117,6 +178,28 @@ def school_overview(school: School) -> dict:
     return {
         "classrooms": list(classrooms),
         "memberships": list(memberships),
-        "student_count": Student.objects.filter(school=school).count(),
+        "student_count": Student.objects.filter(school=school, archived_at__isnull=True).count(),
         "pending_invitations": list(school.invitations.filter(accepted_at__isnull=True)),
+    }
+
+
+def student_signin_record(student: Student) -> dict:
+    """What the server holds of a student's signing in, for their data export: the devices signed in as
+    them now (until when), and the state of their login card. A device they signed in on before keeps
+    a signed cookie of its own; the server keeps no list of those devices."""
+    devices = []
+    for session in Session.objects.filter(expire_date__gt=timezone.now()).order_by("expire_date"):
+        data = session.get_decoded()
+        if data.get(STUDENT_SESSION_KEY) == student.pk:
+            devices.append(
+                {
+                    "signed_in_until": session.expire_date.isoformat(),
+                    "current": data.get(STUDENT_VERSION_KEY) == student.signin_version,
+                }
+            )
+    return {
+        "devices_signed_in": devices,
+        "wrong_codes_counted": student.failed_signins,
+        "locked_for_new_devices_until": student.locked_until.isoformat() if student.locked_until else None,
+        "codes_changed": student.signin_version,
     }

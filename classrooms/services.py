@@ -4,32 +4,40 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import timedelta
+from zoneinfo import available_timezones
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.mail import send_mail
 from django.db import IntegrityError, transaction
+from django.db.models import F
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.crypto import constant_time_compare
 from django.utils.translation import gettext as _
 
+from . import languages, selectors
 from .models import (
+    ACCOMMODATION_FLAGS,
+    AccommodationChange,
+    Accommodations,
     Classroom,
     Enrolment,
     Invitation,
     LevelChange,
     Membership,
+    RosterTeacher,
     School,
     Skill,
     Student,
     StudentLevel,
+    TimeAllowance,
     User,
     new_class_code,
     new_signin_code,
 )
-from .roster import RosterRow, clean_name
+from .roster import RosterRow, clean_grade, clean_name
 
 INVITATION_DAYS = 14
 
@@ -43,6 +51,47 @@ def school_create(*, name: str, creator: User) -> School:
     school = School.objects.create(name=clean_name(name, max_length=120))
     Membership.objects.create(user=creator, school=school, role=Membership.Role.ADMIN)
     return school
+
+
+def school_update(
+    *, school: School, name: str, time_zone: str, default_language: str | None = None
+) -> School:
+    """The school's name, clock and default language (None keeps it). An unknown time zone or language is
+    refused, never stored."""
+    if time_zone and time_zone not in available_timezones():
+        raise ValidationError({"time_zone": _("Choose a time zone from the list.")})
+    school.name = clean_name(name, max_length=120)
+    school.time_zone = time_zone
+    fields = ["name", "time_zone"]
+    if default_language is not None:
+        school.default_language = _shipped_language(default_language, field="default_language")
+        fields.append("default_language")
+    school.save(update_fields=fields)
+    return school
+
+
+def _shipped_language(code: str, *, field: str = "language") -> str:
+    """``code`` as settings.LANGUAGES spells it, or "" for none; any other value is refused."""
+    if not code:
+        return ""
+    found = languages.supported(code)
+    if found is None or found != code.lower():
+        raise ValidationError({field: _("Choose a language from the list.")})
+    return found
+
+
+def user_language_set(*, user: User, language: str) -> User:
+    """A member of staff's own language for every page ("" = their school's default)."""
+    user.language = _shipped_language(language)
+    user.save(update_fields=["language"])
+    return user
+
+
+def student_language_set(*, student: Student, language: str) -> Student:
+    """The language every device the student signs in on speaks ("" = the school's default)."""
+    student.language = _shipped_language(language)
+    student.save(update_fields=["language"])
+    return student
 
 
 def invitation_create(
@@ -60,11 +109,12 @@ def invitation_create(
     )
     link = base_url.rstrip("/") + reverse("invitation_accept", args=[invitation.token])
     context = {"invitation": invitation, "link": link, "days": INVITATION_DAYS}
+    # The invitee has no language of their own yet: the school's, else the inviter's (the page's).
+    with translation.override(languages.supported(school.default_language) or translation.get_language()):
+        subject = _("You are invited to %(school)s on Classplay") % {"school": school.name}
+        message = render_to_string("classrooms/email/invitation.txt", context)
     send_mail(
-        subject=_("You are invited to %(school)s on Classplay") % {"school": school.name},
-        message=render_to_string("classrooms/email/invitation.txt", context),
-        from_email=settings.DEFAULT_FROM_EMAIL,
-        recipient_list=[email],
+        subject=subject, message=message, from_email=settings.DEFAULT_FROM_EMAIL, recipient_list=[email]
     )
     return invitation
 
@@ -87,14 +137,33 @@ def invitation_accept(*, invitation: Invitation, user: User) -> Membership:
         membership.save(update_fields=["role"])
     invitation.accepted_at = timezone.now()
     invitation.save(update_fields=["accepted_at"])
+    link_rostered_classes(user=user, school=invitation.school)
     return membership
+
+
+def link_rostered_classes(*, user: User, school: School) -> int:
+    """Give a teacher who joined the school the classes its roster names them for (matched by email)."""
+    count = 0
+    for teacher in RosterTeacher.objects.filter(school=school, email__iexact=user.email):
+        teacher.user = user
+        teacher.save(update_fields=["user"])
+        for classroom in teacher.classrooms.all():
+            classroom.teachers.add(user)
+            count += 1
+    return count
 
 
 # --- Classes -------------------------------------------------------------------------------------
 
 
 def classroom_create(
-    *, school: School, teacher: User, name: str, subject: str = "", grade: str = ""
+    *,
+    school: School,
+    teacher: User,
+    name: str,
+    subject: str = "",
+    grade: str = "",
+    name_list: str = Classroom.NameList.INITIALS,
 ) -> Classroom:
     name = clean_name(name)
     if Classroom.objects.filter(school=school, name__iexact=name).exists():
@@ -102,13 +171,25 @@ def classroom_create(
             {"name": _("Your school already has a class called “%(name)s”.") % {"name": name}}
         )
     classroom = Classroom.objects.create(
-        school=school, name=name, subject=clean_name(subject), grade=clean_name(grade, max_length=20)
+        school=school,
+        name=name,
+        subject=clean_name(subject),
+        grade=clean_name(grade, max_length=20),
+        name_list=_name_list(name_list),
     )
     classroom.teachers.add(teacher)
     return classroom
 
 
-def classroom_update(*, classroom: Classroom, name: str, subject: str, grade: str) -> Classroom:
+def _name_list(value: str) -> str:
+    if value not in Classroom.NameList.values:
+        raise ValidationError({"name_list": _("Choose how the class list shows.")})
+    return value
+
+
+def classroom_update(
+    *, classroom: Classroom, name: str, subject: str, grade: str, name_list: str | None = None
+) -> Classroom:
     name = clean_name(name)
     clash = Classroom.objects.filter(school=classroom.school_id, name__iexact=name).exclude(pk=classroom.pk)
     if clash.exists():
@@ -120,17 +201,23 @@ def classroom_update(*, classroom: Classroom, name: str, subject: str, grade: st
         clean_name(subject),
         clean_name(grade, max_length=20),
     )
-    classroom.save(update_fields=["name", "subject", "grade"])
+    if name_list is not None:
+        classroom.name_list = _name_list(name_list)
+    classroom.save(update_fields=["name", "subject", "grade", "name_list"])
     return classroom
 
 
 def classroom_new_join_code(*, classroom: Classroom) -> str:
-    """A fresh class code (the old one stops working at once)."""
+    """A fresh class code (the old one stops working at once, and the class's students' devices are
+    signed out: the code was shared where it should not be)."""
     for _attempt in range(10):
         classroom.join_code = new_class_code()
         try:
             with transaction.atomic():
                 classroom.save(update_fields=["join_code"])
+                Student.objects.filter(enrolments__classroom=classroom).update(
+                    signin_version=F("signin_version") + 1
+                )
             return classroom.join_code
         except IntegrityError:
             continue
@@ -167,7 +254,7 @@ def student_create(
         family_name=family_name,
         display_name=display_name_for(given_name, family_name),
         external_id=external_id.strip(),
-        grade=grade.strip()[:20],
+        grade=clean_grade(grade),
     )
     Enrolment.objects.create(student=student, classroom=classroom)
     for skill in Skill.values:
@@ -205,10 +292,12 @@ def student_remove(*, student: Student, classroom: Classroom) -> None:
 
 
 def student_new_signin_code(*, student: Student) -> str:
+    """A new code: the old one stops working, and every device signed in with it is signed out."""
     student.signin_code = new_signin_code()
     student.failed_signins = 0
     student.locked_until = None
-    student.save(update_fields=["signin_code", "failed_signins", "locked_until"])
+    student.signin_version += 1
+    student.save(update_fields=["signin_code", "failed_signins", "locked_until", "signin_version"])
     return student.signin_code
 
 
@@ -247,23 +336,62 @@ def student_level_set(
     return current
 
 
+@transaction.atomic
+def student_accommodations_set(
+    *,
+    student: Student,
+    by: User | None,
+    reason: str = "",
+    extra_time: str = TimeAllowance.STANDARD,
+    **flags: bool,
+) -> Accommodations:
+    """Set a student's accommodations; a change is kept in their history (who, when, before, after, why)."""
+    if extra_time not in TimeAllowance.values:
+        raise ValidationError(_("Unknown time allowance."))
+    unknown = set(flags) - set(ACCOMMODATION_FLAGS)
+    if unknown:
+        raise ValidationError(_("Unknown accommodation."))
+    current, _created = Accommodations.objects.select_for_update().get_or_create(student=student)
+    before = current.as_dict()
+    current.extra_time = extra_time
+    for flag in ACCOMMODATION_FLAGS:
+        setattr(current, flag, bool(flags.get(flag, False)))
+    after = current.as_dict()
+    if after == before:
+        return current
+    current.save()
+    AccommodationChange.objects.create(
+        student=student,
+        before=before,
+        after=after,
+        changed_by=by,
+        reason=clean_name(reason, max_length=200) if reason else "",
+    )
+    return current
+
+
 class SignInRefused(Exception):
     def __init__(self, message: str):
         super().__init__(message)
         self.message = message
 
 
-def student_check_signin(*, student: Student, code: str) -> None:
-    """Check a student's sign-in code; repeated failures lock the card for a few minutes."""
+def student_check_signin(*, student: Student, code: str, known_device: bool = False) -> None:
+    """Check a student's sign-in code. Wrong codes count against the card: past the limit the card is
+    locked for devices it has never signed in on (``known_device`` is false), until the lock runs out or
+    a teacher unlocks it. A device the student signed in on before is never locked out."""
     now = timezone.now()
     with transaction.atomic():
         student = Student.objects.select_for_update().get(pk=student.pk)
-        if student.locked_until and student.locked_until > now:
+        if not known_device and student.locked_until and student.locked_until > now:
             raise SignInRefused(
-                _("Too many wrong codes. Ask your teacher, or wait a few minutes and try again.")
+                _(
+                    "Too many wrong codes for this card on a new device. Ask your teacher to unlock it, or "
+                    "use the device you signed in on before."
+                )
             )
         if constant_time_compare((code or "").strip(), student.signin_code):
-            if student.failed_signins:
+            if student.failed_signins or student.locked_until:
                 student.failed_signins, student.locked_until = 0, None
                 student.save(update_fields=["failed_signins", "locked_until"])
             return
@@ -273,6 +401,18 @@ def student_check_signin(*, student: Student, code: str) -> None:
             student.locked_until = now + timedelta(minutes=settings.STUDENT_SIGNIN_LOCK_MINUTES)
         student.save(update_fields=["failed_signins", "locked_until"])
     raise SignInRefused(_("That code is not right. Check your login card and try again."))
+
+
+def classroom_unlock_cards(*, classroom: Classroom, by: User) -> int:
+    """Unlock every login card of the class (after a lockout, or a guessing attempt): returns how many
+    were locked. The class page says who did it and when."""
+    now = timezone.now()
+    students = Student.objects.filter(enrolments__classroom=classroom)
+    locked = students.filter(locked_until__gt=now).count()
+    Student.objects.filter(pk__in=students.values("pk")).update(failed_signins=0, locked_until=None)
+    classroom.cards_unlocked_at, classroom.cards_unlocked_by = now, by
+    classroom.save(update_fields=["cards_unlocked_at", "cards_unlocked_by"])
+    return locked
 
 
 # --- Roster import --------------------------------------------------------------------------------
@@ -286,10 +426,47 @@ class RosterImportResult:
     unchanged: int = 0
 
 
+def roster_conflicts(*, classroom: Classroom, rows: list[RosterRow], by: User) -> list[RosterRow]:
+    """The rows as the preview shows them, with a conflict added to every row whose roster id is a
+    student of the school whom the importer does not teach: a teacher's import may create students and
+    update their own, never rename, re-level or take over a colleague's (a school admin may)."""
+    if selectors.is_school_admin(by, classroom.school_id):
+        return rows
+    ids = [row.external_id for row in rows if row.external_id]
+    taught = set(Classroom.objects.filter(teachers=by).values_list("pk", flat=True))
+    others: dict[str, list[str]] = {}
+    students = Student.objects.filter(school_id=classroom.school_id, external_id__in=ids).prefetch_related(
+        "enrolments__classroom"
+    )
+    for student in students:
+        classes = [enrolment.classroom for enrolment in student.enrolments.all()]
+        if not any(c.pk in taught for c in classes):
+            others[student.external_id.lower()] = [c.name for c in classes]
+    for row in rows:
+        classes = others.get(row.external_id.lower())
+        if classes is None:
+            continue
+        if classes:
+            message = _(
+                "This roster id belongs to a student of another class (%(classes)s). A school admin can "
+                "add them to this class."
+            ) % {"classes": ", ".join(sorted(classes))}
+        else:
+            message = _(
+                "This roster id belongs to a student of the school in no class of yours. A school admin "
+                "can add them to this class."
+            )
+        if message not in row.errors:
+            row.errors.append(message)
+    return rows
+
+
 @transaction.atomic
 def roster_import(*, classroom: Classroom, rows: list[RosterRow], by: User) -> RosterImportResult:
     """All or nothing: any row with an error refuses the whole import. Re-importing the same file
-    changes nothing (students are matched by their roster id within the school)."""
+    changes nothing (students are matched by their roster id within the school). A row matching a
+    student the importer does not teach is a conflict (see :func:`roster_conflicts`)."""
+    rows = roster_conflicts(classroom=classroom, rows=rows, by=by)
     if any(row.errors for row in rows):
         raise ValidationError(_("Fix the rows with errors before importing."))
     result = RosterImportResult()
@@ -316,6 +493,9 @@ def roster_import(*, classroom: Classroom, rows: list[RosterRow], by: User) -> R
             continue
         changed = _roster_update_student(student, row, by)
         _enrolment, enrolled = Enrolment.objects.get_or_create(student=student, classroom=classroom)
+        if student.archived_at is not None:  # archived by the school's roster, back in a class now
+            student.archived_at = None
+            student.save(update_fields=["archived_at"])
         result.enrolled += int(enrolled)
         if changed:
             result.updated += 1

@@ -3,39 +3,47 @@
 from __future__ import annotations
 
 import io
+import time
 
 import segno
+from allauth.account.adapter import get_adapter
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import logout
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import IntegrityError
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 from django_ratelimit.decorators import ratelimit
-
-from games import selectors as game_selectors
 
 from . import selectors, services
 from .adapters import INVITATION_SESSION_KEY
 from .forms import (
+    AccommodationsForm,
     ClassroomForm,
     InvitationForm,
     JoinCodeForm,
+    LanguageForm,
     LevelForm,
     RosterUploadForm,
     SchoolForm,
+    SchoolSettingsForm,
     SignInCodeForm,
     StudentAddForm,
     StudentForm,
     StudentMoveForm,
 )
-from .middleware import STUDENT_SESSION_KEY
+from .middleware import sign_in_student
 from .models import Classroom, Invitation, LevelChange, Membership, School, Skill, Student, User
+from .once import once
 from .roster import RosterFileError, RosterRow, parse_roster, roster_csv
+from .text import tidy_sentence
 
 ROSTER_PREVIEW_SESSION_KEY = "classplay_roster_preview"
 
@@ -77,7 +85,7 @@ def join_url(request, classroom: Classroom) -> str:
     return request.build_absolute_uri(reverse("join")) + f"?code={classroom.join_code}"
 
 
-# --- landing and dashboard -------------------------------------------------------------------------
+# --- landing (the dashboard and a student's own page are in games.home) ---------------------------
 
 
 def home(request):
@@ -86,19 +94,6 @@ def home(request):
     if request.user.is_authenticated:
         return redirect("dashboard")
     return render(request, "classrooms/home.html")
-
-
-@login_required
-def dashboard(request):
-    school = selectors.primary_school(request.user)
-    if school is None:
-        return redirect("school_setup")
-    context = {
-        "school": school,
-        "classrooms": selectors.teacher_classrooms(request.user),
-        "sessions": game_selectors.sessions_for_staff(request.user),
-    }
-    return render(request, "classrooms/dashboard.html", context)
 
 
 @login_required
@@ -119,6 +114,7 @@ def school_setup(request):
 
 
 @login_required
+@once
 def classroom_create(request):
     school = selectors.primary_school(request.user)
     if school is None:
@@ -146,7 +142,9 @@ def classroom_detail(request, pk: int):
         "skills": Skill.choices,
         "join_url": join_url(request, classroom),
         "add_form": StudentAddForm(),
-        "sessions": game_selectors.sessions_for_staff(request.user, classroom=classroom),
+        "locked": [
+            student for student in roster if student.locked_until and student.locked_until > timezone.now()
+        ],
     }
     return render(request, "classrooms/classroom_detail.html", context)
 
@@ -154,7 +152,12 @@ def classroom_detail(request, pk: int):
 @login_required
 def classroom_edit(request, pk: int):
     classroom = _managed_classroom(request, pk)
-    initial = {"name": classroom.name, "subject": classroom.subject, "grade": classroom.grade}
+    initial = {
+        "name": classroom.name,
+        "subject": classroom.subject,
+        "grade": classroom.grade,
+        "name_list": classroom.name_list,
+    }
     form = ClassroomForm(request.POST or None, initial=initial)
     if request.method == "POST" and form.is_valid():
         try:
@@ -168,11 +171,17 @@ def classroom_edit(request, pk: int):
 
 
 @login_required
-@require_POST
 def classroom_new_code(request, pk: int):
+    """A new class code, after the teacher has read what it stops: every printed login card and QR code."""
     classroom = _managed_classroom(request, pk)
+    if request.method != "POST" or request.POST.get("confirm") != "yes":
+        return render(request, "classrooms/new_code_confirm.html", {"classroom": classroom})
     code = services.classroom_new_join_code(classroom=classroom)
-    messages.success(request, _("New class code: %(code)s. The old code no longer works.") % {"code": code})
+    messages.success(
+        request,
+        _("New class code: %(code)s. The old code no longer works: print new login cards for the class.")
+        % {"code": code},
+    )
     return redirect("classroom_detail", pk=classroom.pk)
 
 
@@ -242,7 +251,10 @@ def roster_import(request, pk: int):
         except ValidationError as error:
             messages.error(request, " ".join(error.messages))
             return redirect("roster_import", pk=classroom.pk)
-        del request.session[session_key]
+        except IntegrityError:  # the same confirmation sent twice at once: the first one imported it
+            messages.info(request, _("This import has already been applied."))
+            return redirect("classroom_detail", pk=classroom.pk)
+        request.session.pop(session_key, None)
         messages.success(
             request,
             _(
@@ -266,6 +278,7 @@ def roster_import(request, pk: int):
         except RosterFileError as error:
             file_error = str(error)
         else:
+            rows = services.roster_conflicts(classroom=classroom, rows=rows, by=request.user)
             request.session[session_key] = [row.as_dict() for row in rows]
     context = {
         "classroom": classroom,
@@ -282,6 +295,7 @@ def roster_import(request, pk: int):
 
 @login_required
 @require_POST
+@once
 def student_add(request, pk: int):
     classroom = _managed_classroom(request, pk)
     form = StudentAddForm(request.POST)
@@ -336,7 +350,16 @@ def student_detail(request, pk: int):
     )
     move_form = StudentMoveForm(classrooms=classrooms.exclude(pk=getattr(classroom, "pk", None)))
     level_form = LevelForm()
-    forms = {"rename": rename_form, "move": move_form, "level": level_form}
+    language_form = _student_language_form(student)
+    accommodations = selectors.accommodations_of(student)
+    accommodations_form = AccommodationsForm(initial=accommodations.as_dict() if accommodations else None)
+    forms = {
+        "rename": rename_form,
+        "move": move_form,
+        "level": level_form,
+        "language": language_form,
+        "accommodations": accommodations_form,
+    }
     action = request.POST.get("action")
     if request.method == "POST":
         response = _student_action(request, student, classroom, classrooms, action, forms)
@@ -347,6 +370,8 @@ def student_detail(request, pk: int):
         "classroom": classroom,
         "levels": selectors.levels_by_skill(student),
         "history": student.level_changes.select_related("changed_by")[:30],
+        "accommodations": accommodations.labels() if accommodations else [],
+        "accommodation_history": student.accommodation_changes.select_related("changed_by")[:30],
         "skills": dict(Skill.choices),
         **{f"{name}_form": form for name, form in forms.items()},
     }
@@ -354,9 +379,37 @@ def student_detail(request, pk: int):
     return render(request, "classrooms/student_detail.html", context, status=status)
 
 
+def _student_language_form(student: Student, data=None) -> LanguageForm:
+    return LanguageForm(
+        data,
+        initial={"language": student.language},
+        blank_label=_("The school's default"),
+        help_text=_(
+            "Every device this student signs in on shows pages and games in this language. Word Up's "
+            "words stay English: they are what it teaches."
+        ),
+    )
+
+
+def _student_language_action(request, student, forms, back):
+    form = forms["language"] = _student_language_form(student, request.POST)
+    if form.is_valid():
+        try:
+            services.student_language_set(student=student, language=form.cleaned_data["language"])
+        except ValidationError as error:
+            _apply_validation_error(form, error)
+        else:
+            messages.success(request, _("Language saved."))
+            return redirect(back)
+    return None
+
+
 def _student_action(request, student, classroom, classrooms, action, forms):
     """Handle one of the student page's forms; a redirect on success, None to re-render with errors."""
     back = reverse("student_detail", args=[student.pk]) + (f"?class={classroom.pk}" if classroom else "")
+    handlers = {"language": _student_language_action, "accommodations": _accommodations_save}
+    if action in handlers:
+        return handlers[action](request, student, forms, back)
     if action == "rename":
         form = forms["rename"] = StudentForm(request.POST)
         if form.is_valid():
@@ -389,7 +442,8 @@ def _student_action(request, student, classroom, classrooms, action, forms):
     elif action == "reset_code":
         services.student_new_signin_code(student=student)
         messages.success(
-            request, _("New sign-in code for %(name)s. Print a new login card.") % {"name": student}
+            request,
+            tidy_sentence(_("New sign-in code for %(name)s. Print a new login card.") % {"name": student}),
         )
         return redirect(back)
     else:
@@ -397,10 +451,20 @@ def _student_action(request, student, classroom, classrooms, action, forms):
     return None
 
 
+def _accommodations_save(request, student, forms, back):
+    form = forms["accommodations"] = AccommodationsForm(request.POST)
+    if not form.is_valid():
+        return None
+    services.student_accommodations_set(student=student, by=request.user, **form.cleaned_data)
+    messages.success(request, _("Accommodations saved."))
+    return redirect(back)
+
+
 # --- school admin ----------------------------------------------------------------------------------
 
 
 @login_required
+@once
 def school_overview(request):
     school = _admin_school(request)
     form = InvitationForm(request.POST or None)
@@ -424,6 +488,27 @@ def school_overview(request):
     return render(request, "classrooms/school_overview.html", context, status=400 if form.errors else 200)
 
 
+@login_required
+def school_settings(request):
+    school = _admin_school(request)
+    initial = {
+        "name": school.name,
+        "time_zone": school.time_zone or settings.TIME_ZONE,
+        "default_language": school.default_language,
+    }
+    form = SchoolSettingsForm(request.POST or None, initial=initial)
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.school_update(school=school, **form.cleaned_data)
+        except ValidationError as error:
+            _apply_validation_error(form, error)
+        else:
+            messages.success(request, _("School settings saved."))
+            return redirect("school_overview")
+    context = {"school": school, "form": form}
+    return render(request, "classrooms/school_settings.html", context, status=400 if form.errors else 200)
+
+
 def invitation_accept(request, token: str):
     invitation = Invitation.objects.select_related("school").filter(token=token).first()
     if invitation is None or not invitation.is_usable:
@@ -439,8 +524,6 @@ def invitation_accept(request, token: str):
             )
             return redirect("account_login")
         # The link reached this address, so the new account's email counts as verified.
-        from allauth.account.adapter import get_adapter
-
         get_adapter(request).stash_verified_email(request, invitation.email)
         messages.info(request, _("Create your account to join %(school)s.") % {"school": invitation.school})
         return redirect(reverse("account_signup") + f"?email={invitation.email}")
@@ -462,13 +545,15 @@ def invitation_accept(request, token: str):
 # --- students signing in on a shared device ----------------------------------------------------------
 
 
-@ratelimit(key="ip", rate="60/m", method="POST", block=False)
+# Per address: a whole school may come through one public address at the bell (2000 students in a few
+# minutes), so these only stop a flood; guessing is slowed per device and per card (join_signin).
+@ratelimit(key="ip", rate="1200/m", method="POST", block=False)
 def join(request):
     """Step 1: the class code (typed, or filled in from the QR code's link)."""
     form = JoinCodeForm(request.POST or None, initial={"code": request.GET.get("code", "")})
     if request.method == "POST" and form.is_valid():
         if getattr(request, "limited", False):
-            form.add_error(None, _("Too many tries from this device. Wait a minute and try again."))
+            form.add_error(None, _("Too many tries from this network. Wait a minute and try again."))
         else:
             classroom = selectors.classroom_for_join_code(form.cleaned_data["code"])
             if classroom is None:
@@ -479,52 +564,176 @@ def join(request):
     return render(request, "classrooms/join.html", {"form": form}, status=status)
 
 
+@ratelimit(key="ip", rate="1200/m", method="GET", block=False)
 def join_pick(request, code: str):
-    """Step 2: pick your name from the class list."""
+    """Step 2: pick your name from the class list (as much of it as this device may see)."""
     classroom = selectors.classroom_for_join_code(code)
-    if classroom is None:
+    if classroom is None or getattr(request, "limited", False):
         messages.error(request, _("That class code no longer works. Ask your teacher for the new one."))
         return redirect("join")
-    students = selectors.classroom_roster(classroom).only("id", "display_name")
-    return render(request, "classrooms/join_pick.html", {"classroom": classroom, "students": students})
+    names = _names_shown(request, classroom)  # in the roster's order
+    context = {
+        "classroom": classroom,
+        "students": [{"pk": pk, "name": name} for pk, name in names.items()],
+        "closed": classroom.name_list == Classroom.NameList.OPENED and not _opened_here(request, classroom),
+    }
+    return render(request, "classrooms/join_pick.html", context)
 
 
-@ratelimit(key="ip", rate="120/m", method="POST", block=False)
+#: Devices a teacher opened for a class's sign-in list (a signed cookie of "class id:class code" pairs,
+#: so a new class code closes them all).
+OPENED_COOKIE = "classplay_opened"
+OPENED_SALT = "classplay.opened-device"
+OPENED_KEPT = 10
+
+
+def _opened(request) -> list[str]:
+    raw = request.get_signed_cookie(OPENED_COOKIE, default="", salt=OPENED_SALT)
+    return [part for part in raw.split("|") if part]
+
+
+def _opened_here(request, classroom: Classroom) -> bool:
+    return f"{classroom.pk}:{classroom.join_code}" in _opened(request)
+
+
+def _names_shown(request, classroom: Classroom) -> dict[int, str]:
+    """The names this device may see, by student id: first names and initials (the default), or the
+    names as the teacher wrote them on a device the teacher opened; elsewhere, only the students who
+    signed in on this device before."""
+    roster = list(selectors.classroom_roster(classroom).only("id", "display_name"))
+    if classroom.name_list == Classroom.NameList.INITIALS:
+        return selectors.signin_names(roster)
+    if not _opened_here(request, classroom):
+        known = set(_known_students(request))
+        roster = [student for student in roster if student.pk in known]
+    return {student.pk: student.display_name for student in roster}
+
+
+@login_required
+@require_POST
+def classroom_open_device(request, pk: int):
+    """A teacher opens this device for the class's sign-in list, and is signed out of it (a shared
+    device must not stay signed in as staff)."""
+    classroom = _managed_classroom(request, pk)
+    logout(request)
+    messages.info(
+        request,
+        _("This device now shows the names of %(class)s for signing in. You have been signed out here.")
+        % {"class": classroom.name},
+    )
+    response = redirect("join_pick", code=classroom.join_code)
+    opened = [entry for entry in _opened(request) if not entry.startswith(f"{classroom.pk}:")]
+    response.set_signed_cookie(
+        OPENED_COOKIE,
+        "|".join([*opened, f"{classroom.pk}:{classroom.join_code}"][-OPENED_KEPT:]),
+        salt=OPENED_SALT,
+        max_age=60 * 60 * 24 * 365,
+        httponly=True,
+        samesite="Lax",
+        secure=settings.SESSION_COOKIE_SECURE,
+    )
+    return response
+
+
+#: A device's wrong sign-in codes: how many, and when it may try again (kept in its session).
+DEVICE_FAILURES_KEY = "classplay_signin_failures"
+DEVICE_WAIT_KEY = "classplay_signin_wait_until"
+#: The students who signed in on this device before (a signed cookie: it cannot be forged), whose cards
+#: stay usable here while they are locked for new devices.
+KNOWN_COOKIE = "classplay_known"
+KNOWN_SALT = "classplay.known-device"
+KNOWN_KEPT = 30
+DEVICE_WAIT_MAX = 300
+
+
+def _known_students(request) -> list[int]:
+    raw = request.get_signed_cookie(KNOWN_COOKIE, default="", salt=KNOWN_SALT)
+    return [int(part) for part in raw.split(".") if part.isdigit()]
+
+
+def _remember_device(response, request, student: Student) -> None:
+    known = [pk for pk in _known_students(request) if pk != student.pk] + [student.pk]
+    response.set_signed_cookie(
+        KNOWN_COOKIE,
+        ".".join(map(str, known[-KNOWN_KEPT:])),
+        salt=KNOWN_SALT,
+        max_age=60 * 60 * 24 * 365,
+        httponly=True,
+        samesite="Lax",
+        secure=settings.SESSION_COOKIE_SECURE,
+    )
+
+
+def _device_wait(request) -> int:
+    """Seconds this device must still wait before its next try (0: it may try now)."""
+    until = request.session.get(DEVICE_WAIT_KEY)
+    return max(0, int(until - time.time()) + 1) if until else 0
+
+
+def _device_failed(request) -> None:
+    failures = request.session.get(DEVICE_FAILURES_KEY, 0) + 1
+    request.session[DEVICE_FAILURES_KEY] = failures
+    over = failures - settings.STUDENT_SIGNIN_FREE_TRIES
+    if over >= 0:
+        request.session[DEVICE_WAIT_KEY] = time.time() + min(DEVICE_WAIT_MAX, 2 ** (over + 1))
+
+
+@ratelimit(key="ip", rate="2400/m", method="POST", block=False)
 def join_signin(request, code: str, student_id: int):
     """Step 3: confirm with the sign-in code from your login card."""
     classroom = selectors.classroom_for_join_code(code)
     if classroom is None:
         return redirect("join")
     student = get_object_or_404(Student, pk=student_id, enrolments__classroom=classroom)
+    names = _names_shown(request, classroom)
+    if student.pk not in names:  # a name this device may not see is not signed into here either
+        return redirect("join_pick", code=classroom.join_code)
     form = SignInCodeForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
+        wait = _device_wait(request)
         if getattr(request, "limited", False):
-            form.add_error(None, _("Too many tries from this device. Wait a minute and try again."))
+            form.add_error(None, _("Too many tries from this network. Wait a minute and try again."))
+        elif wait:
+            message = ngettext(
+                "Too many wrong codes from this device. Wait %(seconds)d second and try again.",
+                "Too many wrong codes from this device. Wait %(seconds)d seconds and try again.",
+                wait,
+            )
+            form.add_error("code", message % {"seconds": wait})
         else:
+            known = student.pk in _known_students(request)
             try:
-                services.student_check_signin(student=student, code=form.cleaned_data["code"])
+                services.student_check_signin(
+                    student=student, code=form.cleaned_data["code"], known_device=known
+                )
             except services.SignInRefused as refused:
+                _device_failed(request)
                 form.add_error("code", refused.message)
             else:
-                # A fresh session for this student only: any teacher signed in on this device is signed out.
-                logout(request)
-                request.session[STUDENT_SESSION_KEY] = student.pk
-                return redirect("student_home")
+                sign_in_student(request, student)
+                response = redirect("student_home")
+                _remember_device(response, request, student)
+                return response
     status = 400 if form.errors else 200
-    context = {"classroom": classroom, "student": student, "form": form}
+    context = {"classroom": classroom, "student": student, "name": names[student.pk], "form": form}
     return render(request, "classrooms/join_signin.html", context, status=status)
 
 
-def student_home(request):
-    student = request.student
-    if not student:
-        return redirect("join")
-    context = {
-        "student": student,
-        "classrooms": selectors.student_classrooms(student),
-        "open_sessions": game_selectors.open_sessions_for_student(student),
-    }
-    return render(request, "classrooms/student_home.html", context)
+@login_required
+@require_POST
+def classroom_unlock_cards(request, pk: int):
+    classroom = _managed_classroom(request, pk)
+    locked = services.classroom_unlock_cards(classroom=classroom, by=request.user)
+    messages.success(
+        request,
+        ngettext(
+            "Every login card of the class works again (%(n)d was locked).",
+            "Every login card of the class works again (%(n)d were locked).",
+            locked,
+        )
+        % {"n": locked},
+    )
+    return redirect("classroom_detail", pk=classroom.pk)
 
 
 @require_POST

@@ -51,18 +51,24 @@ def test_a_student_of_another_class_cannot_sign_in_through_this_class(client, cl
     assert signin(client, class_7b, cleo, "2468").status_code == 404
 
 
-def test_repeated_wrong_codes_lock_the_card(client, class_7b, ava, settings):
-    for _attempt in range(settings.STUDENT_SIGNIN_MAX_FAILURES):
-        signin(client, class_7b, ava, "0000")
-    response = signin(client, class_7b, ava, "4821")  # even the right code waits now
+def _guess_from_new_devices(class_7b, student, times):
+    """Wrong codes from as many fresh devices (each a new browser: no cookie, no history)."""
+    from django.test import Client
+
+    for _attempt in range(times):
+        signin(Client(), class_7b, student, "0000")
+
+
+def test_repeated_wrong_codes_lock_the_card_for_new_devices(client, class_7b, ava, settings):
+    _guess_from_new_devices(class_7b, ava, settings.STUDENT_SIGNIN_MAX_FAILURES)
+    response = signin(client, class_7b, ava, "4821")  # even the right code, on a device it never used
     assert response.status_code == 400
-    assert "Too many wrong codes" in response.content.decode()
+    assert "Too many wrong codes for this card on a new device" in response.content.decode()
     assert STUDENT_SESSION_KEY not in client.session
 
 
 def test_a_teacher_resetting_the_code_unlocks_the_card(client, client_of, ms_rivera, class_7b, ava, settings):
-    for _attempt in range(settings.STUDENT_SIGNIN_MAX_FAILURES):
-        signin(client, class_7b, ava, "0000")
+    _guess_from_new_devices(class_7b, ava, settings.STUDENT_SIGNIN_MAX_FAILURES)
     teacher = client_of(ms_rivera)
     teacher.post(reverse("student_detail", args=[ava.pk]), {"action": "reset_code"})
     ava.refresh_from_db()
@@ -86,9 +92,19 @@ def test_a_student_signing_in_signs_out_a_teacher_on_the_same_device(client, ms_
     assert client.get(reverse("dashboard")).status_code == 302  # the teacher is no longer signed in
 
 
+def test_a_new_class_code_asks_first_and_says_the_printed_cards_stop_working(client_of, ms_rivera, class_7b):
+    old = class_7b.join_code
+    teacher = client_of(ms_rivera)
+    page = teacher.get(reverse("classroom_new_code", args=[class_7b.pk])).content.decode()
+    assert "every printed login card and QR code" in page
+    teacher.post(reverse("classroom_new_code", args=[class_7b.pk]))  # not confirmed: nothing changes
+    class_7b.refresh_from_db()
+    assert class_7b.join_code == old
+
+
 def test_a_new_class_code_stops_the_old_one(client, client_of, ms_rivera, class_7b):
     old = class_7b.join_code
-    client_of(ms_rivera).post(reverse("classroom_new_code", args=[class_7b.pk]))
+    client_of(ms_rivera).post(reverse("classroom_new_code", args=[class_7b.pk]), {"confirm": "yes"})
     class_7b.refresh_from_db()
     assert class_7b.join_code != old
     client.logout()

@@ -10,7 +10,8 @@ import random
 import socket
 
 from allauth.account.models import EmailAddress
-from django.core.management.base import BaseCommand
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
 from classrooms import services
@@ -102,6 +103,9 @@ class Command(BaseCommand):
     help = "Create the demo school (idempotent) and print every demo login."
 
     def handle(self, *args, **options):
+        if not settings.DEMO_ALLOWED:
+            # Its staff accounts share one published password: never on a production site.
+            raise CommandError("load_demo runs only with DEBUG on: its logins are published in the README.")
         with transaction.atomic():
             school = School.objects.filter(name=SCHOOL_NAME).first() or self.create_demo()
         self.print_logins(school)

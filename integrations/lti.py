@@ -1,0 +1,164 @@
+"""The pylti1p3 library wired to Classplay: registrations and deployments come from ``Platform`` rows,
+the OIDC flow's values live in the database, and the library's refusals become sentences for people."""
+
+from __future__ import annotations
+
+import typing as t
+from datetime import timedelta
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from pylti1p3.deployment import Deployment
+from pylti1p3.launch_data_storage.base import LaunchDataStorage
+from pylti1p3.registration import Registration
+from pylti1p3.tool_config.abstract import ToolConfAbstract
+
+from .keys import current_key
+from .models import LaunchValue, Platform
+
+ROLE_PREFIX = "http://purl.imsglobal.org/vocab/lis/v2/"
+STAFF_ROLES = ("membership#Instructor", "membership#Administrator", "institution/person#Administrator")
+LEARNER_ROLE = "membership#Learner"
+CLAIM = "https://purl.imsglobal.org/spec/lti/claim/"
+NRPS_CLAIM = "https://purl.imsglobal.org/spec/lti-nrps/claim/namesroleservice"
+AGS_CLAIM = "https://purl.imsglobal.org/spec/lti-ags/claim/endpoint"
+DEEP_LINKING_CLAIM = "https://purl.imsglobal.org/spec/lti-dl/claim/deep_linking_settings"
+#: The longest an OIDC value (nonce, state, launch data) is kept, in seconds.
+LAUNCH_VALUE_LIFETIME = 600
+#: The custom parameter a deep-linked resource carries: the game session it launches into.
+SESSION_PARAMETER = "classplay_session"
+
+
+def registration_for(platform: Platform) -> Registration:
+    key = current_key()
+    return (
+        Registration()
+        .set_issuer(platform.issuer)
+        .set_client_id(platform.client_id)
+        .set_key_set_url(platform.key_set_url)
+        .set_auth_login_url(platform.auth_login_url)
+        .set_auth_token_url(platform.access_token_url)
+        .set_tool_private_key(key.private_pem)
+        .set_tool_public_key(key.public_pem)
+    )
+
+
+def find_platform(issuer: str, client_id: str | None) -> Platform | None:
+    platforms = Platform.objects.filter(issuer=issuer)
+    if client_id:
+        return platforms.filter(client_id=client_id).first()
+    # A login request may leave the client id out; it is then only found if the issuer has one.
+    return platforms.first() if platforms.count() == 1 else None
+
+
+class PlatformToolConf(ToolConfAbstract):
+    """Every issuer may have several client ids (Canvas uses one issuer for all its schools)."""
+
+    def check_iss_has_one_client(self, iss: str) -> bool:
+        return False
+
+    def check_iss_has_many_clients(self, iss: str) -> bool:
+        return True
+
+    def find_registration_by_issuer(self, iss: str, *args, **kwargs) -> Registration:
+        raise NotImplementedError  # every issuer is looked up with its client id
+
+    def find_deployment(self, iss: str, deployment_id: str) -> Deployment | None:
+        raise NotImplementedError
+
+    def find_registration_by_params(self, iss: str, client_id: str, *args, **kwargs) -> Registration:
+        platform = find_platform(iss, client_id)
+        return registration_for(platform) if platform else None  # type: ignore[return-value]
+
+    def find_deployment_by_params(self, iss: str, deployment_id: str, client_id: str, *args, **kwargs):
+        platform = find_platform(iss, client_id)
+        if platform is None or deployment_id not in platform.deployment_ids:
+            return None
+        return Deployment().set_deployment_id(deployment_id)
+
+
+class DatabaseLaunchData(LaunchDataStorage[t.Any]):
+    """The library's launch storage in ``LaunchValue`` rows. Over plain HTTP (development) the values are
+    not tied to a browser cookie, as a SameSite=None cookie needs HTTPS."""
+
+    def get_session_cookie_name(self) -> str | None:
+        if self._request is None or not self._request.is_secure():
+            return None
+        return super().get_session_cookie_name()
+
+    def can_set_keys_expiration(self) -> bool:
+        return True
+
+    def get_value(self, key: str) -> t.Any:
+        row = LaunchValue.objects.filter(key=self._prepare_key(key), expires_at__gt=timezone.now()).first()
+        return row.value if row else None
+
+    def set_value(self, key: str, value: t.Any, exp: int | None = None) -> None:
+        # A login is finished within seconds, and the launch data holds names and emails: keep none of
+        # it long (the library asks for a day).
+        expires_at = timezone.now() + timedelta(
+            seconds=min(exp or LAUNCH_VALUE_LIFETIME, LAUNCH_VALUE_LIFETIME)
+        )
+        LaunchValue.objects.update_or_create(
+            key=self._prepare_key(key), defaults={"value": value, "expires_at": expires_at}
+        )
+
+    def check_value(self, key: str) -> bool:
+        key = self._prepare_key(key)
+        return LaunchValue.objects.filter(key=key, expires_at__gt=timezone.now()).exists()
+
+    def consume_nonce(self, nonce: str) -> bool:
+        """Use up a login's nonce: True the first time only, so an id_token cannot be replayed."""
+        with transaction.atomic():
+            deleted, _rows = LaunchValue.objects.filter(
+                key=self._prepare_key(f"lti1p3-nonce-{nonce}"), expires_at__gt=timezone.now()
+            ).delete()
+        return deleted == 1
+
+
+def purge_expired_launch_values() -> int:
+    return LaunchValue.objects.filter(expires_at__lte=timezone.now()).delete()[0]
+
+
+#: What the library's refusal says (its English text, matched on a fragment) → what we tell the person.
+_REFUSALS = [
+    (
+        "state",
+        lambda: _("This launch did not start here, or took too long. Open the link in your course again."),
+    ),
+    ("Invalid Nonce", lambda: _("This launch was already used. Open the link in your course again.")),
+    (
+        "Registration not found",
+        lambda: _(
+            "This launch was not meant for Classplay as registered here: its platform or its audience "
+            "(the client ID) is unknown. Ask your school admin to check the registration."
+        ),
+    ),
+    ("Could not find registration", lambda: _("This course platform is not registered with Classplay.")),
+    ("Client id not registered", lambda: _("This launch was meant for another tool (wrong audience).")),
+    (
+        "cookie",
+        lambda: _("This launch did not start here, or took too long. Open the link in your course again."),
+    ),
+    ("expired", lambda: _("This launch has expired. Open the link in your course again.")),
+    ("Signature", lambda: _("This launch's signature does not match the course platform's keys.")),
+    (
+        "Unable to find public key",
+        lambda: _("This launch's signature does not match the course platform's keys."),
+    ),
+    (
+        "deployment",
+        lambda: _(
+            "This deployment of Classplay is not registered. Ask your school admin to add its deployment ID."
+        ),
+    ),
+]
+
+
+def refusal_text(error: Exception) -> str:
+    message = str(error)
+    for fragment, text in _REFUSALS:
+        if fragment.lower() in message.lower():
+            return text()
+    return _("This launch could not be checked. Open the link in your course again.")

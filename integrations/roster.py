@@ -1,0 +1,82 @@
+"""Names and Role Provisioning Services: the class list follows the LMS course. Learners added are
+enrolled (made on first sight), renamed ones renamed, and those gone from the course unenrolled: their
+student record and learning data stay."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db import transaction
+from django.utils import timezone
+from pylti1p3.names_roles import NamesRolesProvisioningService
+from pylti1p3.service_connector import ServiceConnector
+
+from classrooms import services as classroom_services
+from classrooms.models import Enrolment
+
+from . import services
+from .lti import registration_for
+from .models import CourseLink, PersonLink
+
+
+@dataclass
+class RosterSyncResult:
+    added: int = 0
+    renamed: int = 0
+    removed: int = 0
+
+
+def fetch_members(course: CourseLink) -> list[dict]:
+    connector = ServiceConnector(registration_for(course.platform))
+    service = NamesRolesProvisioningService(connector, {"context_memberships_url": course.memberships_url})
+    return [dict(member) for member in service.get_members()]
+
+
+def _is_learner(member: dict) -> bool:
+    return services.is_learner_launch({services.CLAIM + "roles": member.get("roles", [])}) and not (
+        services.is_staff_launch({services.CLAIM + "roles": member.get("roles", [])})
+    )
+
+
+def roster_sync(*, course_id: int) -> RosterSyncResult:
+    """Fetch the course's members, then apply them (idempotent: a second run changes nothing)."""
+    course = CourseLink.objects.select_related("platform", "classroom").get(pk=course_id)
+    members = fetch_members(course)
+    return roster_apply(course=course, members=members)
+
+
+@transaction.atomic
+def roster_apply(*, course: CourseLink, members: list[dict]) -> RosterSyncResult:
+    result = RosterSyncResult()
+    active = {
+        member["user_id"]: member
+        for member in members
+        if _is_learner(member) and member.get("status", "Active") == "Active"
+    }
+    links = {
+        link.lti_user_id: link
+        for link in PersonLink.objects.filter(platform=course.platform, student__isnull=False).select_related(
+            "student"
+        )
+    }
+    enrolled = set(Enrolment.objects.filter(classroom=course.classroom).values_list("student_id", flat=True))
+    for user_id, member in active.items():
+        link = links.get(user_id)
+        if link is None or link.student_id not in enrolled:
+            services.learner_student(course, user_id, member, link)
+            result.added += 1
+        elif _rename(link.student, member):
+            result.renamed += 1
+    gone = [link.student_id for user_id, link in links.items() if user_id not in active]
+    result.removed = Enrolment.objects.filter(classroom=course.classroom, student_id__in=gone).delete()[0]
+    course.roster_synced_at = timezone.now()
+    course.save(update_fields=["roster_synced_at"])
+    return result
+
+
+def _rename(student, member: dict) -> bool:
+    given, family = services.names(member)
+    if (student.given_name, student.family_name) == (given, family):
+        return False
+    classroom_services.student_rename(student=student, given_name=given, family_name=family)
+    return True

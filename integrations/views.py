@@ -1,0 +1,251 @@
+"""LTI 1.3 pages: a school admin's platform registrations, the tool's key set, the OIDC login and launch
+the LMS sends people through, the deep-linking picker, and the roster sync button.
+
+Launches need a new window: Classplay refuses to be framed (CSP frame-ancestors 'none') and its session
+cookie is SameSite=Lax. The LMS's cross-site POSTs reach only ``oidc_login`` and ``launch`` (csrf_exempt:
+the signed id_token, the single-use nonce and the state cookie are their protection)."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from urllib.parse import urlsplit
+
+from django.contrib import messages
+from django.contrib.auth import login, logout
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
+from django.http import Http404, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import require_POST
+from pylti1p3.contrib.django import DjangoMessageLaunch, DjangoOIDCLogin
+from pylti1p3.exception import LtiException, OIDCException
+
+from classrooms import selectors as classroom_selectors
+from classrooms.middleware import sign_in_student
+from classrooms.once import once
+from games import services as game_services
+from games.forms import SessionForm
+from games.models import GameSession
+from questions.selectors import visible_vocabulary_lists, visible_word_lists
+
+from . import deep_linking, keys, lti, services, tasks
+from .forms import PlatformForm
+from .models import CourseLink, DeepLinkRequest, Platform
+
+#: How long a teacher has to pick a game after "add activity" in the LMS.
+DEEP_LINK_TIME = timedelta(hours=2)
+
+
+def _admin_school(request):
+    school = classroom_selectors.primary_school(request.user)
+    if school is None or not classroom_selectors.is_school_admin(request.user, school):
+        raise PermissionDenied
+    return school
+
+
+def tool_urls(request) -> dict[str, str]:
+    """What a school admin pastes into the LMS."""
+    return {
+        "jwks": request.build_absolute_uri(reverse("integrations:jwks")),
+        "login": request.build_absolute_uri(reverse("integrations:login")),
+        "launch": request.build_absolute_uri(reverse("integrations:launch")),
+        "deep_link": request.build_absolute_uri(reverse("integrations:launch")),
+        "domain": request.get_host(),
+    }
+
+
+# --- School admin: registrations ------------------------------------------------------------------
+
+
+@login_required
+def platforms(request):
+    school = _admin_school(request)
+    context = {
+        "school": school,
+        "platforms": Platform.objects.filter(school=school).order_by("name"),
+        "tool": tool_urls(request),
+    }
+    return render(request, "integrations/platforms.html", context)
+
+
+@login_required
+@once
+def platform_edit(request, pk: int | None = None):
+    school = _admin_school(request)
+    platform = get_object_or_404(Platform, pk=pk, school=school) if pk else Platform(school=school)
+    form = PlatformForm(request.POST or None, instance=platform)
+    if request.method == "POST" and form.is_valid():
+        form.save()
+        messages.success(
+            request, _("Saved. Teachers can now open Classplay from %(name)s.") % {"name": platform.name}
+        )
+        return redirect("integrations:platforms")
+    context = {"form": form, "platform": platform, "tool": tool_urls(request)}
+    return render(request, "integrations/platform_form.html", context, status=400 if form.errors else 200)
+
+
+def jwks(request):
+    return JsonResponse(keys.public_key_set())
+
+
+# --- OIDC login and launch ------------------------------------------------------------------------
+
+
+def _refused(request, message: str):
+    return render(request, "integrations/refused.html", {"message": message}, status=403)
+
+
+@csrf_exempt
+def oidc_login(request):
+    """Step 1 of a launch: the LMS names itself and the user; we answer with a redirect to its
+    authorisation endpoint carrying a fresh state (cookie) and nonce (database)."""
+    storage = lti.DatabaseLaunchData()
+    oidc = DjangoOIDCLogin(request, lti.PlatformToolConf(), launch_data_storage=storage)
+    try:
+        return oidc.redirect(request.build_absolute_uri(reverse("integrations:launch")))
+    except (LtiException, OIDCException) as error:
+        return _refused(request, lti.refusal_text(error))
+
+
+@csrf_exempt
+@require_POST
+def launch(request):
+    """Step 2: the LMS posts the signed id_token. Nothing is written until every check has passed."""
+    storage = lti.DatabaseLaunchData()
+    try:
+        message = DjangoMessageLaunch(request, lti.PlatformToolConf(), launch_data_storage=storage)
+        data = message.get_launch_data()
+    except (LtiException, OIDCException) as error:
+        return _refused(request, lti.refusal_text(error))
+    if not storage.consume_nonce(data["nonce"]):
+        return _refused(request, _("This launch was already used. Open the link in your course again."))
+    platform = lti.find_platform(data["iss"], message.get_client_id())
+    try:
+        course, teacher, student = services.launch_sign_in(platform=platform, launch=data)
+    except services.LaunchRefused as refused:
+        return _refused(request, refused.message)
+    if message.is_deep_link_launch():
+        if teacher is None:
+            return _refused(request, _("Only a course's teachers can add Classplay games to it."))
+        _sign_in_teacher(request, teacher)
+        picking = services.deep_link_request_create(
+            course=course,
+            user=teacher,
+            deployment_id=data[lti.CLAIM + "deployment_id"],
+            settings=data[lti.DEEP_LINKING_CLAIM],
+        )
+        return redirect("integrations:deep_link", pk=picking.pk)
+    link = services.resource_link_record(course=course, launch=data)
+    if student is not None:
+        sign_in_student(request, student)
+        return redirect("student_home")  # it lists the class's open game: one tap to join
+    _sign_in_teacher(request, teacher)
+    if link is not None and link.session_id:
+        return redirect("games:console", pk=link.session_id)
+    return redirect("classroom_detail", pk=course.classroom_id)
+
+
+def _sign_in_teacher(request, teacher) -> None:
+    """A fresh session for this teacher only: a student signed in on this device is signed out."""
+    logout(request)
+    login(request, teacher, backend="django.contrib.auth.backends.ModelBackend")
+
+
+# --- Deep linking ---------------------------------------------------------------------------------
+
+
+def _deep_link_request(request, pk) -> DeepLinkRequest:
+    picking = get_object_or_404(
+        DeepLinkRequest.objects.select_related("course__classroom", "course__platform"), pk=pk
+    )
+    if picking.user_id != request.user.pk:
+        raise Http404
+    if picking.answered_at or picking.created_at < timezone.now() - DEEP_LINK_TIME:
+        raise Http404
+    return picking
+
+
+@login_required
+def deep_link(request, pk):
+    """The teacher picks a scheduled game of the class, or schedules a new one, to add to the course."""
+    picking = _deep_link_request(request, pk)
+    classroom = picking.course.classroom
+    scheduled = classroom.game_sessions.filter(
+        status__in=[GameSession.Status.SCHEDULED, GameSession.Status.LOBBY]
+    ).order_by("scheduled_for")
+    form = SessionForm(
+        request.POST if request.POST.get("action") == "schedule" else None,
+        classrooms=classroom_selectors.classrooms_for_user(request.user).filter(pk=classroom.pk),
+        word_lists=visible_word_lists(request.user),
+        vocabulary_lists=visible_vocabulary_lists(request.user),
+        initial=SessionForm.initial_for(classroom=classroom),
+    )
+    session = None
+    if request.method == "POST" and request.POST.get("action") == "pick":
+        session = scheduled.filter(pk=request.POST.get("session") or 0).first()
+        if session is None:
+            messages.error(request, _("Choose one of the class's scheduled games."))
+    elif request.method == "POST" and form.is_valid():
+        session = _schedule(request, form, classroom)
+    if session is not None:
+        return _deep_link_answer(request, picking, session)
+    context = {"picking": picking, "classroom": classroom, "scheduled": scheduled, "form": form}
+    return render(request, "integrations/deep_link.html", context, status=400 if form.errors else 200)
+
+
+def _schedule(request, form, classroom):
+    data = form.cleaned_data
+    try:
+        return game_services.session_schedule(
+            classroom=classroom,
+            by=request.user,
+            game=data["game"],
+            scheduled_for=data["scheduled_for"],
+            planned_minutes=data["planned_minutes"],
+            settings=data["settings"],
+            title=data["title"],
+            arrangement=data["arrangement"],
+        )
+    except ValidationError as error:
+        form.add_error(None, error.messages)
+        return None
+
+
+def _deep_link_answer(request, picking, session):
+    """A page that posts the signed deep-linking response back to the LMS (a button, pressed for the
+    teacher by a script where scripts run)."""
+    jwt = deep_linking.response_jwt(
+        picking=picking,
+        session=session,
+        launch_url=request.build_absolute_uri(reverse("integrations:launch")),
+    )
+    services.deep_link_request_answer(request=picking)
+    return_url = picking.settings["deep_link_return_url"]
+    context = {"return_url": return_url, "jwt": jwt, "session": session}
+    response = render(request, "integrations/deep_link_return.html", context)
+    # This one form posts to the LMS: the page's CSP lets forms go there too.
+    parts = urlsplit(return_url)
+    response._csp_update = {"form-action": [f"{parts.scheme}://{parts.netloc}"]}
+    return response
+
+
+# --- Roster ---------------------------------------------------------------------------------------
+
+
+@login_required
+@require_POST
+def roster_sync(request, pk: int):
+    course = get_object_or_404(CourseLink.objects.select_related("classroom"), pk=pk)
+    if not classroom_selectors.can_manage_classroom(request.user, course.classroom):
+        raise Http404
+    if not course.memberships_url:
+        messages.error(request, _("The course platform has not shared its class list with Classplay."))
+    else:
+        transaction.on_commit(lambda: tasks.sync_roster.delay(course.pk))
+        messages.success(request, _("The class list is being updated from the course platform."))
+    return redirect("classroom_detail", pk=course.classroom_id)
