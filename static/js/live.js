@@ -201,7 +201,9 @@
   function countdown(connection, element, deadline) {
     if (!element) return;
     clearInterval(element._classplayTimer);
-    if (deadline === null || deadline === undefined) {
+    // Homework with its timers off gives each move an hour, and its clock stops while the student is
+    // away: no limit to watch, so nothing is drawn.
+    if (deadline === null || deadline === undefined || document.querySelector("[data-untimed]")) {
       element.textContent = "";
       element.hidden = true;
       return;

@@ -53,8 +53,10 @@
     range.addEventListener("input", () => show(Number(range.value)));
     document.addEventListener("keydown", (event) => {
       if (event.target.closest("input, textarea, select")) return;
-      if (event.key === "ArrowLeft") show(current - 1);
-      if (event.key === "ArrowRight") show(current + 1);
+      // The arrow that points at the previous-step button: on a right-to-left page it is on the right.
+      const back = document.documentElement.dir === "rtl" ? "ArrowRight" : "ArrowLeft";
+      if (event.key === back) show(current - 1);
+      else if (event.key === "ArrowLeft" || event.key === "ArrowRight") show(current + 1);
     });
     show(1);
   });

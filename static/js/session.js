@@ -31,6 +31,21 @@
   }
   Classplay.el = el;
 
+  /** The projector's wall of ``count`` table cards: the number of columns that lets their text be
+   *  largest, for cards of ``width`` × ``height`` text units (ems) in 85 % of the window's height (the
+   *  rest is the page's title). Returns ``{cols, rows, size}``, ``size`` the text unit in px. */
+  Classplay.wallLayout = function (count, width, height) {
+    const screenWidth = window.innerWidth || 16;
+    const screenHeight = (window.innerHeight || 9) * 0.85;
+    let best = { cols: 1, rows: count, size: 0 };
+    for (let cols = 1; cols <= Math.max(1, count); cols += 1) {
+      const rows = Math.ceil(count / cols);
+      const size = Math.min(screenWidth / cols / width, screenHeight / rows / height);
+      if (size > best.size) best = { cols, rows, size };
+    }
+    return best;
+  };
+
   const STATUS_TEXT = {
     scheduled: () => gettext("Not open yet"),
     lobby: () => gettext("Lobby open"),
@@ -140,6 +155,11 @@
       for (const node of document.querySelectorAll("[data-session-status]")) {
         node.textContent = (STATUS_TEXT[status] || (() => status))();
       }
+      if (session.when) {
+        for (const node of document.querySelectorAll("[data-session-when]")) {
+          node.replaceChildren(el("time", { datetime: session.when.at }, session.when.text));
+        }
+      }
       for (const node of document.querySelectorAll("[data-show-when]")) {
         let show = node.dataset.showWhen.split(" ").includes(status);
         if (node.dataset.showLocked) show = show && String(session.lobby_locked) === node.dataset.showLocked;
@@ -147,7 +167,11 @@
       }
       const paused = document.getElementById("live-paused");
       if (paused) paused.hidden = status !== "paused";
-      if (before && before !== status) this.announce((STATUS_TEXT[status] || (() => status))());
+      if (before && before !== status) {
+        this.announce((STATUS_TEXT[status] || (() => status))());
+        // A note from the page's load ("Scheduled…") no longer says where the game stands.
+        for (const note of document.querySelectorAll("main > .messages")) note.remove();
+      }
       if (this.role === "player") this.renderPlayerState();
       else this.renderParticipants();
       // Tables that no longer exist for this viewer (a removed student) disappear.
@@ -175,10 +199,18 @@
       else if (status === "cancelled") text = gettext("This game was cancelled.");
       else if (!this.me.table && (status === "lobby" || status === "scheduled")) {
         text = gettext("You're in! Wait for your teacher to start the game.");
+        const present = (this.session.counts || {}).present || 0;
+        if (present > 1) {
+          text += " " + interpolate(ngettext("%(n)s classmate is in with you.", "%(n)s classmates are in with you.",
+            present - 1), { n: present - 1 }, true);
+        }
       } else if (!this.me.table && status === "finished") text = gettext("This game has finished.");
       else if (!this.me.table) text = gettext("You're in. Your teacher will seat you in a moment.");
       box.textContent = text;
       box.hidden = !text;
+      if (this.me.removed || status === "finished" || status === "cancelled") {
+        if (Classplay.offerNextGame) Classplay.offerNextGame(this.root.querySelector("[data-next-game]"), this.sessionId);
+      }
     }
 
     /** The lobby's tables (or teams): drag a student, or pick from the list beside each name. */
@@ -260,8 +292,10 @@
       if (this.role !== "teacher") {
         list.replaceChildren(...people.filter((p) => p.status === "present").map((p) =>
           el("li", { class: "participant" + (p.connected ? " is-connected" : "") }, p.name)));
+        this.renderMissing();
         return;
       }
+      this.renderLog();
       const template = this.root.dataset.participantUrl; // .../participants/0/kind/
       const tableNames = new Map((this.session.tables || []).map((t) => [t.id, t.number]));
       list.replaceChildren(...people.map((p) => {
@@ -279,9 +313,37 @@
         return el("li", { class: `participant is-${p.status}` + (p.connected ? " is-connected" : "") },
           el("span", { class: "presence-dot", "aria-hidden": "true" }),
           el("span", { class: "participant-name" }, p.name),
+          p.accommodations && p.accommodations.length
+            ? el("span", { class: "participant-accommodations badge", title: p.accommodations.join(", ") },
+              interpolate(gettext("Accommodations: %(list)s"), { list: p.accommodations.join(", ") }, true))
+            : null,
           el("span", { class: "participant-status" }, [statusText, where].filter(Boolean).join(" · ")),
           el("span", { class: "participant-actions" }, ...actions));
       }));
+    }
+
+    /** The projector's lobby: the class's students who have not joined yet. */
+    renderMissing() {
+      const box = this.root.querySelector("[data-missing]");
+      if (!box) return;
+      const missing = this.session.missing || [];
+      box.hidden = missing.length === 0;
+      box.querySelector("[data-missing-count]").textContent = interpolate(
+        ngettext("Still to join: %(n)s student", "Still to join: %(n)s students", missing.length),
+        { n: missing.length }, true);
+      box.querySelector("[data-missing-names]").replaceChildren(...missing.map((name) => el("li", {}, name)));
+    }
+
+    /** The console's control log, as sentences with names, newest first. */
+    renderLog() {
+      const list = this.root.querySelector("[data-control-log]");
+      if (!list || !this.session.log) return;
+      if (!this.session.log.length) {
+        list.replaceChildren(el("li", { class: "muted" }, gettext("Nothing yet.")));
+        return;
+      }
+      list.replaceChildren(...this.session.log.map((line) =>
+        el("li", {}, el("time", { datetime: line.at }, line.time), " ", line.text)));
     }
 
     // --- tables ----------------------------------------------------------------------------------
@@ -298,14 +360,15 @@
         el("h2", { class: "table-title" }, interpolate(gettext("Table %(n)s"), { n: table.number }, true)),
         clock);
       const section = el("section", { class: "table-card", "data-table-id": table.table }, header);
-      if (this.role === "teacher") header.append(this.tableControls(table));
+      const controls = this.role === "teacher" ? this.tableControls(table) : null;
+      if (controls) header.append(controls);
       section.append(body);
       if (this.role === "player" && this.tables.size <= 1) {
         section.classList.add("is-own-table");
         header.hidden = false;
       }
       this.tablesBox.append(section);
-      card = { card: section, body, clock, pressed: false, waiting: null };
+      card = { card: section, body, clock, controls, pressed: false, waiting: null };
       body.addEventListener("pointerdown", (event) => {
         if (event.target instanceof Element && event.target.closest(PRESSABLE)) card.pressed = true;
       });
@@ -352,6 +415,8 @@
         return;
       }
       card.card.dataset.status = table.status;
+      // A table that has finished (or that the teacher ended) has nothing left to extend, move on or end.
+      if (card.controls) card.controls.hidden = table.status !== "playing";
       const view = table.view || {};
       const clock = view.clock || {};
       const deadline = table.status === "playing" ? (clock.deadline ?? view.deadline ?? null) : null;
@@ -362,9 +427,18 @@
       }
       try {
         module.render(card.body, table, this.context(table));
+        if (table.status !== "playing") this.disablePlay(card.body);
       } catch (error) {
         console.error(error); // eslint-disable-line no-console
         card.body.textContent = gettext("This table could not be drawn. Reload the page.");
+      }
+    }
+
+    /** Once a table is over, nothing in it may still look like a move: every control is disabled, but
+     *  for those a game marks as still useful afterwards ([data-after-end], e.g. a replay or a check). */
+    disablePlay(body) {
+      for (const control of body.querySelectorAll("button, input, select, textarea")) {
+        if (!control.closest("[data-after-end]")) control.disabled = true;
       }
     }
 

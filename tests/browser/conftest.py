@@ -46,18 +46,27 @@ def browser():
 
 @pytest.fixture
 def new_page(browser):
-    """``new_page(viewport=...)``: a page in a fresh browser context (its own cookies: another device)."""
-    contexts = []
+    """``new_page(viewport=...)``: a page in a fresh browser context (its own cookies: another device).
+    Whatever the test, nothing a page loads or runs may be refused by its Content-Security-Policy."""
+    contexts, refused = [], []
 
     def make(width=1366, height=768):
         context = browser.new_context(viewport={"width": width, "height": height}, locale="en-GB")
         context.set_default_timeout(10_000)
         contexts.append(context)
-        return context.new_page()
+        page = context.new_page()
+        page.on("console", lambda message: _note_refusal(refused, page, message))
+        return page
 
     yield make
     for context in contexts:
         context.close()
+    assert refused == [], "the Content-Security-Policy refused something a page needs"
+
+
+def _note_refusal(refused: list, page, message) -> None:
+    if message.type == "error" and "Content Security Policy" in message.text:
+        refused.append(f"{page.url}: {message.text}")
 
 
 @pytest.fixture
@@ -75,6 +84,7 @@ def live_site(transactional_db):
     from django.core.asgi import get_asgi_application
 
     from games import clock
+    from games.realtime.consumers import SERVER_MAX_MESSAGE_BYTES
     from games.realtime.routing import build_websocket_application
 
     app = ProtocolTypeRouter(
@@ -95,6 +105,7 @@ def live_site(transactional_db):
             log_level="warning",
             ws="auto",  # as the Procfile serves it (websockets-sansio with this uvicorn)
             ws_per_message_deflate=False,  # nor permessage-deflate
+            ws_max_size=SERVER_MAX_MESSAGE_BYTES,  # and its frame limit
         )
     )
     thread = threading.Thread(target=server.run, daemon=True)

@@ -10,7 +10,6 @@ watch.
 from __future__ import annotations
 
 import json
-import pathlib
 import re
 
 import pytest
@@ -18,52 +17,13 @@ import pytest
 from games.engine.core import IllegalAction
 from games.engine.faces import Faces
 from games.engine.faces.art import face_svg
-from games.engine.faces.features import FEATURE_BY_KEY
-from games.engine.faces.rules import question_splits
+from games.engine.faces.features import FEATURE_BY_KEY, question_splits
+from tests.browser.harness import open_device
 
 pytestmark = [pytest.mark.browser]
 
-ROOT = pathlib.Path(__file__).resolve().parents[2]
-MODULE = ROOT / "static" / "js" / "games" / "faces.js"
-CSS = [ROOT / "static" / "css" / "classplay.css", ROOT / "static" / "css" / "games" / "faces.css"]
 GAME = Faces()
 AVA, BEN = "s1", "s2"
-
-# A stand-in for session.js/live.js: registerGame, a ctx per page, an outbox the test empties.
-BOOT = """
-window.announced = [];
-window.outbox = [];
-window.errors = [];
-window.addEventListener("error", (e) => window.errors.push(String(e.message)));
-const waiting = new Map();
-let nextId = 0;
-window.Classplay = { registerGame(name, module) { window.gameName = name; window.gameModule = module; } };
-window.setupCtx = function (role, player, compact) {
-  window.ctx = {
-    role, player, compact,
-    gettext: (s) => s, interpolate: (f, o) => f,
-    act(action) {
-      const id = ++nextId;
-      window.outbox.push({ id, action });
-      return new Promise((resolve, reject) => waiting.set(id, { resolve, reject }));
-    },
-    countdown(el, deadline) { el.textContent = deadline == null ? "" : "0:42"; },
-    serverNow: () => 0,
-    announce: (text) => window.announced.push(text),
-    draft: () => null, saveDraft: () => {},
-    session: { id: 1, game: "faces", title: "Test", status: "running", participants: [] },
-  };
-};
-window.takeOutbox = () => window.outbox.splice(0);
-// Resolves once the screen's own continuation of the ack (a queued send, a redraw) has run, so the
-// test never looks at the page in between.
-window.settle = (id, ok, message, seq) => {
-  const w = waiting.get(id); waiting.delete(id);
-  if (ok) w.resolve({ seq, duplicate: false }); else w.reject({ code: "illegal", message });
-  return new Promise((done) => setTimeout(done, 0));
-};
-window.draw = (table) => window.gameModule.render(document.getElementById("root"), table, window.ctx);
-"""
 
 
 class Bench:
@@ -79,13 +39,7 @@ class Bench:
         self.pages: dict[str, tuple] = {}
 
     def device(self, name, role, player=None, compact=False, width=1366, height=768):
-        page = self.new_page(width=width, height=height)
-        page.set_content('<!doctype html><html lang="en"><body><main id="root"></main></body></html>')
-        for css in CSS:
-            page.add_style_tag(path=str(css))
-        page.add_script_tag(content=BOOT)
-        page.evaluate("([r, p, c]) => window.setupCtx(r, p, c)", [role, player, compact])
-        page.add_script_tag(path=str(MODULE))
+        page = open_device(self.new_page, "faces", role, player, compact, width=width, height=height)
         viewer = {"role": role, "player": player} if role == "player" else {"role": role}
         self.pages[name] = (page, viewer, player)
         self.draw(name)
@@ -256,8 +210,11 @@ def test_a_round_between_two_students_with_the_teacher_and_the_projector_watchin
     waiter.get_by_role("button", name="Yes, resign").click()
     bench.pump()
     assert bench.state["phase"] == "over"
-    assert asker.get_by_role("heading", name="You won the match!").first.is_visible()
-    assert waiter.get_by_text(f"{name_of[namer]} resigned.").first.is_visible()
+    assert asker.get_by_role("heading", name="You won the match!").is_visible()
+    # The score agrees with the result: the resigning player concedes the round the winner still needed.
+    assert waiter.get_by_text(f"You resigned, so {name_of[first]} wins the match 2–1.").is_visible()
+    assert asker.get_by_text(f"{name_of[namer]} resigned, so you win the match 2–1.").is_visible()
+    assert asker.locator(".fc-score .is-winner .fc-wins").inner_text() == "2"
     asker.get_by_text("Check that the faces were fair").click()
     assert asker.get_by_text(bench.state["rng"]["seed"]).is_visible()
     link = asker.get_by_role("link", name="Verify this match")
@@ -313,7 +270,7 @@ def test_live_two_students_play_a_round_through_the_real_pages(live_site, signed
         classroom=class_7b,
         by=ms_rivera,
         game="faces",
-        scheduled_for=timezone.now() + timedelta(minutes=5),
+        scheduled_for=timezone.now() + timedelta(hours=1),
         settings={"turn_seconds": 300, "bot": "medium"},
     )
     console = signed_in(url, user=ms_rivera)

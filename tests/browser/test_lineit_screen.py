@@ -10,63 +10,21 @@ deterministically and with no server; the teacher's console and the projector wa
 from __future__ import annotations
 
 import json
-import pathlib
 
 import pytest
 
 from games.engine import core
 from games.engine.core import IllegalAction
 from games.engine.lineit import LineIt, rules
+from tests.browser.harness import in_time, open_device
 from tests.loading import engine_module
 
 pytestmark = [pytest.mark.browser]
 
-ROOT = pathlib.Path(__file__).resolve().parents[2]
-MODULE = ROOT / "static" / "js" / "games" / "lineit.js"
-CSS = [ROOT / "static" / "css" / "classplay.css", ROOT / "static" / "css" / "games" / "lineit.css"]
 GAME = LineIt()
 
 
 S = engine_module("test_lineit_support")
-
-# A stand-in for session.js/live.js: registerGame, a ctx per page, an outbox the test empties.
-BOOT = """
-window.announced = [];
-window.outbox = [];
-window.errors = [];
-window.addEventListener("error", (e) => window.errors.push(String(e.message)));
-const waiting = new Map();
-let nextId = 0;
-function interpolate(fmt, obj, named) {
-  return named ? fmt.replace(/%\\(\\s*([^)]+?)\\s*\\)s/g, (m, k) => String(obj[k])) : fmt;
-}
-window.Classplay = { registerGame(name, module) { window.gameModule = module; window.gameName = name; } };
-window.setupCtx = function (role, player, compact) {
-  window.ctx = {
-    role, player, compact,
-    gettext: (s) => s, interpolate,
-    act(action) {
-      const id = ++nextId;
-      window.outbox.push({ id, action });
-      return new Promise((resolve, reject) => waiting.set(id, { resolve, reject }));
-    },
-    countdown(el, deadline) { el.textContent = deadline == null ? "" : "0:30"; },
-    serverNow: () => 0,
-    announce: (text) => window.announced.push(text),
-    draft: () => null, saveDraft: () => {},
-    session: { id: 1, game: "lineit", title: "Test", status: "running", participants: [] },
-  };
-};
-window.takeOutbox = () => window.outbox.splice(0);
-// Resolves once the screen's own continuation of the ack (a queued send, a redraw) has run, so the
-// test never looks at the page in between.
-window.settle = (id, ok, message, seq) => {
-  const w = waiting.get(id); waiting.delete(id);
-  if (ok) w.resolve({ seq, duplicate: false }); else w.reject({ code: "illegal", message });
-  return new Promise((done) => setTimeout(done, 0));
-};
-window.draw = (table) => window.gameModule.render(document.getElementById("root"), table, window.ctx);
-"""
 
 
 class Bench:
@@ -82,13 +40,7 @@ class Bench:
         self.refusals: list[IllegalAction] = []
 
     def device(self, name, role, player=None, compact=False, width=1366, height=768):
-        page = self.new_page(width=width, height=height)
-        page.set_content('<!doctype html><html lang="en"><body><main id="root"></main></body></html>')
-        for css in CSS:
-            page.add_style_tag(path=str(css))
-        page.add_script_tag(content=BOOT)
-        page.evaluate("([r, p, c]) => window.setupCtx(r, p, c)", [role, player, compact])
-        page.add_script_tag(path=str(MODULE))
+        page = open_device(self.new_page, "lineit", role, player, compact, width=width, height=height)
         assert page.evaluate("window.gameName") == "lineit"
         viewer = {"role": "player", "player": player} if role == "player" else {"role": role}
         if role == "replay":
@@ -120,7 +72,7 @@ class Bench:
         sent = page.evaluate("window.takeOutbox()")
         assert sent, f"{name} sent nothing"
         for item in sent:
-            self.now += 1
+            self.now = in_time(self.state, self.now + 1)
             try:
                 self.state, _events = GAME.apply(self.state, viewer["player"], item["action"], self.now)
             except IllegalAction as error:
@@ -322,7 +274,7 @@ def test_after_the_draft_a_hand_card_is_played_by_drag_then_the_line_is_scored(n
     bench.pump("ava")
     assert bench.state["piles"]["p1"] == [n(40), n(45)]
     assert bench.turn() == "p2"
-    page.get_by_text("Wait for Ben.").wait_for()
+    page.get_by_text("Ben is playing. Wait for your turn.").wait_for()
     bench.check_clean()
 
 
@@ -338,7 +290,7 @@ def test_a_line_with_a_bet_shows_its_progress_and_what_scoring_now_would_give(ne
     page.locator(".lineit-mine").get_by_text("Bet +3: 2 of 3 number cards after it").wait_for()
     page.get_by_text("Scoring now banks 0 cards and loses the bet (\u22123).").wait_for()
     page.locator(".lineit-others").get_by_text("Bet +5: 1 of 5 number cards after it").wait_for()
-    assert page.get_by_role("button", name="Bet card +3").count() == 0, "a Bet in a line is not a button"
+    assert page.get_by_role("button", name="Bet +3 card").count() == 0, "a Bet in a line is not a button"
     market_button(page, 2).click()  # 4 does not fit a line going up from 30: the server says why
     page.keyboard.press("l")
     bench.pump("ava")
@@ -482,7 +434,7 @@ def test_live_a_teacher_starts_line_it_and_three_students_play_a_round(
         classroom=class_7b,
         by=ms_rivera,
         game="lineit",
-        scheduled_for=timezone.now() + timedelta(minutes=5),
+        scheduled_for=timezone.now() + timedelta(hours=1),
         settings={"level": "3", "turn_seconds": 120},
     )
     url = asgi_server

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import itertools
 import json
-import pathlib
 import re
 from datetime import timedelta
 
@@ -18,74 +17,14 @@ import pytest
 
 from games.engine.core import IllegalAction
 from games.engine.lineup import right_count
+from tests.browser.harness import ROOT, in_time, open_device
 from tests.loading import engine_module
 
 pytestmark = [pytest.mark.browser]
 
-ROOT = pathlib.Path(__file__).resolve().parents[2]
-MODULE = ROOT / "static" / "js" / "games" / "lineup.js"
-CSS = [ROOT / "static" / "css" / "classplay.css", ROOT / "static" / "css" / "games" / "lineup.css"]
-
 
 h = engine_module("test_lineup_helpers")
 GAME = h.GAME
-
-# A stand-in for session.js/live.js: registerGame, a ctx per page, an outbox the test empties.
-BOOT = """
-window.announced = [];
-window.outbox = [];
-window.errors = [];
-window.addEventListener("error", (e) => window.errors.push(String(e.message)));
-const waiting = new Map();
-let nextId = 0;
-function interpolate(fmt, obj, named) {
-  return named ? fmt.replace(/%\\(\\s*([^)]+?)\\s*\\)s/g, (m, k) => String(obj[k])) : fmt;
-}
-window.Classplay = { registerGame(name, module) { window.gameModule = module; } };
-window.setupCtx = function (role, player, compact) {
-  window.ctx = {
-    role, player, compact,
-    gettext: (s) => s, ngettext: (s, p, n) => (n === 1 ? s : p), interpolate,
-    act(action) {
-      const id = ++nextId;
-      window.outbox.push({ id, action });
-      window.sent = (window.sent || []).concat([{ action, at: performance.now() }]);
-      return new Promise((resolve, reject) => waiting.set(id, { resolve, reject }));
-    },
-    countdown(el, deadline) { el.textContent = deadline == null ? "" : "0:30"; },
-    serverNow: () => 0,
-    announce: (text) => window.announced.push(text),
-    draft: () => null, saveDraft: () => {},
-    session: { id: 1, game: "lineup", title: "Test", status: "running", participants: [] },
-  };
-};
-window.takeOutbox = () => window.outbox.splice(0);
-// Resolves once the screen's own continuation of the ack (a queued send, a redraw) has run, so the
-// test never looks at the page in between.
-window.settle = (id, ok, message, seq) => {
-  const w = waiting.get(id); waiting.delete(id);
-  if (ok) w.resolve({ seq, duplicate: false }); else w.reject({ code: "illegal", message });
-  return new Promise((done) => setTimeout(done, 0));
-};
-window.draw = (table) => window.gameModule.render(document.getElementById("root"), table, window.ctx);
-// Several viewers on one page (one root each): [[id, role, player, compact, table], ...] -> their texts.
-window.drawMany = (items) => {
-  const own = window.ctx;
-  const texts = items.map(([id, role, player, compact, table]) => {
-    let root = document.getElementById(id);
-    if (!root) {
-      root = document.createElement("section");
-      root.id = id;
-      document.body.append(root);
-    }
-    window.setupCtx(role, player, compact);
-    window.gameModule.render(root, table, window.ctx);
-    return root.innerText;
-  });
-  window.ctx = own;
-  return texts;
-};
-"""
 
 
 class Bench:
@@ -100,13 +39,7 @@ class Bench:
         self.pages: dict[str, tuple] = {}
 
     def device(self, name, role, player=None, compact=False, width=1366, height=768):
-        page = self.new_page(width=width, height=height)
-        page.set_content('<!doctype html><html lang="en"><body><main id="root"></main></body></html>')
-        for css in CSS:
-            page.add_style_tag(path=str(css))
-        page.add_script_tag(content=BOOT)
-        page.evaluate("([r, p, c]) => window.setupCtx(r, p, c)", [role, player, compact])
-        page.add_script_tag(path=str(MODULE))
+        page = open_device(self.new_page, "lineup", role, player, compact, width=width, height=height)
         viewer = {"role": "player", "player": player} if role == "player" else {"role": "teacher"}
         if role == "projector":
             viewer = {"role": "projector"}
@@ -138,7 +71,7 @@ class Bench:
             for page, _viewer, player in self.pages.values():
                 for item in page.evaluate("window.takeOutbox()"):
                     sent = True
-                    self.now += 0.5
+                    self.now = in_time(self.state, self.now + 0.5)
                     try:
                         self.state, _events = GAME.apply(self.state, player, item["action"], self.now)
                     except IllegalAction as illegal:
@@ -589,7 +522,7 @@ def test_every_role_renders_whole_bot_games_without_errors_or_secrets(new_page):
         if GAME.is_over(state):
             break
         acting = GAME.current_players(state)
-        bench.now += 1
+        bench.now = in_time(state, bench.now + 1) if acting else bench.now + 1
         if acting:
             player = acting[rng.randint(0, len(acting) - 1)]
             bench.state, _events = GAME.apply(state, player, GAME.bot_action(state, player, rng), bench.now)
@@ -686,10 +619,11 @@ def test_live_a_teacher_starts_line_up_and_two_teams_of_two_play_a_round(
         classroom=class_7b,
         by=ms_rivera,
         game="lineup",
-        scheduled_for=timezone.now() + timedelta(minutes=5),
+        scheduled_for=timezone.now() + timedelta(hours=1),
         # Geography: its items' names are words (a maths card such as "2" is also on the projector as a
         # score, so looking for it in the projector's text would find it when it is not shown).
-        settings={"board": "short", "answer_seconds": 120, "subject": "geography"},
+        # The shortest reveal a teacher may choose (the default is 25 s), so the clock's move on is seen.
+        settings={"board": "short", "answer_seconds": 120, "subject": "geography", "reveal_seconds": 10},
     )
     url = live_site
     console = signed_in(url, user=ms_rivera)
@@ -768,3 +702,10 @@ def test_live_a_teacher_starts_line_up_and_two_teams_of_two_play_a_round(
         )
     for page in (*devices.values(), projector, console):
         assert page.errors == []
+
+
+def test_the_question_names_its_subject_as_the_teachers_setting_does(new_page):
+    bench = Bench(new_page, h.new_game(questions=[{**q, "subject": "body"} for q in h.QUESTIONS]))
+    page = bench.device("ava", "player", "ava")
+    meta = page.locator(".lu-q-meta").first.inner_text()
+    assert "The human body" in meta and "body" not in meta.replace("The human body", "")

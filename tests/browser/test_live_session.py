@@ -40,7 +40,7 @@ def test_a_whole_session_with_a_dropped_connection_a_pause_and_results(
     console.get_by_label("Game", exact=True).select_option("lineup")
     console.locator("#id_title").fill("Planets and rivers")
     console.get_by_role("spinbutton", name="Seconds to answer").fill("120")
-    console.get_by_role("button", name="Save").click()
+    console.get_by_role("button", name="Schedule for the start time").click()
     console.get_by_role("heading", name="Planets and rivers").wait_for()
     session = GameSession.objects.get(title="Planets and rivers")
     assert session.settings["answer_seconds"] == 120
@@ -52,8 +52,9 @@ def test_a_whole_session_with_a_dropped_connection_a_pause_and_results(
     for student, size in zip(students, [(1366, 768), (1024, 768), (820, 1180)], strict=True):
         page = signed_in(live_site, student=student, width=size[0], height=size[1])
         page.goto(f"{live_site}/me/")
-        page.get_by_role("link", name=re.compile("Join Planets and rivers")).click()
-        page.get_by_role("button", name="Join the game").click()
+        page.locator("[data-open-session]", has_text="Planets and rivers").get_by_role(
+            "button", name="Join"
+        ).click()
         page.get_by_text("Wait for your teacher to start the game").wait_for()
         devices.append(page)
     console.get_by_text("3 students in, 3 connected now").wait_for()

@@ -12,18 +12,16 @@ from __future__ import annotations
 
 import itertools
 import json
-import re
-from pathlib import Path
 
 import pytest
 
 from games import content
 from games.engine import core
 from games.engine.mindlines import MindTheLines, boards, rules
+from tests.browser.harness import add_game_scripts, styles_of
 
 pytestmark = [pytest.mark.browser]
 
-ROOT = Path(__file__).resolve().parents[2]
 GAME = MindTheLines()
 
 HARNESS = """
@@ -161,11 +159,11 @@ def open_harness(new_page, table: Table, role: str, player: str | None, compact=
     page.set_content(
         "<!doctype html><html lang='en'><body><main id='main' class='page'></main></body></html>"
     )
-    page.add_style_tag(content=(ROOT / "static/css/classplay.css").read_text())
-    page.add_style_tag(content=(ROOT / "static/css/games/mindlines.css").read_text())
+    for sheet in styles_of("mindlines"):
+        page.add_style_tag(content=sheet.read_text())
     page.expose_function("pyAct", table.act_from_page)
     page.add_script_tag(content=HARNESS)
-    page.add_script_tag(content=(ROOT / "static/js/games/mindlines.js").read_text())
+    add_game_scripts(page, "mindlines")
     table.viewer = {"role": "player", "player": player} if player else {"role": role}
     page.evaluate("([role, compact]) => window.mount(role, compact)", [role, compact])
     page.evaluate("(player) => { window.ctx.player = player; }", player)
@@ -287,9 +285,9 @@ def test_a_group_of_three_draws_with_touch_then_prophesies_through_the_screen(ne
     assert sorted(page.locator(".ml-card.ml-own .ml-card-text").all_inner_texts()) == sorted(mine)
     page.screenshot(path=str(tmp_path / "prophesying.png"))
     while table.state["phase"] == "prophesying":
-        turn = rules._prophesier(table.state)
+        turn = rules.prophesier(table.state)
         hand = set(table.state["hands"][turn])
-        options = [c for c in rules._open_cards(table.state) if table.state["cards"][c] not in hand]
+        options = [c for c in rules.open_cards(table.state) if table.state["cards"][c] not in hand]
         if turn != "s0":
             table.apply(turn, {"type": "exclude", "card": options[-1]})
             continue
@@ -326,8 +324,8 @@ def test_the_console_watches_drawings_grow_and_hides_one_and_the_projector_keeps
     secrets = [table.state["concepts"][cid]["text"] for cid in table.state["plan"][0]]
     text = console.locator("#table").inner_text()
     assert not [secret for secret in secrets if secret in text]
-    console.get_by_role("button", name="Hide the drawing by Ben").click()
-    console.get_by_role("button", name="Show the drawing by Ben again").wait_for()
+    console.get_by_role("button", name="Hide drawing by Ben").click()
+    console.get_by_role("button", name="Show again the drawing by Ben").wait_for()
     assert table.state["drawings"]["s1"]["hidden"]
     console.screenshot(path=str(tmp_path / "console.png"))
 
@@ -379,7 +377,7 @@ def test_after_a_reload_unacknowledged_strokes_are_sent_again_unless_the_board_h
     page.set_content("<!doctype html><html lang='en'><body><main id='main'></main></body></html>")
     page.expose_function("pyAct", table.act_from_page)
     page.add_script_tag(content=HARNESS)
-    page.add_script_tag(content=(ROOT / "static/js/games/mindlines.js").read_text())
+    add_game_scripts(page, "mindlines")
     table.viewer = {"role": "player", "player": "s0"}
     page.evaluate("() => window.mount('player', false)")
     key = f"mindlines:unsent:1:{table.state['round'] + 1}"
@@ -436,7 +434,7 @@ def test_a_group_of_three_plays_a_round_through_the_real_pages(
     console.get_by_label("Game").select_option("mindlines")
     console.locator("#id_title").fill("Week 12 words")
     console.get_by_role("spinbutton", name="Seconds to draw").fill("300")
-    console.get_by_role("button", name="Save").click()
+    console.get_by_role("button", name="Schedule for the start time").click()
     console.get_by_role("heading", name="Week 12 words").wait_for()
     session = GameSession.objects.get(title="Week 12 words")
     assert session.settings["draw_seconds"] == 300
@@ -447,8 +445,8 @@ def test_a_group_of_three_plays_a_round_through_the_real_pages(
     for student, size in zip(students, [(1366, 768), (1024, 768), (820, 1180)], strict=True):
         page = signed_in(live_site, student=student, width=size[0], height=size[1])
         page.goto(f"{live_site}/me/")
-        page.get_by_role("link", name=re.compile("Join Week 12 words")).click()
-        page.get_by_role("button", name="Join the game").click()
+        card = page.locator("[data-open-session]", has_text="Week 12 words")
+        card.get_by_role("button", name="Join").click()
         page.get_by_text("Wait for your teacher to start the game").wait_for()
         devices[f"s{student.pk}"] = page
     console.get_by_text("3 students in, 3 connected now").wait_for()

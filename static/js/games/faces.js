@@ -1,7 +1,7 @@
 /* Line-Up (game "faces"): the Guess Who screen for the student's device, the teacher console, the projector
  * and the step-through replay. See docs/frontend.md (the contract) and docs/games/faces.md (the rules).
  *
- * The view is the engine's deny-by-default view (games/engine/faces/views.py): this module draws only what
+ * The view is the engine's deny-by-default view (games/engine/faces/view.py): this module draws only what
  * is in it. Faces are drawn here as inline SVG from their features and "look" (a port of
  * games/engine/faces/art.py, kept identical: tests/games/test_faces_art_js.py compares the two).
  *
@@ -11,22 +11,12 @@
 (function () {
   "use strict";
 
-  // Django's JavaScript catalog (/jsi18n/) defines gettext and interpolate globally on live pages. These
-  // wrappers look them up when called, so load order does not matter, and makemessages finds the strings.
-  function gettext(text) {
-    return typeof window.gettext === "function" ? window.gettext(text) : text;
-  }
-  function ngettext(singular, plural, count) {
-    if (typeof window.ngettext === "function") return window.ngettext(singular, plural, count);
-    return count === 1 ? singular : plural;
-  }
-  function interpolate(format, values) {
-    if (typeof window.interpolate === "function") return window.interpolate(format, values, true);
-    return format.replace(/%\((\w+)\)s/g, (_match, key) => String(values[key]));
-  }
+  // The shared builders and translation shim (static/js/games/common.js, loaded first).
+  const { h, gettext, ngettext, interpolate, registerGame, layoutWall } = window.ClassplayUI;
 
   // ------------------------------------------------------------------------------------------------
-  // Words: the twenty questions of the pad (same order and keys as games/engine/faces/features.py)
+  // Words: the twenty questions of each board's pad (same order and keys as games/engine/faces/features.py
+  // for people and games/engine/faces/monsters.py for monsters)
   // ------------------------------------------------------------------------------------------------
 
   const FEATURE_KEYS = [
@@ -35,6 +25,19 @@
     "big_smile", "earrings", "necklace", "scarf", "striped_top",
   ];
   const HAIR_COLOURS = ["red_hair", "blond_hair", "black_hair", "grey_hair"];
+  const MONSTER_KEYS = [
+    "green_body", "blue_body", "purple_body", "orange_body", "one_eye", "three_eyes", "spots", "stripes",
+    "horns", "antennae", "tuft", "pointy_ears", "wings", "tail", "fangs", "tongue", "big_nose", "bow_tie",
+    "waving", "flower",
+  ];
+  // Per kind of face: the pad's keys, and each category a face may have none of -> the words said then.
+  const PADS = {
+    person: { keys: FEATURE_KEYS, defaults: [[HAIR_COLOURS, "brown_hair"]] },
+    monster: {
+      keys: MONSTER_KEYS,
+      defaults: [[["green_body", "blue_body", "purple_body", "orange_body"], "yellow_body"], [["one_eye", "three_eyes"], "two_eyes"]],
+    },
+  };
 
   // Built on first use (after the catalog has loaded): label on the pad, the question, the description phrase.
   let wordsCache = null;
@@ -62,6 +65,28 @@
       scarf: [gettext("a scarf"), gettext("Is your person wearing a scarf?")],
       striped_top: [gettext("a striped top"), gettext("Is your person wearing a striped top?")],
       brown_hair: [gettext("brown hair"), ""],
+      green_body: [gettext("green body"), gettext("Is your monster green?")],
+      blue_body: [gettext("blue body"), gettext("Is your monster blue?")],
+      purple_body: [gettext("purple body"), gettext("Is your monster purple?")],
+      orange_body: [gettext("orange body"), gettext("Is your monster orange?")],
+      one_eye: [gettext("one eye"), gettext("Does your monster have one eye?")],
+      three_eyes: [gettext("three eyes"), gettext("Does your monster have three eyes?")],
+      spots: [gettext("spots"), gettext("Does your monster have spots?")],
+      stripes: [gettext("stripes"), gettext("Does your monster have stripes?")],
+      horns: [gettext("horns"), gettext("Does your monster have horns?")],
+      antennae: [gettext("antennae"), gettext("Does your monster have antennae?")],
+      tuft: [gettext("a tuft of hair"), gettext("Does your monster have a tuft of hair?")],
+      pointy_ears: [gettext("pointy ears"), gettext("Does your monster have pointy ears?")],
+      wings: [gettext("wings"), gettext("Does your monster have wings?")],
+      tail: [gettext("a tail"), gettext("Does your monster have a tail?")],
+      fangs: [gettext("pointy teeth"), gettext("Does your monster have pointy teeth?")],
+      tongue: [gettext("tongue out"), gettext("Is your monster sticking its tongue out?")],
+      big_nose: [gettext("a big nose"), gettext("Does your monster have a big round nose?")],
+      bow_tie: [gettext("a bow tie"), gettext("Is your monster wearing a bow tie?")],
+      waving: [gettext("waving"), gettext("Is your monster waving?")],
+      flower: [gettext("a flower"), gettext("Is your monster holding a flower?")],
+      yellow_body: [gettext("yellow body"), ""],
+      two_eyes: [gettext("two eyes"), ""],
     };
     return wordsCache;
   }
@@ -73,12 +98,25 @@
     const entry = words()[key];
     return entry ? entry[1] : fallback || key;
   }
+  /** "red hair, long hair, glasses" in the reader's language (a category the face has none of says its
+   * default where the category is on the pad, like describe_with in games/engine/faces/pad.py). */
+  function featuresOf(face) {
+    const features = new Set(face.features || []);
+    const pad = PADS[face.kind === "monster" ? "monster" : "person"];
+    const defaults = {};
+    for (const [keys, word] of pad.defaults) {
+      if (!keys.some((key) => features.has(key))) defaults[keys[0]] = word;
+    }
+    const phrases = [];
+    for (const key of pad.keys) {
+      if (defaults[key]) phrases.push(label(defaults[key]));
+      if (features.has(key)) phrases.push(label(key));
+    }
+    return phrases.join(", ");
+  }
   /** "Ava: red hair, long hair, glasses" in the reader's language (like features.describe). */
   function describe(face) {
-    const features = new Set(face.features || []);
-    const phrases = FEATURE_KEYS.filter((key) => features.has(key)).map((key) => label(key));
-    if (!HAIR_COLOURS.some((key) => features.has(key))) phrases.unshift(label("brown_hair"));
-    return interpolate(gettext("%(name)s: %(features)s"), { name: face.name, features: phrases.join(", ") });
+    return interpolate(gettext("%(name)s: %(features)s"), { name: face.name, features: featuresOf(face) });
   }
 
   // ------------------------------------------------------------------------------------------------
@@ -128,9 +166,10 @@
   /** The face as an inline <svg> (viewBox 200 x 220) with role="img" and a <title> (its description). */
   function faceSvg(face, options) {
     const opts = options || {};
+    const uid = opts.uid || uidOf(face);
+    if (face.kind === "monster") return monsterSvg(face, opts, uid);
     const features = new Set(face.features || []);
     const look = face.look || {};
-    const uid = opts.uid || uidOf(face);
     const hairKey = Object.keys(HAIR).find((key) => features.has(key));
     const hair = hairKey ? HAIR[hairKey] : BROWN_HAIR;
     const browKey = Object.keys(BROWS).find((key) => features.has(key));
@@ -349,25 +388,215 @@
   }
 
   // ------------------------------------------------------------------------------------------------
-  // Small helpers
+  // Drawing a monster (the monster board): a port of monster_svg in games/engine/faces/art.py
   // ------------------------------------------------------------------------------------------------
 
-  function el(tag, attrs, children) {
-    const node = document.createElement(tag);
-    for (const [key, value] of Object.entries(attrs || {})) {
-      if (value === null || value === undefined || value === false) continue;
-      if (key === "text") node.textContent = value;
-      else if (key === "html") node.innerHTML = value;
-      else if (key === "class") node.className = value;
-      else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
-      else node.setAttribute(key, value === true ? "" : value);
-    }
-    for (const child of [].concat(children || [])) {
-      if (child === null || child === undefined || child === false) continue;
-      node.append(child instanceof Node ? child : document.createTextNode(String(child)));
-    }
-    return node;
+  const MONSTER_BODY = { green_body: "#4ade80", blue_body: "#60a5fa", purple_body: "#a78bfa", orange_body: "#fb923c" };
+  const MONSTER_SHADE = { green_body: "#15803d", blue_body: "#1d4ed8", purple_body: "#6d28d9", orange_body: "#c2410c" };
+  const YELLOW_BODY = "#fde047";
+  const YELLOW_SHADE = "#a16207";
+  const ACCENT = ["#e11d48", "#0ea5e9", "#db2777", "#7c3aed"];
+  const MONSTER_OUTLINE = `stroke="${LINE}" stroke-width="3"`;
+  const BODY_SHAPES = [
+    (fill, outline) => `<ellipse cx="100" cy="128" rx="58" ry="64" fill="${fill}" ${outline}/>`,
+    (fill, outline) =>
+      '<path d="M44 124 Q44 60 100 60 Q156 60 156 124 L156 178 Q156 194 140 194 L60 194 Q44 194 44 178 Z" ' +
+      `fill="${fill}" ${outline}/>`,
+  ];
+
+  function monsterSvg(face, opts, uid) {
+    const features = new Set(face.features || []);
+    const look = face.look || {};
+    const colour = Object.keys(MONSTER_BODY).find((key) => features.has(key));
+    const fill = colour ? MONSTER_BODY[colour] : YELLOW_BODY;
+    const shade = colour ? MONSTER_SHADE[colour] : YELLOW_SHADE;
+    const accent = ACCENT[pick(look, "accent", ACCENT)];
+    const shape = BODY_SHAPES[pick(look, "shape", BODY_SHAPES)];
+    const title = opts.title !== undefined ? opts.title : describe(face);
+    const hidden = opts.decorative ? ' aria-hidden="true" focusable="false"' : ` role="img" aria-labelledby="${uid}-t"`;
+    const parts = [
+      `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 200 220"${hidden}>`,
+      opts.decorative ? "" : `<title id="${uid}-t">${escapeHtml(title)}</title>`,
+      `<rect width="200" height="220" rx="18" fill="${BACKGROUND[pick(look, "background", BACKGROUND)]}"/>`,
+      monsterWings(features),
+      monsterTail(features, fill),
+      monsterHorns(features),
+      monsterAntennae(features, accent),
+      monsterEars(features, fill),
+      monsterArms(features, fill),
+      monsterFlower(features, accent),
+      `<ellipse cx="76" cy="198" rx="17" ry="9" fill="${shade}" ${MONSTER_OUTLINE}/>` +
+        `<ellipse cx="124" cy="198" rx="17" ry="9" fill="${shade}" ${MONSTER_OUTLINE}/>`,
+      shape(fill, MONSTER_OUTLINE),
+      monsterPattern(features, shade, shape, uid),
+      monsterTuft(features),
+      monsterEyes(features),
+      monsterNose(features),
+      monsterMouth(features, look),
+      monsterBowTie(features, accent),
+      "</svg>",
+    ];
+    return parts.filter(Boolean).join("");
   }
+
+  function monsterWings(features) {
+    if (!features.has("wings")) return "";
+    const style = `fill="#f0f9ff" stroke="${LINE}" stroke-width="2.5"`;
+    return (
+      `<path d="M60 104 Q22 52 8 84 Q6 112 26 124 Q16 140 34 148 Q48 150 60 136 Z" ${style}/>` +
+      `<path d="M140 104 Q178 52 192 84 Q194 112 174 124 Q184 140 166 148 Q152 150 140 136 Z" ${style}/>`
+    );
+  }
+
+  function monsterTail(features, fill) {
+    if (!features.has("tail")) return "";
+    return (
+      `<path d="M62 184 Q22 204 18 170" fill="none" stroke="${LINE}" stroke-width="13" stroke-linecap="round"/>` +
+      `<path d="M62 184 Q22 204 18 170" fill="none" stroke="${fill}" stroke-width="8" stroke-linecap="round"/>` +
+      `<path d="M8 174 L16 150 L30 170 Z" fill="${LINE}"/>`
+    );
+  }
+
+  function monsterHorns(features) {
+    if (!features.has("horns")) return "";
+    const style = `fill="#d6d3d1" stroke="${LINE}" stroke-width="2.5"`;
+    return (
+      `<path d="M60 90 Q38 64 42 30 Q58 58 80 72 Z" ${style}/>` +
+      `<path d="M140 90 Q162 64 158 30 Q142 58 120 72 Z" ${style}/>`
+    );
+  }
+
+  function monsterAntennae(features, accent) {
+    if (!features.has("antennae")) return "";
+    return (
+      `<path d="M88 70 L78 22 M112 70 L122 22" stroke="${LINE}" stroke-width="3.5"/>` +
+      `<circle cx="78" cy="20" r="8" fill="${accent}" stroke="${LINE}" stroke-width="2.5"/>` +
+      `<circle cx="122" cy="20" r="8" fill="${accent}" stroke="${LINE}" stroke-width="2.5"/>`
+    );
+  }
+
+  function monsterEars(features, fill) {
+    if (!features.has("pointy_ears")) return "";
+    return (
+      `<path d="M52 92 L10 80 L48 124 Z" fill="${fill}" ${MONSTER_OUTLINE}/>` +
+      `<path d="M148 92 L190 80 L152 124 Z" fill="${fill}" ${MONSTER_OUTLINE}/>`
+    );
+  }
+
+  function monsterLimb(d, fill) {
+    return (
+      `<path d="${d}" fill="none" stroke="${LINE}" stroke-width="15" stroke-linecap="round"/>` +
+      `<path d="${d}" fill="none" stroke="${fill}" stroke-width="10" stroke-linecap="round"/>`
+    );
+  }
+
+  function monsterArms(features, fill) {
+    let left;
+    if (features.has("waving")) {
+      left =
+        monsterLimb("M56 130 L26 86", fill) +
+        `<path d="M10 74 Q4 84 10 94 M18 64 Q8 70 8 78" fill="none" stroke="${LINE}" stroke-width="2.5" stroke-linecap="round"/>`;
+    } else {
+      left = monsterLimb("M50 144 L38 174", fill);
+    }
+    const right = monsterLimb(features.has("flower") ? "M150 144 L168 166" : "M150 144 L162 174", fill);
+    return left + right;
+  }
+
+  function monsterFlower(features, accent) {
+    if (!features.has("flower")) return "";
+    const petals = [[176, 112], [187, 120], [183, 133], [169, 133], [165, 120]]
+      .map(([x, y]) => `<circle cx="${x}" cy="${y}" r="7" fill="${accent}" stroke="${LINE}" stroke-width="1.5"/>`)
+      .join("");
+    return (
+      '<path d="M170 168 Q172 146 176 124" fill="none" stroke="#15803d" stroke-width="4"/>' +
+      petals +
+      `<circle cx="176" cy="123" r="6" fill="#facc15" stroke="${LINE}" stroke-width="1.5"/>`
+    );
+  }
+
+  function monsterPattern(features, shade, shape, uid) {
+    if (features.has("spots")) {
+      return [[62, 92, 7], [140, 96, 8], [56, 140, 8], [146, 146, 7], [72, 176, 7], [130, 180, 8]]
+        .map(([x, y, r]) => `<circle cx="${x}" cy="${y}" r="${r}" fill="${shade}" opacity="0.7"/>`)
+        .join("");
+    }
+    if (features.has("stripes")) {
+      const bands = [164, 178, 192].map((y) => `<rect x="40" y="${y}" width="120" height="7" fill="${shade}"/>`).join("");
+      const side = ["M40 100 L62 108", "M40 122 L60 126", "M160 100 L138 108", "M160 122 L140 126"]
+        .map((d) => `<path d="${d}" stroke="${shade}" stroke-width="7" stroke-linecap="round"/>`)
+        .join("");
+      return (
+        `<clipPath id="${uid}-body">${shape("#000", "")}</clipPath>` +
+        `<g clip-path="url(#${uid}-body)" opacity="0.75">${bands}${side}</g>`
+      );
+    }
+    return "";
+  }
+
+  function monsterTuft(features) {
+    if (!features.has("tuft")) return "";
+    return (
+      '<path d="M90 70 Q80 44 92 30 Q94 48 100 54 Q100 34 114 26 Q108 48 112 70 Z" fill="#44403c" ' +
+      `stroke="${LINE}" stroke-width="2"/>`
+    );
+  }
+
+  function monsterEye(x, y, r) {
+    return (
+      `<circle cx="${x}" cy="${y}" r="${r}" fill="#ffffff" stroke="${LINE}" stroke-width="2.5"/>` +
+      `<circle cx="${x}" cy="${y + 1}" r="${Math.floor(r / 2)}" fill="#111111"/>` +
+      `<circle cx="${x + 2}" cy="${y - 2}" r="2" fill="#ffffff"/>`
+    );
+  }
+
+  function monsterEyes(features) {
+    if (features.has("one_eye")) return monsterEye(100, 96, 19);
+    if (features.has("three_eyes")) return monsterEye(72, 104, 12) + monsterEye(100, 84, 12) + monsterEye(128, 104, 12);
+    return monsterEye(78, 100, 14) + monsterEye(122, 100, 14);
+  }
+
+  function monsterNose(features) {
+    if (!features.has("big_nose")) return "";
+    return (
+      `<circle cx="100" cy="125" r="10" fill="#f87171" stroke="${LINE}" stroke-width="2.5"/>` +
+      '<circle cx="97" cy="121" r="3" fill="#ffffff" opacity="0.8"/>'
+    );
+  }
+
+  function monsterMouth(features, look) {
+    if (!features.has("fangs") && !features.has("tongue")) {
+      const d = pick(look, "mouth", ["wide", "small"]) === 0 ? "M80 142 Q100 160 120 142" : "M86 144 Q100 156 114 144";
+      return `<path d="${d}" fill="none" stroke="${LINE}" stroke-width="3.5" stroke-linecap="round"/>`;
+    }
+    const parts = [`<path d="M76 140 L124 140 Q100 174 76 140 Z" fill="#7f1d1d" ${MONSTER_OUTLINE}/>`];
+    if (features.has("tongue")) {
+      parts.push(
+        `<path d="M90 150 Q90 172 100 172 Q110 172 110 150 Z" fill="#f472b6" stroke="${LINE}" stroke-width="2"/>` +
+          `<path d="M100 154 L100 164" stroke="${LINE}" stroke-width="1.5"/>`
+      );
+    }
+    if (features.has("fangs")) {
+      parts.push(
+        `<path d="M83 141 L89 155 L95 141 Z" fill="#ffffff" stroke="${LINE}" stroke-width="1.5"/>` +
+          `<path d="M117 141 L111 155 L105 141 Z" fill="#ffffff" stroke="${LINE}" stroke-width="1.5"/>`
+      );
+    }
+    return parts.join("");
+  }
+
+  function monsterBowTie(features, accent) {
+    if (!features.has("bow_tie")) return "";
+    const style = `fill="${accent}" stroke="${LINE}" stroke-width="2.5"`;
+    return (
+      `<path d="M100 180 L78 168 L78 192 Z" ${style}/><path d="M100 180 L122 168 L122 192 Z" ${style}/>` +
+      `<circle cx="100" cy="180" r="5" ${style}/>`
+    );
+  }
+
+  // ------------------------------------------------------------------------------------------------
+  // Small helpers
+  // ------------------------------------------------------------------------------------------------
 
   function nameOf(view, pid) {
     const player = (view.players || []).find((p) => p.id === pid);
@@ -389,13 +618,20 @@
     return other ? other.id : null;
   }
 
-  /** "Ava named the right face." / "Ben named a wrong face." / "Ben ran out of time." */
-  function roundSentence(view, record) {
-    const winner = nameOf(view, record.winner);
-    const loser = nameOf(view, otherOf(view, record.winner));
-    if (record.reason === "named_right") return interpolate(gettext("%(name)s named the right face."), { name: winner });
-    if (record.reason === "named_wrong") return interpolate(gettext("%(name)s named a wrong face."), { name: loser });
-    if (record.reason === "timeout") return interpolate(gettext("%(name)s ran out of time."), { name: loser });
+  /** "Ava named the right face." / "Ben named a wrong face." / "Ben ran out of time." ("You ..." on the
+   *  device of the player it is about). */
+  function roundSentence(view, record, me) {
+    const winnerId = record.winner;
+    const loserId = otherOf(view, record.winner);
+    if (record.reason === "named_right") {
+      return me && winnerId === me ? gettext("You named the right face.") : interpolate(gettext("%(name)s named the right face."), { name: nameOf(view, winnerId) });
+    }
+    if (record.reason === "named_wrong") {
+      return me && loserId === me ? gettext("You named a wrong face.") : interpolate(gettext("%(name)s named a wrong face."), { name: nameOf(view, loserId) });
+    }
+    if (record.reason === "timeout") {
+      return me && loserId === me ? gettext("You ran out of time.") : interpolate(gettext("%(name)s ran out of time."), { name: nameOf(view, loserId) });
+    }
     return "";
   }
 
@@ -409,15 +645,34 @@
     );
   }
 
-  function matchSentence(view, result) {
+  /** The match's score line: rounds won, or once it is over the result's score (a player who resigns or
+   *  runs out of time under the stricter rule concedes the rounds the winner still needed). */
+  function scoresOf(view) {
+    return (view.result && view.result.scores) || view.wins || {};
+  }
+
+  /** How the match was won, in one sentence; "you" on the device of one of its players. */
+  function matchSentence(view, result, me) {
+    const scores = scoresOf(view);
+    const won = scores[result.winner] || 0;
+    const lost = scores[otherOf(view, result.winner)] || 0;
+    const youWon = me && result.winner === me;
+    const youLost = me && result.winner !== me;
     const winner = nameOf(view, result.winner);
     const loser = nameOf(view, otherOf(view, result.winner));
-    if (result.reason === "resigned") return interpolate(gettext("%(name)s resigned."), { name: loser });
-    if (result.reason === "timeout") return interpolate(gettext("%(name)s ran out of time on a turn."), { name: loser });
-    const wins = view.wins || {};
-    return interpolate(gettext("%(name)s won %(won)s rounds to %(lost)s."), {
-      name: winner, won: wins[result.winner] || 0, lost: wins[otherOf(view, result.winner)] || 0,
-    });
+    if (result.reason === "resigned") {
+      if (youWon) return interpolate(gettext("%(name)s resigned, so you win the match %(won)s–%(lost)s."), { name: loser, won, lost });
+      if (youLost) return interpolate(gettext("You resigned, so %(name)s wins the match %(won)s–%(lost)s."), { name: winner, won, lost });
+      return interpolate(gettext("%(loser)s resigned, so %(name)s wins the match %(won)s–%(lost)s."), { loser, name: winner, won, lost });
+    }
+    if (result.reason === "timeout") {
+      if (youWon) return interpolate(gettext("%(name)s ran out of time on a turn, so you win the match %(won)s–%(lost)s."), { name: loser, won, lost });
+      if (youLost) return interpolate(gettext("You ran out of time on a turn, so %(name)s wins the match %(won)s–%(lost)s."), { name: winner, won, lost });
+      return interpolate(gettext("%(loser)s ran out of time on a turn, so %(name)s wins the match %(won)s–%(lost)s."), { loser, name: winner, won, lost });
+    }
+    if (youWon) return interpolate(gettext("You won %(won)s rounds to %(lost)s."), { won, lost });
+    if (youLost) return interpolate(gettext("%(name)s won %(won)s rounds to %(lost)s."), { name: winner, won, lost });
+    return interpolate(gettext("%(name)s won %(won)s rounds to %(lost)s."), { name: winner, won, lost });
   }
 
   function refusalText(code) {
@@ -442,21 +697,22 @@
 
   function scoreLine(view, options) {
     const [a, b] = view.players || [];
-    if (!a || !b) return el("p");
+    if (!a || !b) return h("p");
     const opts = options || {};
     const winner = view.result ? view.result.winner : null;
+    const scores = scoresOf(view);
     const side = (player) =>
-      el("span", { class: "fc-score-side" + (view.turn === player.id ? " is-turn" : "") + (winner === player.id ? " is-winner" : "") }, [
-        el("span", { class: "fc-score-name" }, [
+      h("span", { class: "fc-score-side" + (view.turn === player.id ? " is-turn" : "") + (winner === player.id ? " is-winner" : "") }, [
+        h("span", { class: "fc-score-name" }, [
           nameOf(view, player.id),
-          player.bot ? el("span", { class: "fc-bot" }, " (" + botLabel(player.bot) + ")") : null,
-          view.turn === player.id ? el("span", { class: "visually-hidden" }, " " + gettext("(to move)")) : null,
+          player.bot ? h("span", { class: "fc-bot" }, " (" + botLabel(player.bot) + ")") : null,
+          view.turn === player.id ? h("span", { class: "visually-hidden" }, " " + gettext("(to move)")) : null,
         ]),
-        el("span", { class: "fc-wins", "aria-label": interpolate(ngettext("%(n)s round won", "%(n)s rounds won", view.wins[player.id]), { n: view.wins[player.id] }) }, String(view.wins[player.id] || 0)),
+        h("span", { class: "fc-wins", "aria-label": interpolate(ngettext("%(n)s round won", "%(n)s rounds won", scores[player.id] || 0), { n: scores[player.id] || 0 }) }, String(scores[player.id] || 0)),
       ]);
-    return el("p", { class: "fc-score" + (opts.large ? " is-large" : "") }, [
+    return h("p", { class: "fc-score" + (opts.large ? " is-large" : "") }, [
       side(a),
-      el("span", { class: "fc-score-dash", "aria-hidden": "true" }, "–"),
+      h("span", { class: "fc-score-dash", "aria-hidden": "true" }, "–"),
       side(b),
     ]);
   }
@@ -467,7 +723,7 @@
   }
 
   function clockNode(ctx, view) {
-    const node = el("span", { class: "fc-clock", role: "timer", "aria-live": "off" });
+    const node = h("span", { class: "fc-clock", role: "timer", "aria-live": "off" });
     const clock = view.clock || {};
     if (typeof ctx.countdown === "function") ctx.countdown(node, clock.deadline === undefined ? null : clock.deadline);
     if (clock.deadline == null && clock.paused && clock.remaining != null) {
@@ -477,9 +733,9 @@
   }
 
   function miniFace(face, caption) {
-    return el("figure", { class: "fc-mini" }, [
-      el("div", { class: "fc-art", html: faceSvg(face) }),
-      el("figcaption", {}, caption || face.name),
+    return h("figure", { class: "fc-mini" }, [
+      h("div", { class: "fc-art", html: faceSvg(face) }),
+      h("figcaption", {}, caption || face.name),
     ]);
   }
 
@@ -590,31 +846,35 @@
     const them = view.opponent;
     const theirName = nameOf(view, them);
     const acting = canAct(view, table);
-    const root = el("section", { class: "fc fc-player phase-" + view.phase, "aria-label": gettext("Line-Up") });
+    const root = h("section", { class: "fc fc-player phase-" + view.phase, "aria-label": gettext("Line-Up") });
 
-    // Status strip: score, round, whose turn, clock.
-    let turnText;
-    if (table.status === "ended" && view.phase !== "over") {
-      turnText = gettext("Your teacher ended this match.");
-    } else if (view.phase === "ask") {
+    // Status strip: score, round, whose turn, clock. Once the match is over (or ended by the teacher) the
+    // result below says so, once.
+    const ended = table.status !== "playing" && view.phase !== "over";
+    let turnText = null;
+    if (!ended && view.phase === "ask") {
       turnText = view.your_turn
         ? gettext("Your turn: ask one question or name a face.")
         : interpolate(gettext("%(name)s's turn. Get ready."), { name: theirName });
-    } else if (view.phase === "reveal") {
+    } else if (!ended && view.phase === "reveal") {
       turnText = gettext("Round over.");
-    } else {
-      turnText = view.result && view.result.winner === me ? gettext("You won the match!") : interpolate(gettext("%(name)s won the match."), { name: nameOf(view, view.result && view.result.winner) });
     }
     root.append(
-      el("header", { class: "fc-status" }, [
+      h("header", { class: "fc-status" }, [
         scoreLine(view),
-        el("p", { class: "fc-round" }, roundLine(view)),
-        el("p", { class: "fc-turn" + (acting ? " is-you" : ""), tabindex: "-1", "data-focus": "status" }, [turnText, " ", view.phase === "ask" ? clockNode(ctx, view) : null]),
+        h("p", { class: "fc-round" }, ended ? gettext("Ended by the teacher") : roundLine(view)),
+        turnText
+          ? h("p", { class: "fc-turn" + (acting ? " is-you" : ""), tabindex: "-1", "data-focus": "status" }, [turnText, " ", view.phase === "ask" ? clockNode(ctx, view) : null])
+          : null,
       ])
     );
-    if (mem.error) root.append(el("p", { class: "fc-error", role: "alert" }, mem.error));
+    if (mem.error) root.append(h("p", { class: "fc-error", role: "alert" }, mem.error));
 
-    if (view.phase === "ask") {
+    if (ended) {
+      const wrap = h("div", { class: "fc-reveal" }, endedResult(view, me));
+      if (view.rounds.length) wrap.append(roundsTable(view, me));
+      root.append(wrap);
+    } else if (view.phase === "ask") {
       root.append(playerGame(container, view, table, ctx, mem));
     } else {
       root.append(playerReveal(container, view, table, ctx, mem));
@@ -626,62 +886,58 @@
   function playerGame(container, view, table, ctx, mem) {
     const acting = canAct(view, table);
     const left = new Set(view.your_board.left);
-    const main = el("div", { class: "fc-main" });
+    const main = h("div", { class: "fc-main" });
 
     // My board.
     const boardTitleId = "fc-board-title-" + table.table;
-    const board = el("ul", { class: "fc-board", "aria-labelledby": boardTitleId });
+    const board = h("ul", { class: "fc-board", "aria-labelledby": boardTitleId });
     for (const face of view.board) {
       const up = left.has(face.id);
       const description = describe(face);
-      const art = el("span", { class: "fc-art", html: faceSvg(face, { decorative: true }) });
-      const name = el("span", { class: "fc-name" }, [el("span", { class: "fc-initial", "aria-hidden": "true" }, face.id), " ", face.name]);
+      const art = h("span", { class: "fc-art", html: faceSvg(face, { decorative: true }) });
+      const name = h("span", { class: "fc-name" }, [h("span", { class: "fc-initial", "aria-hidden": "true" }, face.id), " ", face.name]);
       let tile;
       if (up && acting) {
-        tile = el("button", {
+        tile = h("button", {
           type: "button",
           class: "fc-face",
           "data-focus": "face-" + face.id,
-          "aria-label": interpolate(gettext("Name %(description)s"), { description }),
           onclick: () => startNaming(container, face.id),
-        }, [art, name]);
+          // The name read out starts with the name shown (the features follow, then what a tap does).
+        }, [art, name, h("span", { class: "visually-hidden" }, interpolate(gettext(": %(features)s. Tap to name this face."), { features: featuresOf(face) }))]);
       } else {
-        tile = el("div", { class: "fc-face", role: "img", "aria-label": up ? description : interpolate(gettext("%(description)s (ruled out)"), { description }) }, [art, name]);
+        tile = h("div", { class: "fc-face", role: "img", "aria-label": up ? description : interpolate(gettext("%(description)s (ruled out)"), { description }) }, [art, name]);
       }
-      board.append(el("li", { class: up ? "is-up" : "is-out" }, tile));
+      board.append(h("li", { class: up ? "is-up" : "is-out" }, tile));
     }
     main.append(
-      el("section", { class: "fc-board-wrap" }, [
-        el("h3", { id: boardTitleId, class: "fc-h" }, [
+      h("section", { class: "fc-board-wrap" }, [
+        h("h3", { id: boardTitleId, class: "fc-h" }, [
           interpolate(ngettext("Your board: %(n)s face left", "Your board: %(n)s faces left", left.size), { n: left.size }),
-          acting ? el("span", { class: "fc-sub" }, " · " + gettext("tap a face (or press its first letter) to name it")) : null,
+          acting ? h("span", { class: "fc-sub" }, " · " + gettext("tap a face (or type its letter) to name it")) : null,
         ]),
         board,
       ])
     );
 
-    // Side: my card, the pad, feedback, their board.
-    const side = el("div", { class: "fc-side" });
-    side.append(
-      el("section", { class: "fc-card", "aria-label": gettext("Your card") }, [
-        el("div", { class: "fc-art", html: faceSvg(view.your_face) }),
-        el("div", {}, [
-          el("h3", { class: "fc-h" }, gettext("Your card")),
-          el("p", { class: "fc-card-name" }, view.your_face.name),
-          el("p", { class: "fc-sub" }, interpolate(gettext("%(name)s is trying to find this face."), { name: nameOf(view, view.opponent) })),
-        ]),
-      ])
-    );
+    // Side: the pad, my card, feedback, their board.
+    const side = h("div", { class: "fc-side" });
+    const card = h("section", { class: "fc-card", "aria-label": gettext("Your card") }, [
+      h("div", { class: "fc-art", html: faceSvg(view.your_face) }),
+      h("div", {}, [
+        h("h3", { class: "fc-h" }, gettext("Your card")),
+        h("p", { class: "fc-card-name" }, view.your_face.name),
+        h("p", { class: "fc-sub" }, interpolate(gettext("%(name)s is trying to find this face."), { name: nameOf(view, view.opponent) })),
+      ]),
+    ]);
 
-    side.append(feedbackPanel(view));
-
-    const pad = el("div", { class: "fc-pad", role: "group", "aria-labelledby": "fc-pad-title-" + table.table });
+    const pad = h("div", { class: "fc-pad", role: "group", "aria-labelledby": "fc-pad-title-" + table.table });
     for (const item of view.pad) {
       const why = item.allowed ? "" : refusalText(item.refusal);
       const usable = acting && item.allowed;
       const descId = why ? `fc-why-${table.table}-${item.id}` : null;
       pad.append(
-        el("button", {
+        h("button", {
           type: "button",
           class: "fc-q" + (item.allowed ? "" : " is-refused") + (item.refusal === "already_asked" ? " is-asked" : ""),
           "data-focus": "q-" + item.id,
@@ -689,16 +945,18 @@
           title: questionText(item.id, item.question) + (why ? " — " + why : ""),
           "aria-describedby": descId,
           onclick: () => askQuestion(container, item.id),
-        }, [label(item.id, item.label), "?", why ? el("span", { id: descId, class: "visually-hidden" }, why) : null])
+        }, [label(item.id, item.label), "?", why ? h("span", { id: descId, class: "visually-hidden" }, why) : null])
       );
     }
     side.append(
-      el("section", { class: "fc-pad-wrap" }, [
-        el("h3", { id: "fc-pad-title-" + table.table, class: "fc-h" }, acting ? gettext("Ask a question") : gettext("The question pad")),
+      h("section", { class: "fc-pad-wrap" }, [
+        h("h3", { id: "fc-pad-title-" + table.table, class: "fc-h" }, acting ? gettext("Ask a question") : gettext("The question pad")),
         pad,
-        acting && timeoutText(view) ? el("p", { class: "fc-hint" }, timeoutText(view)) : null,
+        acting && timeoutText(view) ? h("p", { class: "fc-hint" }, timeoutText(view)) : null,
       ])
     );
+    // The pad first (what a turn needs), then your card beside the answer to your last question.
+    side.append(card, feedbackPanel(view));
 
     if (mem.confirm && acting) {
       const face = faceById(view, mem.confirm);
@@ -708,20 +966,20 @@
     side.append(theirBoard(view, table));
     main.append(side);
 
-    const wrap = el("div", {}, [main, historyPanel(view)]);
+    const wrap = h("div", {}, [main, historyPanel(view)]);
     return wrap;
   }
 
   function confirmPanel(container, face, table) {
     const titleId = "fc-confirm-" + table.table;
-    return el("section", { class: "fc-confirm", role: "alertdialog", "aria-labelledby": titleId, "aria-describedby": titleId + "-d" }, [
-      el("div", { class: "fc-art", html: faceSvg(face, { decorative: true }) }),
-      el("div", {}, [
-        el("h3", { id: titleId, class: "fc-h" }, interpolate(gettext("Name %(name)s?"), { name: face.name })),
-        el("p", { id: titleId + "-d" }, gettext("Right: you win the round. Wrong: you lose it.")),
-        el("p", { class: "row" }, [
-          el("button", { type: "button", "data-focus": "confirm-yes", onclick: () => confirmNaming(container) }, interpolate(gettext("Yes, name %(name)s"), { name: face.name })),
-          el("button", { type: "button", class: "secondary", "data-focus": "confirm-no", onclick: () => cancelNaming(container) }, gettext("Cancel")),
+    return h("section", { class: "fc-confirm", role: "alertdialog", "aria-labelledby": titleId, "aria-describedby": titleId + "-d" }, [
+      h("div", { class: "fc-art", html: faceSvg(face, { decorative: true }) }),
+      h("div", {}, [
+        h("h3", { id: titleId, class: "fc-h" }, interpolate(gettext("Name %(name)s?"), { name: face.name })),
+        h("p", { id: titleId + "-d" }, gettext("Right: you win the round. Wrong: you lose it.")),
+        h("p", { class: "row" }, [
+          h("button", { type: "button", "data-focus": "confirm-yes", onclick: () => confirmNaming(container) }, interpolate(gettext("Yes, name %(name)s"), { name: face.name })),
+          h("button", { type: "button", class: "secondary", "data-focus": "confirm-no", onclick: () => cancelNaming(container) }, gettext("Cancel")),
         ]),
       ]),
     ]);
@@ -729,23 +987,34 @@
 
   function feedbackPanel(view) {
     const last = view.feedback;
-    const section = el("section", { class: "fc-feedback", "aria-label": gettext("Your last question") });
+    const section = h("section", { class: "fc-feedback", "aria-label": gettext("The last questions") });
+    // The other player's last question this round and its answer, so it is seen without scrolling.
+    const theirs = (view.asked && view.asked.them) || [];
+    const their = theirs[theirs.length - 1];
+    const theirLine = their
+      ? h("p", { class: "fc-their-last" }, [
+          interpolate(gettext("%(name)s asked: %(question)s"), { name: nameOf(view, view.opponent), question: questionText(their.question) }),
+          " ",
+          h("span", { class: "fc-answer " + (their.answer ? "is-yes" : "is-no") }, their.answer ? gettext("Yes") : gettext("No")),
+        ])
+      : null;
     if (!last) {
-      section.append(el("p", { class: "fc-sub" }, gettext("Tip: a question that about half of your faces answer “yes” to is the fastest way down.")));
+      section.append(theirLine || h("p", { class: "fc-sub" }, gettext("Tip: a question that about half of your faces answer “yes” to is the fastest way down.")));
       return section;
     }
     const quality = Math.max(0, Math.min(1, last.quality));
     section.append(
-      el("p", {}, [
-        el("strong", {}, questionText(last.question)),
+      h("p", {}, [
+        h("strong", {}, questionText(last.question)),
         " ",
-        el("span", { class: "fc-answer " + (last.answer ? "is-yes" : "is-no") }, last.answer ? gettext("Yes") : gettext("No")),
+        h("span", { class: "fc-answer " + (last.answer ? "is-yes" : "is-no") }, last.answer ? gettext("Yes") : gettext("No")),
       ]),
-      el("p", {}, interpolate(gettext("It kept %(kept)s faces and removed %(removed)s."), { kept: last.kept, removed: last.removed })),
-      el("div", { class: "fc-meter" }, [
-        el("span", { class: "fc-meter-label" }, interpolate(gettext("Split quality: %(q)s of the best on the pad"), { q: percent(quality) })),
-        el("span", { class: "fc-meter-bar", "aria-hidden": "true" }, el("span", { style: `width:${Math.round(quality * 100)}%` })),
-      ])
+      h("p", {}, interpolate(ngettext("It kept %(kept)s face and removed %(removed)s.", "It kept %(kept)s faces and removed %(removed)s.", last.kept), { kept: last.kept, removed: last.removed })),
+      h("div", { class: "fc-meter" }, [
+        h("span", { class: "fc-meter-label" }, interpolate(gettext("Split quality: %(q)s of the best on the pad"), { q: percent(quality) })),
+        h("span", { class: "fc-meter-bar", "aria-hidden": "true" }, h("span", { style: `width:${Math.round(quality * 100)}%` })),
+      ]),
+      theirLine
     );
     return section;
   }
@@ -754,16 +1023,16 @@
     const theirs = view.their_board;
     const left = new Set(theirs.left);
     const name = nameOf(view, view.opponent);
-    const grid = el("ul", { class: "fc-their-grid", "aria-hidden": "true" });
+    const grid = h("ul", { class: "fc-their-grid", "aria-hidden": "true" });
     for (const face of view.board) {
-      grid.append(el("li", { class: left.has(face.id) ? "is-up" : "is-out", title: face.name }, face.id));
+      grid.append(h("li", { class: left.has(face.id) ? "is-up" : "is-out", title: face.name }, face.id));
     }
     const names = view.board.filter((face) => left.has(face.id)).map((face) => face.name).join(", ");
-    return el("section", { class: "fc-theirs" }, [
-      el("h3", { class: "fc-h" }, interpolate(ngettext("%(name)s's board: %(n)s face left", "%(name)s's board: %(n)s faces left", theirs.left_count), { name, n: theirs.left_count })),
+    return h("section", { class: "fc-theirs" }, [
+      h("h3", { class: "fc-h" }, interpolate(ngettext("%(name)s's board: %(n)s face left", "%(name)s's board: %(n)s faces left", theirs.left_count), { name, n: theirs.left_count })),
       grid,
-      el("p", { class: "visually-hidden" }, interpolate(gettext("Faces still up on their board: %(names)s."), { names })),
-      theirs.left_count === 1 && view.phase === "ask" ? el("p", { class: "fc-warn" }, gettext("They are down to one face: they will name it on their next turn!")) : null,
+      h("p", { class: "visually-hidden" }, interpolate(gettext("Faces still up on their board: %(names)s."), { names })),
+      theirs.left_count === 1 && view.phase === "ask" ? h("p", { class: "fc-warn" }, gettext("They are down to one face: they will name it on their next turn!")) : null,
     ]);
   }
 
@@ -779,22 +1048,22 @@
     for (let i = 0; i < rounds; i += 1) {
       for (const list of order) if (list[i]) items.push(list[i]);
     }
-    const section = el("section", { class: "fc-history" }, [el("h3", { class: "fc-h" }, gettext("Questions this round"))]);
+    const section = h("section", { class: "fc-history" }, [h("h3", { class: "fc-h" }, gettext("Questions this round"))]);
     if (!items.length) {
-      section.append(el("p", { class: "fc-sub" }, gettext("No questions yet.")));
+      section.append(h("p", { class: "fc-sub" }, gettext("No questions yet.")));
       return section;
     }
-    const list = el("ol", { class: "fc-history-list" });
+    const list = h("ol", { class: "fc-history-list" });
     for (const entry of items) {
       list.append(
-        el("li", { class: entry.who === me ? "is-mine" : "is-theirs" }, [
-          el("span", { class: "fc-who" }, entry.who === me ? gettext("You") : nameOf(view, entry.who)),
+        h("li", { class: entry.who === me ? "is-mine" : "is-theirs" }, [
+          h("span", { class: "fc-who" }, entry.who === me ? gettext("You") : nameOf(view, entry.who)),
           " ",
           questionText(entry.question),
           " ",
-          el("span", { class: "fc-answer " + (entry.answer ? "is-yes" : "is-no") }, entry.answer ? gettext("Yes") : gettext("No")),
+          h("span", { class: "fc-answer " + (entry.answer ? "is-yes" : "is-no") }, entry.answer ? gettext("Yes") : gettext("No")),
           " ",
-          el("span", { class: "fc-sub" }, interpolate(gettext("kept %(kept)s, removed %(removed)s"), entry)),
+          h("span", { class: "fc-sub" }, interpolate(gettext("kept %(kept)s, removed %(removed)s"), entry)),
         ])
       );
     }
@@ -809,18 +1078,18 @@
 
   function playerReveal(container, view, table, ctx, mem) {
     const me = view.you;
-    const wrap = el("div", { class: "fc-reveal" });
+    const wrap = h("div", { class: "fc-reveal" });
     const last = view.rounds[view.rounds.length - 1];
     if (view.phase === "reveal" && last) {
       wrap.append(roundResult(view, last, me));
       const waiting = view.ready.includes(me);
       wrap.append(
-        el("p", { class: "row fc-ready" }, [
+        h("p", { class: "row fc-ready" }, [
           waiting
-            ? el("span", {}, interpolate(gettext("Waiting for %(name)s…"), { name: nameOf(view, view.opponent) }))
-            : el("button", { type: "button", class: "big", "data-focus": "ready", disabled: table.status !== "playing", onclick: () => !mem.busy && send(container, { type: "ready" }, gettext("Ready.")) }, gettext("Ready for the next round")),
+            ? h("span", {}, interpolate(gettext("Waiting for %(name)s…"), { name: nameOf(view, view.opponent) }))
+            : h("button", { type: "button", class: "big", "data-focus": "ready", disabled: table.status !== "playing", onclick: () => !mem.busy && send(container, { type: "ready" }, gettext("Ready.")) }, gettext("Ready for the next round")),
           " ",
-          el("span", { class: "fc-sub" }, [gettext("Next round starts in"), " ", clockNode(ctx, view)]),
+          h("span", { class: "fc-sub" }, [gettext("Next round starts in"), " ", clockNode(ctx, view)]),
         ])
       );
     } else if (view.phase === "over") {
@@ -838,8 +1107,8 @@
         ? interpolate(gettext("You won round %(round)s!"), { round: record.round })
         : interpolate(gettext("%(name)s won round %(round)s."), { name: nameOf(view, record.winner), round: record.round })
       : interpolate(gettext("%(name)s won round %(round)s."), { name: nameOf(view, record.winner), round: record.round });
-    const reason = roundSentence(view, record);
-    const figures = el("div", { class: "fc-faces-pair" });
+    const reason = roundSentence(view, record, me);
+    const figures = h("div", { class: "fc-faces-pair" });
     for (const player of view.players) {
       const face = faces[player.id];
       if (!face) continue;
@@ -850,53 +1119,69 @@
         : interpolate(gettext("%(player)s had %(name)s"), { player: nameOf(view, player.id), name: face.name });
       figures.append(miniFace(face, caption));
     }
-    return el("section", { class: "fc-result" + (won ? " is-won" : "") }, [el("h3", { class: "fc-h" }, title), el("p", {}, reason), figures]);
+    return h("section", { class: "fc-result" + (won ? " is-won" : "") }, [h("h3", { class: "fc-h" }, title), h("p", {}, reason), figures]);
   }
 
+  function facesOf(view, faces, me) {
+    const figures = h("div", { class: "fc-faces-pair" });
+    for (const player of view.players) {
+      const face = faces[player.id];
+      if (!face) continue;
+      const caption = me && player.id === me
+        ? interpolate(gettext("Your face: %(name)s"), { name: face.name })
+        : interpolate(gettext("%(player)s's face: %(name)s"), { player: nameOf(view, player.id), name: face.name });
+      figures.append(miniFace(face, caption));
+    }
+    return figures;
+  }
+
+  /** The end of the match: who won and how, the last round's two faces; the rounds table follows. */
   function matchResult(view, me) {
     const result = view.result || {};
     const won = me && result.winner === me;
-    const title = me
-      ? won
-        ? gettext("You won the match!")
-        : interpolate(gettext("%(name)s won the match."), { name: nameOf(view, result.winner) })
-      : interpolate(gettext("%(name)s won the match."), { name: nameOf(view, result.winner) });
-    const section = el("section", { class: "fc-result is-match" + (won ? " is-won" : "") }, [
-      el("h3", { class: "fc-h" }, title),
-      el("p", {}, matchSentence(view, result)),
+    const title = won ? gettext("You won the match!") : interpolate(gettext("%(name)s won the match."), { name: nameOf(view, result.winner) });
+    const section = h("section", { class: "fc-result is-match" + (won ? " is-won" : "") }, [
+      h("h3", { class: "fc-h", tabindex: "-1", "data-focus": "status" }, title),
+      h("p", {}, matchSentence(view, result, me)),
     ]);
     const last = view.rounds[view.rounds.length - 1];
     const unfinished = view.unfinished_round_faces;
     if (unfinished) {
-      const figures = el("div", { class: "fc-faces-pair" });
-      for (const player of view.players) {
-        const face = unfinished[player.id];
-        if (face) figures.append(miniFace(face, interpolate(gettext("%(player)s had %(name)s"), { player: player.id === me ? gettext("You") : nameOf(view, player.id), name: face.name })));
-      }
-      section.append(el("p", { class: "fc-sub" }, gettext("The last round was not finished. Its faces were:")), figures);
+      section.append(h("p", { class: "fc-sub" }, gettext("The last round was not finished. Its faces were:")), facesOf(view, unfinished, me));
     } else if (last) {
-      section.append(roundResult(view, last, me));
+      section.append(h("p", { class: "fc-sub" }, interpolate(gettext("The faces of round %(round)s:"), { round: last.round })), facesOf(view, last.faces || {}, me));
     }
+    return section;
+  }
+
+  /** A match the teacher ended before anyone won it: the score then, and the faces of that round. */
+  function endedResult(view, me) {
+    const scores = scoresOf(view);
+    const [a, b] = view.players;
+    const section = h("section", { class: "fc-result is-match is-ended" }, [
+      h("h3", { class: "fc-h", tabindex: "-1", "data-focus": "status" }, gettext("Your teacher ended this match.")),
+      h("p", {}, interpolate(gettext("It ended at %(a)s–%(b)s in rounds won. Nobody can move any more."), { a: scores[a.id] || 0, b: scores[b.id] || 0 })),
+    ]);
     return section;
   }
 
   function roundsTable(view, me) {
     const rows = view.rounds.map((record) =>
-      el("tr", {}, [
-        el("td", {}, String(record.round)),
-        el("td", {}, record.winner === me ? gettext("You") : nameOf(view, record.winner)),
-        el("td", {}, roundHow(record.reason)),
-        el(
+      h("tr", {}, [
+        h("td", {}, String(record.round)),
+        h("td", {}, record.winner === me ? gettext("You") : nameOf(view, record.winner)),
+        h("td", {}, roundHow(record.reason)),
+        h(
           "td",
           {},
           view.players.map((player) => (record.faces && record.faces[player.id] ? `${player.id === me ? gettext("You") : nameOf(view, player.id)}: ${record.faces[player.id].name}` : "")).filter(Boolean).join(" · ")
         ),
       ])
     );
-    return el("div", { class: "table-wrap fc-rounds" }, el("table", {}, [
-      el("caption", { class: "visually-hidden" }, gettext("Rounds")),
-      el("thead", {}, el("tr", {}, [gettext("Round"), gettext("Winner"), gettext("How"), gettext("Faces")].map((h) => el("th", { scope: "col" }, h)))),
-      el("tbody", {}, rows),
+    return h("div", { class: "table-wrap fc-rounds" }, h("table", {}, [
+      h("caption", { class: "visually-hidden" }, gettext("Rounds")),
+      h("thead", {}, h("tr", {}, [gettext("Round"), gettext("Winner"), gettext("How"), gettext("Faces")].map((heading) => h("th", { scope: "col" }, heading)))),
+      h("tbody", {}, rows),
     ]));
   }
 
@@ -904,39 +1189,39 @@
     const verification = view.verification || {};
     if (!verification.commitment) return null;
     const items = [
-      el("dt", {}, gettext("Commitment (SHA-256 of salt:seed)")),
-      el("dd", { class: "mono fc-hash" }, verification.commitment),
+      h("dt", {}, gettext("Commitment (SHA-256 of salt:seed)")),
+      h("dd", { class: "mono fc-hash" }, verification.commitment),
     ];
     if (verification.seed) {
-      items.push(el("dt", {}, gettext("Seed")), el("dd", { class: "mono fc-hash" }, verification.seed));
-      items.push(el("dt", {}, gettext("Salt")), el("dd", { class: "mono fc-hash" }, verification.salt));
+      items.push(h("dt", {}, gettext("Seed")), h("dd", { class: "mono fc-hash" }, verification.seed));
+      items.push(h("dt", {}, gettext("Salt")), h("dd", { class: "mono fc-hash" }, verification.salt));
     }
-    const details = el("details", { class: "fc-verify" }, [
-      el("summary", {}, verification.seed ? gettext("Check that the faces were fair") : gettext("Fairness commitment")),
-      el("p", { class: "fc-sub" }, verification.seed
+    const details = h("details", { class: "fc-verify" }, [
+      h("summary", {}, verification.seed ? gettext("Check that the faces were fair") : gettext("Fairness commitment")),
+      h("p", { class: "fc-sub" }, verification.seed
         ? gettext("The seed and salt are published now. Anyone can recompute the commitment and replay the match to check that no face changed.")
         : gettext("The faces of every round were fixed before the first question. When the match ends the seed is shown, so you can check.")),
-      el("dl", {}, items),
+      h("dl", {}, items),
     ]);
     if (verification.seed && table.table) {
-      details.append(el("p", {}, el("a", { href: `/games/faces/verify/${table.table}/` }, gettext("Verify this match"))));
+      details.append(h("p", {}, h("a", { href: `/games/faces/verify/${table.table}/` }, gettext("Verify this match"))));
     }
     return details;
   }
 
   function playerFooter(container, view, table, ctx, mem) {
-    const footer = el("footer", { class: "fc-footer" });
+    const footer = h("footer", { class: "fc-footer" });
     if (view.phase !== "over" && table.status === "playing") {
       if (mem.resign) {
         footer.append(
-          el("span", { class: "row fc-resign-confirm", role: "group", "aria-label": gettext("Resign?") }, [
-            el("span", {}, gettext("Resign and lose the match?")),
-            el("button", { type: "button", class: "danger", "data-focus": "resign-yes", onclick: () => { mem.resign = false; send(container, { type: "resign" }); } }, gettext("Yes, resign")),
-            el("button", { type: "button", class: "secondary", "data-focus": "resign-no", onclick: () => { mem.resign = false; mem.focus = "resign"; rerender(container); } }, gettext("Keep playing")),
+          h("span", { class: "row fc-resign-confirm", role: "group", "aria-label": gettext("Resign?") }, [
+            h("span", {}, gettext("Resign and lose the match?")),
+            h("button", { type: "button", class: "danger", "data-focus": "resign-yes", onclick: () => { mem.resign = false; send(container, { type: "resign" }); } }, gettext("Yes, resign")),
+            h("button", { type: "button", class: "secondary", "data-focus": "resign-no", onclick: () => { mem.resign = false; mem.focus = "resign"; rerender(container); } }, gettext("Keep playing")),
           ])
         );
       } else {
-        footer.append(el("button", { type: "button", class: "secondary fc-resign", "data-focus": "resign", onclick: () => { mem.resign = true; mem.focus = "resign-no"; rerender(container); } }, gettext("Resign")));
+        footer.append(h("button", { type: "button", class: "secondary fc-resign", "data-focus": "resign", onclick: () => { mem.resign = true; mem.focus = "resign-no"; rerender(container); } }, gettext("Resign")));
       }
     }
     footer.append(verificationPanel(view, table));
@@ -949,7 +1234,7 @@
 
   function leftBar(count) {
     const share = Math.max(0, Math.min(1, count / 24));
-    return el("span", { class: "fc-leftbar", "aria-hidden": "true" }, el("span", { style: `width:${Math.round(share * 100)}%` }));
+    return h("span", { class: "fc-leftbar", "aria-hidden": "true" }, h("span", { style: `width:${Math.round(share * 100)}%` }));
   }
 
   function statusText(view, table) {
@@ -960,14 +1245,29 @@
     return interpolate(gettext("%(name)s won the match"), { name: nameOf(view, result.winner) });
   }
 
+  /** A student of this match whose device is not connected now (from the session's presence, staff only):
+   *  the console says so, so the teacher can see why turns are missed. */
+  function isAway(ctx, table, player) {
+    if (player.bot || table.status !== "playing") return false;
+    const people = (ctx.session && ctx.session.participants) || [];
+    const person = people.find((p) => p.table === table.table && p.name === player.name && p.status === "present");
+    return !!person && !person.connected;
+  }
+
+  function awayHint(view) {
+    return view.timeout === "pass"
+      ? gettext("Their turns pass to the other player until they are back; they do not lose the match for it.")
+      : gettext("Running out of time costs them under this match's rule: use +30 s or Pause if they are coming back.");
+  }
+
   function renderTeacher(container, table, ctx, compact) {
     const view = table.view;
-    const root = el("section", { class: "fc fc-teacher" + (compact ? " is-compact" : ""), "aria-label": interpolate(gettext("Line-Up, table %(n)s"), { n: table.number }) });
+    const root = h("section", { class: "fc fc-teacher" + (compact ? " is-compact" : ""), "aria-label": interpolate(gettext("Line-Up, table %(n)s"), { n: table.number }) });
     root.append(
-      el("header", { class: "fc-status" }, [
+      h("header", { class: "fc-status" }, [
         scoreLine(view),
         // Compact (the console), the table card's header already shows the clock.
-        el("p", { class: "fc-round" }, [roundLine(view), " · ", statusText(view, table), " ", !compact && view.phase !== "over" && table.status === "playing" ? clockNode(ctx, view) : null]),
+        h("p", { class: "fc-round" }, [roundLine(view), " · ", statusText(view, table), " ", !compact && view.phase !== "over" && table.status === "playing" ? clockNode(ctx, view) : null]),
       ])
     );
     const stats = view.players.map((player) => {
@@ -977,68 +1277,70 @@
       return { player, asked, last: asked[asked.length - 1], average, count };
     });
     const answerBadge = (entry) =>
-      el("span", { class: "fc-answer " + (entry.answer ? "is-yes" : "is-no") }, entry.answer ? gettext("Yes") : gettext("No"));
+      h("span", { class: "fc-answer " + (entry.answer ? "is-yes" : "is-no") }, entry.answer ? gettext("Yes") : gettext("No"));
     if (compact) {
       // Many matches at once: one wrapping line per player instead of a table.
-      const list = el("ul", { class: "fc-teacher-list" });
+      const list = h("ul", { class: "fc-teacher-list" });
       for (const { player, asked, last, average, count } of stats) {
+        const away = isAway(ctx, table, player);
         list.append(
-          el("li", {}, [
-            el("strong", {}, nameOf(view, player.id)),
-            count == null ? null : el("span", {}, [leftBar(count), " ", interpolate(ngettext("%(n)s face left", "%(n)s faces left", count), { n: count })]),
-            el("span", { class: "fc-sub" }, interpolate(ngettext("%(n)s question", "%(n)s questions", asked.length), { n: asked.length }) + (average == null ? "" : " · " + interpolate(gettext("split %(q)s"), { q: percent(average) }))),
-            last ? el("span", { class: "fc-last" }, [label(last.question) + "?", " ", answerBadge(last)]) : null,
+          h("li", { class: away ? "is-away" : null }, [
+            h("strong", {}, nameOf(view, player.id)),
+            away ? h("span", { class: "fc-away", title: awayHint(view) }, gettext("not connected")) : null,
+            count == null ? null : h("span", {}, [leftBar(count), " ", interpolate(ngettext("%(n)s face left", "%(n)s faces left", count), { n: count })]),
+            h("span", { class: "fc-sub" }, interpolate(ngettext("%(n)s question", "%(n)s questions", asked.length), { n: asked.length }) + (average == null ? "" : " · " + interpolate(gettext("split %(q)s"), { q: percent(average) }))),
+            last ? h("span", { class: "fc-last" }, [label(last.question) + "?", " ", answerBadge(last)]) : null,
           ])
         );
       }
       root.append(list);
     } else {
-      const rows = el("tbody");
+      const rows = h("tbody");
       for (const { player, asked, last, average, count } of stats) {
         rows.append(
-          el("tr", {}, [
-            el("th", { scope: "row" }, nameOf(view, player.id)),
-            el("td", {}, count == null ? "" : [leftBar(count), " ", String(count)]),
-            el("td", {}, String(asked.length)),
-            el("td", {}, average == null ? "–" : percent(average)),
-            el("td", { class: "fc-last" }, last ? [questionText(last.question), " ", answerBadge(last)] : "–"),
+          h("tr", {}, [
+            h("th", { scope: "row" }, nameOf(view, player.id)),
+            h("td", {}, count == null ? "" : [leftBar(count), " ", String(count)]),
+            h("td", {}, String(asked.length)),
+            h("td", {}, average == null ? "–" : percent(average)),
+            h("td", { class: "fc-last" }, last ? [questionText(last.question), " ", answerBadge(last)] : "–"),
           ])
         );
       }
       root.append(
-        el("div", { class: "table-wrap" }, el("table", { class: "fc-teacher-table" }, [
-          el("caption", { class: "visually-hidden" }, gettext("This round")),
-          el("thead", {}, el("tr", {}, [gettext("Player"), gettext("Faces left"), gettext("Questions"), gettext("Average split"), gettext("Last question")].map((h) => el("th", { scope: "col" }, h)))),
+        h("div", { class: "table-wrap" }, h("table", { class: "fc-teacher-table" }, [
+          h("caption", { class: "visually-hidden" }, gettext("This round")),
+          h("thead", {}, h("tr", {}, [gettext("Player"), gettext("Faces left"), gettext("Questions"), gettext("Average split"), gettext("Last question")].map((heading) => h("th", { scope: "col" }, heading)))),
           rows,
         ]))
       );
     }
     if (view.phase === "over" && view.result) {
-      root.append(el("p", { class: "fc-result-line" }, [statusText(view, table), ": ", matchSentence(view, view.result)]));
+      root.append(h("p", { class: "fc-result-line" }, matchSentence(view, view.result)));
     }
-    const detail = compact ? el("details", { class: "fc-more" }, [el("summary", {}, gettext("Questions and rounds"))]) : el("div", { class: "fc-more" });
+    const detail = compact ? h("details", { class: "fc-more" }, [h("summary", {}, gettext("Questions and rounds"))]) : h("div", { class: "fc-more" });
     for (const player of view.players) {
       const asked = (view.asked && view.asked[player.id]) || [];
-      const list = el("ol", { class: "fc-history-list" });
+      const list = h("ol", { class: "fc-history-list" });
       for (const entry of asked) {
         list.append(
-          el("li", {}, [
+          h("li", {}, [
             questionText(entry.question), " ",
-            el("span", { class: "fc-answer " + (entry.answer ? "is-yes" : "is-no") }, entry.answer ? gettext("Yes") : gettext("No")), " ",
-            el("span", { class: "fc-sub" }, interpolate(gettext("%(yes)s yes / %(no)s no, quality %(q)s"), { yes: entry.yes, no: entry.no, q: percent(entry.quality) })),
+            h("span", { class: "fc-answer " + (entry.answer ? "is-yes" : "is-no") }, entry.answer ? gettext("Yes") : gettext("No")), " ",
+            h("span", { class: "fc-sub" }, interpolate(gettext("%(yes)s yes / %(no)s no, quality %(q)s"), { yes: entry.yes, no: entry.no, q: percent(entry.quality) })),
           ])
         );
       }
-      detail.append(el("h4", { class: "fc-h" }, interpolate(gettext("%(name)s's questions this round"), { name: nameOf(view, player.id) })), asked.length ? list : el("p", { class: "fc-sub" }, gettext("No questions yet.")));
+      detail.append(h("h4", { class: "fc-h" }, interpolate(gettext("%(name)s's questions this round"), { name: nameOf(view, player.id) })), asked.length ? list : h("p", { class: "fc-sub" }, interpolate(gettext("%(name)s has not asked a question yet."), { name: nameOf(view, player.id) })));
     }
     for (const record of view.rounds || []) detail.append(roundResult(view, record, null));
     if (view.unfinished_round_faces) {
-      const figures = el("div", { class: "fc-faces-pair" });
+      const figures = h("div", { class: "fc-faces-pair" });
       for (const player of view.players) {
         const face = view.unfinished_round_faces[player.id];
         if (face) figures.append(miniFace(face, interpolate(gettext("%(player)s had %(name)s"), { player: nameOf(view, player.id), name: face.name })));
       }
-      detail.append(el("p", { class: "fc-sub" }, gettext("The last round was not finished. Its faces were:")), figures);
+      detail.append(h("p", { class: "fc-sub" }, gettext("The last round was not finished. Its faces were:")), figures);
     }
     const verification = verificationPanel(view, table);
     if (verification) detail.append(verification);
@@ -1046,16 +1348,24 @@
     return root;
   }
 
+  /** The projector shows every match of the class at once (28 students: 14 tables): cards of 13 x 10.4
+   *  ems, and the CSS sizes the text to the screen (faces.css, .fc-wall), so any number of tables fits
+   *  without scrolling or cutting. */
+  const WALL = { width: 13, height: 10.4, wallClass: "fc-wall", prefix: "fc" };
+
   function renderProjector(container, table, ctx) {
     const view = table.view;
-    const root = el("section", { class: "fc fc-projector", "aria-label": interpolate(gettext("Line-Up, table %(n)s"), { n: table.number }) });
+    if (ctx.role === "projector") requestAnimationFrame(() => layoutWall(container, WALL));
+    const root = h("section", { class: "fc fc-projector", "aria-label": interpolate(gettext("Line-Up, table %(n)s"), { n: table.number }) });
     root.append(scoreLine(view, { large: true }));
-    root.append(el("p", { class: "fc-round" }, [roundLine(view), " · ", statusText(view, table)]));
-    const marks = el("ol", { class: "fc-round-marks" });
+    const round = view.phase === "over" ? gettext("Match over") : interpolate(gettext("Round %(round)s"), { round: view.round });
+    const target = view.phase === "over" ? null : h("span", { class: "fc-round-target" }, " · " + interpolate(gettext("first to %(target)s"), { target: view.rounds_to_win }));
+    root.append(h("p", { class: "fc-round" }, [round, target, " · ", statusText(view, table)]));
+    const marks = h("ol", { class: "fc-round-marks" });
     for (const record of view.rounds || []) {
-      marks.append(el("li", {}, interpolate(gettext("Round %(round)s: %(name)s"), { round: record.round, name: nameOf(view, record.winner) })));
+      marks.append(h("li", {}, interpolate(gettext("Round %(round)s: %(name)s"), { round: record.round, name: nameOf(view, record.winner) })));
     }
-    if ((view.rounds || []).length) root.append(marks);
+    root.append(marks); // (empty before the first round ends: the cards of a wall keep one height)
     return root;
   }
 
@@ -1162,18 +1472,12 @@
     }
     const seen = snapshot(view);
     if (!previous || JSON.stringify(previous) !== JSON.stringify(seen)) announceChanges(ctx, view, previous);
+    if (mem.status === "playing" && table.status === "ended" && ctx.role === "player" && typeof ctx.announce === "function") {
+      ctx.announce(gettext("Your teacher ended this match."));
+    }
+    mem.status = table.status;
     mem.seen = seen;
   }
 
-  // Live pages load the page controller (session.js, which defines Classplay.registerGame) with this module;
-  // if this script runs first, register once the document is parsed.
-  const module = { render, faceSvg, describe };
-  const register = () => {
-    if (!window.Classplay || typeof window.Classplay.registerGame !== "function") return false;
-    window.Classplay.registerGame("faces", module);
-    return true;
-  };
-  if (!register() && document.readyState === "loading") {
-    document.addEventListener("DOMContentLoaded", register, { once: true });
-  }
+  registerGame("faces", { render, faceSvg, describe });
 })();

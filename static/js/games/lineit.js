@@ -20,7 +20,6 @@
   "use strict";
 
   const GAME = "lineit";
-  const SVG_NS = "http://www.w3.org/2000/svg";
   const SYMBOL_PATHS = {
     heart:
       "M12 21s-7.4-4.5-9.5-9.1C1 8.5 2.9 4.5 6.7 4.5c2.2 0 3.6 1.2 5.3 3.2 1.7-2 3.1-3.2 5.3-3.2 " +
@@ -34,53 +33,21 @@
   const DRAG_THRESHOLD = 8;
   const LOG_SHOWN = 8;
 
-  // Translation: Django's JavaScript catalog (/jsi18n/) defines gettext, ngettext and interpolate. The
-  // module keeps local names so `makemessages -d djangojs` finds every string.
-  let gettext = (s) => s;
-  let interpolate = (fmt, obj) => fmt.replace(/%\((\w+)\)s/g, (_m, key) => String(obj[key]));
-  let ngettext = (one, many, n) => (n === 1 ? one : many);
-  function useCatalog(ctx) {
-    gettext = ctx.gettext || window.gettext || gettext;
-    interpolate = ctx.interpolate || window.interpolate || interpolate;
-    ngettext = ctx.ngettext || window.ngettext || ngettext;
-  }
-  const fmt = (text, values) => interpolate(text, values, true);
+  // The shared builders and translation shim (static/js/games/common.js, loaded first); local names, so
+  // `makemessages -d djangojs` finds every string. Its interpolate fills named placeholders.
+  const { h, icon, gettext, ngettext, interpolate: fmt, useCatalog, registerGame, layoutWall, localDecimals } = window.ClassplayUI;
 
   // ---------------------------------------------------------------------------------------------------
   // Small helpers
   // ---------------------------------------------------------------------------------------------------
 
-  function h(tag, props, ...kids) {
-    const el = document.createElement(tag);
-    for (const [key, value] of Object.entries(props || {})) {
-      if (value === null || value === undefined || value === false) continue;
-      if (key === "class") el.className = value;
-      else if (key === "text") el.textContent = value;
-      else if (key === "dataset") Object.assign(el.dataset, value);
-      else if (key.startsWith("on")) el.addEventListener(key.slice(2), value);
-      else el.setAttribute(key, value === true ? "" : String(value));
-    }
-    for (const kid of kids.flat(Infinity)) {
-      if (kid === null || kid === undefined || kid === false) continue;
-      el.append(kid instanceof Node ? kid : String(kid));
-    }
-    return el;
-  }
-
   function symbolSvg(symbol, extraClass) {
-    const svg = document.createElementNS(SVG_NS, "svg");
-    svg.setAttribute("viewBox", "0 0 24 24");
-    svg.setAttribute("class", "lineit-symbol " + (extraClass || ""));
-    svg.setAttribute("aria-hidden", "true");
-    svg.setAttribute("focusable", "false");
-    const path = document.createElementNS(SVG_NS, "path");
-    path.setAttribute("d", SYMBOL_PATHS[symbol] || SYMBOL_PATHS.diamond);
-    svg.append(path);
-    return svg;
+    return icon("0 0 24 24", "lineit-symbol " + (extraClass || ""), ["path", { d: SYMBOL_PATHS[symbol] || SYMBOL_PATHS.diamond }]);
   }
 
   /** A face or value with real minus signs (easier to read than hyphens on a card). */
-  const pretty = (text) => String(text).replace(/-/g, "\u2212");
+  // A face or value as the page's language writes it: a true minus sign, its decimal separator ("2,5").
+  const pretty = (text) => localDecimals(text).replace(/-/g, "\u2212");
 
   /** "15/2" -> "7.5", "1/3" -> null: the exact decimal of a stored fraction, when it has one. */
   function exactDecimal(value) {
@@ -133,7 +100,8 @@
 
   /** How a card is read aloud. */
   function cardLabel(card) {
-    if (card.kind === "bet") return fmt(gettext("Bet card +%(bet)s"), { bet: betValue(card) });
+    // The name starts with the card's visible text ("BET +3"), as speech recognition users say it.
+    if (card.kind === "bet") return fmt(gettext("Bet +%(bet)s card"), { bet: betValue(card) });
     const note = valueNote(card);
     const base = fmt(gettext("%(face)s, %(suit)s"), { face: pretty(card.face), suit: suitName(card.colour, card.symbol) });
     return note ? fmt(gettext("%(card)s, value %(value)s"), { card: base, value: pretty(note) }) : base;
@@ -583,6 +551,17 @@
     else if (source === "hand" && drop === "line") play(st, id);
   }
 
+  // A finger that drags a card must not also scroll the page or start the browser's own gestures (on iPad
+  // Safari touch-action alone does not stop them; on Chrome a drag the page did not claim left the next
+  // taps without their click): while a press may become a drag, its touch moves belong to the card. A tap
+  // (no move) keeps its click.
+  window.addEventListener(
+    "touchmove",
+    (event) => {
+      if (press && event.cancelable) event.preventDefault();
+    },
+    { passive: false },
+  );
   window.addEventListener("pointerup", (event) => endPress(event, false));
   window.addEventListener("pointercancel", (event) => endPress(event, true));
 
@@ -637,7 +616,8 @@
     }
     if (view.phase === "over" || st.table.status !== "playing") return "";
     if (paused(st)) return gettext("The game is paused. Wait for your teacher.");
-    return fmt(gettext("Wait for %(name)s."), { name: nameOf(view, view.whose_turn) });
+    // (never "Wait for Aisha K..": a name may end with an initial's dot)
+    return fmt(gettext("%(name)s is playing. Wait for your turn."), { name: nameOf(view, view.whose_turn) });
   }
 
   function statusBar(st) {
@@ -782,14 +762,13 @@
         "aria-labelledby": st.uid + "-line",
         dataset: { drop: "line" },
       },
-      h("h3", { id: st.uid + "-line" }, gettext("Your line"), " ", directionEl(line, true)),
+      h("div", { class: "lineit-mine__head" }, h("h3", { id: st.uid + "-line" }, gettext("Your line"), " ", directionEl(line, true)), colourChips(st, line)),
       line.cards.length
-        ? h("ol", { class: "lineit-cards lineit-cards--line" }, line.cards.map((card) => cardEl(card, { size: "md" })))
-        : h("p", { class: "lineit-empty", text: gettext("No cards yet.") }),
+        ? h("ol", { class: "lineit-cards lineit-cards--line", dir: "ltr" }, line.cards.map((card) => cardEl(card, { size: "md" })))
+        : null,
       h("p", { class: "lineit-hint", text: lineHint(line) }),
       betNote(line),
       scorePreview(line),
-      colourChips(st, line),
     );
   }
 
@@ -958,8 +937,8 @@
       h(
         "p",
         { class: "lineit-player__facts" },
-        directionEl(player.line, false),
-        " \u00B7 ",
+        // (an empty line has no direction to tell: "Empty line" follows)
+        player.line.cards.length ? [directionEl(player.line, false), " \u00B7 "] : null,
         fmt(ngettext("%(n)s card in hand", "%(n)s cards in hand", player.hand_count), { n: player.hand_count }),
         " \u00B7 ",
         fmt(ngettext("%(n)s banked", "%(n)s banked", player.pile_count), { n: player.pile_count }),
@@ -971,7 +950,7 @@
         : player.line.cards.length
           ? h(
               "ol",
-              { class: "lineit-cards lineit-cards--small", "aria-label": fmt(gettext("%(name)s's line"), { name: player.name }) },
+              { class: "lineit-cards lineit-cards--small", dir: "ltr", "aria-label": fmt(gettext("%(name)s's line"), { name: player.name }) },
               player.line.cards.map((card) => cardEl(card, { size: "sm" })),
             )
           : h("p", { class: "lineit-empty", text: gettext("Empty line") }),
@@ -1035,7 +1014,7 @@
                 entry.type === "score" && entry.cards && entry.cards.length
                   ? h(
                       "ol",
-                      { class: "lineit-cards lineit-cards--tiny lineit-scored", "aria-label": gettext("The scored line, with the values") },
+                      { class: "lineit-cards lineit-cards--tiny lineit-scored", dir: "ltr", "aria-label": gettext("The scored line, with the values") },
                       entry.cards.map((card) =>
                         (entry.discarded || []).some((c) => c.id === card.id)
                           ? cardEl(card, { size: "xs", extraClass: "is-discarded", suffix: gettext("thrown away") })
@@ -1279,8 +1258,14 @@
     ];
   }
 
+  /** The projector shows every table of the class at once: cards of 19 x 19 ems, and the CSS sizes the
+   *  text to the screen (lineit.css, .lineit-wall), so 1 to 8 tables (or more) fit without scrolling or
+   *  cutting. */
+  const WALL = { width: 19, height: 19, wallClass: "lineit-wall", prefix: "li" };
+
   function projectorLayout(st) {
     const view = st.table.view;
+    requestAnimationFrame(() => layoutWall(st.container, WALL));
     const over = view.phase === "over" || st.table.status !== "playing";
     return [
       h(
@@ -1303,23 +1288,25 @@
             view.players
               .slice()
               .sort((a, b) => b.score - a.score)
-              .map((p) =>
-                h(
+              .map((p) => {
+                const dir = p.line.direction;
+                const count = lineNumberCount(p.line);
+                return h(
                   "li",
                   { class: "lineit-proj__player" + (view.whose_turn === p.id ? " is-turn" : "") },
                   h("span", { class: "lineit-proj__name" }, view.whose_turn === p.id ? h("span", { class: "lineit-turn-mark", "aria-label": gettext("playing now"), text: "\u25B6 " }) : null, p.name),
-                  h("span", { class: "lineit-proj__score", text: String(p.score) }),
                   h(
                     "span",
                     { class: "lineit-proj__line" },
-                    directionEl(p.line, false),
-                    " \u00B7 ",
-                    fmt(ngettext("%(n)s card in line", "%(n)s cards in line", lineNumberCount(p.line)), { n: lineNumberCount(p.line) }),
-                    " \u00B7 ",
-                    tokensEl(p.tokens),
+                    h("span", { class: "lineit-dir lineit-dir--" + (dir || "none"), "aria-hidden": "true", text: dir === "up" ? "\u25B2" : dir === "down" ? "\u25BC" : "\u25C6" }),
+                    h("span", { class: "visually-hidden", text: directionText(dir) + ", " }),
+                    " ",
+                    fmt(ngettext("%(n)s card in line", "%(n)s cards in line", count), { n: count }),
+                    p.tokens && p.tokens.length ? [" ", tokensEl(p.tokens)] : null,
                   ),
-                ),
-              ),
+                  h("span", { class: "lineit-proj__score", text: String(p.score) }),
+                );
+              }),
           ),
       h(
         "ul",
@@ -1434,6 +1421,12 @@
       if (saved && (saved.source === "market" || saved.source === "hand") && typeof saved.id === "string") st.selected = saved;
     }
     draw(st);
+    if (first && ctx.role === "player" && window.scrollY === 0 && container.firstElementChild) {
+      // A game screen: when it first appears, bring the status bar and the market to the top (the site's
+      // header and the page title are not needed while playing). Never fights a reader's scroll.
+      const card = container.closest(".table-card") || container;
+      if (typeof card.scrollIntoView === "function") card.scrollIntoView({ block: "start", behavior: "instant" });
+    }
     announceChanges(st, first);
   }
 
@@ -1441,9 +1434,5 @@
   // Exposed for the tests of the value formatting (no secrets: pure helpers).
   module.helpers = { exactDecimal, valueNote, logText };
 
-  function register() {
-    window.Classplay.registerGame(GAME, module);
-  }
-  if (window.Classplay && window.Classplay.registerGame) register();
-  else window.addEventListener("DOMContentLoaded", register);
+  registerGame(GAME, module);
 })();

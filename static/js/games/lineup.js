@@ -27,40 +27,9 @@
   const DRAG_THRESHOLD = 8;
   const RACK_GAP_MS = 125;
 
-  // Django's JavaScript catalog (set from ctx on every render; plain fallbacks keep the module usable).
-  let gettext = (s) => s;
-  let ngettext = (s, p, n) => (n === 1 ? s : p);
-  let interpolate = (text, values) => text.replace(/%\((\w+)\)s/g, (_m, key) => String(values[key]));
-
-  function useCatalog(ctx) {
-    gettext = ctx.gettext || window.gettext || gettext;
-    interpolate = ctx.interpolate || window.interpolate || interpolate;
-    ngettext = ctx.ngettext || window.ngettext || ngettext;
-  }
-
-  function fmt(text, values) {
-    return interpolate(text, values, true);
-  }
-
-  // ----------------------------------------------------------------------------------------------
-  // DOM helpers
-  // ----------------------------------------------------------------------------------------------
-
-  function h(tag, props, ...kids) {
-    const el = document.createElement(tag);
-    for (const [key, value] of Object.entries(props || {})) {
-      if (value === null || value === undefined || value === false) continue;
-      if (key === "class") el.className = value;
-      else if (key === "text") el.textContent = value;
-      else if (key.startsWith("on") && typeof value === "function") el.addEventListener(key.slice(2), value);
-      else el.setAttribute(key, value === true ? "" : String(value));
-    }
-    for (const kid of kids.flat(Infinity)) {
-      if (kid === null || kid === undefined || kid === false) continue;
-      el.append(kid instanceof Node ? kid : document.createTextNode(String(kid)));
-    }
-    return el;
-  }
+  // The shared builders and translation shim (static/js/games/common.js, loaded first): the catalog from
+  // ctx on every render, English without one. Its interpolate fills named placeholders.
+  const { h, gettext, ngettext, pgettext, interpolate: fmt, useCatalog, registerGame } = window.ClassplayUI;
 
   const memories = new WeakMap();
 
@@ -149,10 +118,16 @@
     }
   }
 
+  /** A zone with its article, to go in a sentence: "an orange space". */
   function zoneName(zone) {
     return (
-      { purple: gettext("purple"), orange: gettext("orange"), pink: gettext("pink"), final: gettext("the 5-space") }[zone] ||
-      zone
+      {
+        start: gettext("the start"),
+        purple: gettext("a purple space"),
+        orange: gettext("an orange space"),
+        pink: gettext("a pink space"),
+        final: gettext("the 5-space"),
+      }[zone] || ""
     );
   }
 
@@ -213,12 +188,22 @@
           team: teamLabel(entry.first),
         });
       case "moved":
+        if (entry.to >= view.board.final)
+          return fmt(gettext("%(team)s moves %(spaces)s to the 5-space (%(why)s)."), {
+            team,
+            spaces: spaces(entry.to - entry.from),
+            why: whyMoved(entry.why),
+          });
         return fmt(gettext("%(team)s moves %(spaces)s to space %(to)s (%(why)s)."), {
           team,
           spaces: spaces(entry.to - entry.from),
-          to: entry.to === view.board.final ? gettext("the 5-space") : entry.to,
+          to: entry.to,
           why: whyMoved(entry.why),
         });
+      case "reveal_held":
+        return gettext("The teacher is holding the answer on screen.");
+      case "reveal_continued":
+        return "";
       case "star_turn_lost":
         return fmt(gettext("%(team)s was moved off its star space and loses its star turn."), { team });
       case "star_turn_started":
@@ -309,11 +294,11 @@
       return "start";
     };
     const summary = fmt(
-      gettext("Track: Blue on %(blue)s, Yellow on %(yellow)s. The 5-space is space %(final)s."),
+      gettext("Track: Blue on %(blue)s; Yellow on %(yellow)s. The 5-space is space %(final)s."),
       {
-        blue: pos.blue === b.final ? gettext("the 5-space") : fmt(gettext("space %(n)s (%(zone)s)"), { n: pos.blue, zone: zoneName(zoneOf(pos.blue)) }),
+        blue: pos.blue >= b.final ? gettext("the 5-space") : fmt(gettext("space %(n)s, %(zone)s"), { n: pos.blue, zone: zoneName(zoneOf(pos.blue)) }),
         yellow:
-          pos.yellow === b.final ? gettext("the 5-space") : fmt(gettext("space %(n)s (%(zone)s)"), { n: pos.yellow, zone: zoneName(zoneOf(pos.yellow)) }),
+          pos.yellow >= b.final ? gettext("the 5-space") : fmt(gettext("space %(n)s, %(zone)s"), { n: pos.yellow, zone: zoneName(zoneOf(pos.yellow)) }),
         final: b.final,
       }
     );
@@ -350,9 +335,27 @@
     return h(
       "figure",
       { class: `lu-board lu-board-${size}`, "data-board": b.name },
-      h("ol", { class: "lu-track", role: "img", "aria-label": summary }, cells),
+      // The track is drawn for the eyes; a screen reader gets the same in one sentence.
+      h("p", { class: "visually-hidden lu-track-summary" }, summary),
+      h("ol", { class: "lu-track", "aria-hidden": "true" }, cells),
       h("figcaption", { class: "lu-board-caption" }, toGo)
     );
+  }
+
+  // The subjects as the teacher's Subject setting names them (the view carries the key).
+  function subjectName(key) {
+    const names = {
+      science: gettext("Science"),
+      geography: gettext("Geography"),
+      history: gettext("History"),
+      language: pgettext("school subject", "Language"),
+      maths: gettext("Maths"),
+      body: gettext("The human body"),
+      technology: gettext("Technology and inventions"),
+      sport: gettext("Sport"),
+      arts: gettext("Art and music"),
+    };
+    return names[key] || key.charAt(0).toUpperCase() + key.slice(1).replace(/_/g, " ");
   }
 
   function questionHead(view, big) {
@@ -367,7 +370,7 @@
         { class: "lu-order-label" },
         h("span", { class: "lu-arrow", "aria-hidden": "true" }, "→ "),
         q.order_label,
-        h("span", { class: "lu-q-meta" }, " · ", fmt(gettext("level %(n)s"), { n: q.level }), q.subject ? ` · ${q.subject}` : "")
+        h("span", { class: "lu-q-meta" }, " · ", fmt(gettext("level %(n)s"), { n: q.level }), q.subject ? ` · ${subjectName(q.subject)}` : "")
       )
     );
   }
@@ -387,7 +390,7 @@
   function rackReadonly(view, order, label, answer) {
     return h(
       "ol",
-      { class: "lu-rack lu-rack-readonly", "data-rack-readonly": true, "aria-label": label },
+      { class: "lu-rack lu-rack-readonly", dir: "ltr", "data-rack-readonly": true, "aria-label": label },
       order.map((card, i) => {
         const mark = answer ? (answer[i] === card ? "right" : "wrong") : null;
         return h(
@@ -514,15 +517,12 @@
           "data-card": card,
           "data-focus": `rack:${card}`,
           "aria-pressed": String(selected),
-          "aria-label": fmt(gettext("Card %(card)s: %(text)s, place %(place)s of 5"), {
-            card,
-            text: cardText(view, card),
-            place: i + 1,
-          }),
-          "aria-describedby": help.id,
+          // The name is what the card shows ("3 The Titanic sinks"), as on every device; where it lies
+          // and how to move it are its description.
+          "aria-describedby": `lu-place-${memory.uid}-${i + 1} ${help.id}`,
         },
-        h("span", { class: "lu-card-n", "aria-hidden": "true" }, card),
-        h("span", { class: "lu-card-text", "aria-hidden": "true" }, cardText(view, card))
+        h("span", { class: "lu-card-n" }, card),
+        h("span", { class: "lu-card-text" }, cardText(view, card))
       );
       button.addEventListener("click", (event) => {
         if (memory.suppressClick) {
@@ -534,9 +534,15 @@
       });
       button.addEventListener("keydown", (event) => rackKey(event, view, ctx, memory, order, card));
       button.addEventListener("pointerdown", (event) => dragStart(event, ctx, memory, order, card));
-      return h("li", { class: "lu-slot", "data-slot": i + 1 }, h("span", { class: "lu-place", "aria-hidden": "true" }, i + 1), button);
+      return h(
+        "li",
+        { class: "lu-slot", "data-slot": i + 1 },
+        h("span", { class: "lu-place", "aria-hidden": "true" }, i + 1),
+        h("span", { class: "visually-hidden", id: `lu-place-${memory.uid}-${i + 1}` }, fmt(gettext("Place %(place)s of 5."), { place: i + 1 })),
+        button
+      );
     });
-    return [h("ol", { class: "lu-rack", "data-rack": true, "aria-label": gettext("Your team's rack") }, slots), help];
+    return [h("ol", { class: "lu-rack", dir: "ltr", "data-rack": true, "aria-label": gettext("Your team's rack") }, slots), help];
   }
 
   function pickOrSwap(view, ctx, memory, order, card) {
@@ -712,7 +718,11 @@
       )
     );
     const proposal = mine.proposal;
-    out.push(
+    // The cards first (you predict from them), then the choice and the lock-in side by side, then who
+    // suggested what: on a Chromebook all of it is on screen, whatever the size of the team.
+    out.push(cardList(view));
+    const row = [];
+    row.push(
       h(
         "div",
         { class: "lu-picker", role: "group", "data-picker": phase, "aria-label": bidding ? gettext("Your bid") : gettext("Your prediction") },
@@ -733,19 +743,8 @@
         )
       )
     );
-    out.push(h("p", { class: "lu-help" }, gettext("4 right is impossible: if four cards are in place, so is the fifth.")));
-    if (proposal) {
-      out.push(
-        h(
-          "p",
-          { class: "lu-team-choice" },
-          fmt(gettext("Team choice: %(n)s (suggested by %(name)s)."), { n: proposal.value, name: nameOf(view, proposal.by) })
-        )
-      );
-    }
-    out.push(proposalsList(view, mine.proposals, (v) => String(v), mine.proposal_counts));
     if (you.captain) {
-      out.push(
+      row.push(
         confirmButton(
           proposal
             ? bidding
@@ -757,9 +756,20 @@
         )
       );
     } else {
-      out.push(captainNote(view, you.team));
+      row.push(captainNote(view, you.team));
     }
-    out.push(cardList(view));
+    out.push(h("div", { class: "lu-row lu-choice-row" }, row));
+    if (proposal) {
+      out.push(
+        h(
+          "p",
+          { class: "lu-team-choice" },
+          fmt(gettext("Team choice: %(n)s (suggested by %(name)s)."), { n: proposal.value, name: nameOf(view, proposal.by) })
+        )
+      );
+    }
+    out.push(proposalsList(view, mine.proposals, (v) => String(v), mine.proposal_counts));
+    out.push(h("p", { class: "lu-help" }, gettext("4 right is impossible: if four cards are in place, so is the fifth.")));
     return out;
   }
 
@@ -824,8 +834,10 @@
     } else {
       out.push(h("p", { class: "lu-prompt" }, gettext("Put the cards in order on your team's rack.")));
     }
-    out.push(rackInteractive(view, ctx, memory, order));
-    // The lock-in sits right under the rack, with who moved it last beside it (fits 1366×768 unscrolled).
+    const [rack, help] = rackInteractive(view, ctx, memory, order);
+    out.push(rack);
+    // The lock-in sits right under the rack, with who moved it last beside it, and the help under them: on
+    // a Chromebook (1366×650) and an iPad either way up, all of it is on screen without scrolling.
     const row = [];
     if (you.captain) {
       const label = final ? ((mine.attempts || []).length ? gettext("Lock in our final answer") : gettext("Check our answer")) : gettext("Lock in our answer");
@@ -838,7 +850,7 @@
     if (mine.rack_by) {
       row.push(h("p", { class: "lu-note lu-rack-by" }, fmt(gettext("Last moved by %(name)s"), { name: nameOf(view, mine.rack_by) })));
     }
-    out.push(h("div", { class: "lu-row" }, row));
+    out.push(h("div", { class: "lu-row" }, row), help);
     return out;
   }
 
@@ -851,15 +863,16 @@
       CARDS.map((place) => {
         const card = at[place];
         const proposed = proposal && proposal.kind === "lay" && proposal.position === place ? proposal : null;
+        const placeLabel = h("span", { class: "lu-place" }, fmt(gettext("Place %(place)s"), { place }));
         const inner = card
           ? [
-              h("span", { class: "lu-place", "aria-hidden": "true" }, place),
+              placeLabel,
               h("span", { class: "lu-card-n" }, card.card),
               h("span", { class: "lu-card-text" }, cardText(view, card.card)),
               h("span", { class: "lu-mark" }, card.right ? gettext("✓ right") : gettext("✗ wrong")),
             ]
           : [
-              h("span", { class: "lu-place", "aria-hidden": "true" }, place),
+              placeLabel,
               proposed ? h("span", { class: "lu-proposed" }, fmt(gettext("card %(card)s?"), { card: proposed.card })) : h("span", { class: "lu-empty" }, gettext("empty")),
             ];
         const cls = `lu-star-place${card ? (card.right ? " lu-right" : " lu-wrong") : ""}${proposed ? " lu-has-proposal" : ""}`;
@@ -875,7 +888,6 @@
                 "aria-pressed": String(chosenPlace === place),
                 "data-place": place,
                 "data-focus": `place:${place}`,
-                "aria-label": fmt(gettext("Place %(place)s"), { place }),
                 onclick: () => onPlace(place),
               },
               inner
@@ -962,7 +974,8 @@
         )
       )
     );
-    out.push(
+    const buttons = [];
+    buttons.push(
       h(
         "button",
         {
@@ -997,10 +1010,11 @@
         : proposal.kind === "stop"
           ? fmt(gettext("Stop and move %(n)s"), { n: rightSoFar })
           : fmt(gettext("Lay card %(card)s in place %(place)s"), { card: proposal.card, place: proposal.position });
-      out.push(confirmButton(label, can.has("confirm"), () => send(memory, ctx, { type: "confirm" })));
+      buttons.push(confirmButton(label, can.has("confirm"), () => send(memory, ctx, { type: "confirm" })));
     } else {
-      out.push(captainNote(view, you.team));
+      buttons.push(captainNote(view, you.team));
     }
+    out.push(h("div", { class: "lu-row lu-star-buttons" }, buttons));
     return out;
   }
 
@@ -1008,7 +1022,34 @@
   // The reveal and the winner (every role)
   // ----------------------------------------------------------------------------------------------
 
-  function revealPanel(view, viewerTeam, big) {
+  /** A team's answer as its card numbers in its order, each marked right or wrong (the texts are in the
+   *  right order just beside it). */
+  function resultRack(order, answer, label) {
+    return h(
+      "ol",
+      { class: "lu-result-rack", "aria-label": label },
+      order.map((card, i) => {
+        const right = answer[i] === card;
+        return h(
+          "li",
+          { class: `lu-result-card ${right ? "lu-right" : "lu-wrong"}`, "data-card": card },
+          h("span", { class: "lu-mini-card" }, card),
+          h("span", { class: "lu-mark", "aria-hidden": "true" }, right ? "✓" : "✗"),
+          h("span", { class: "visually-hidden" }, right ? gettext("right") : gettext("wrong"))
+        );
+      })
+    );
+  }
+
+  /** While the answer is on show: when the game goes on (the clock), or that the teacher holds it. */
+  function revealNext(view, live) {
+    if (!live || view.phase !== "reveal" || !view.reveal) return null;
+    if (view.reveal.held)
+      return h("p", { class: "lu-reveal-next lu-reveal-held", role: "status" }, gettext("The teacher is holding the answer on screen."));
+    return h("p", { class: "lu-reveal-next" }, gettext("The next question starts when the clock runs out."));
+  }
+
+  function revealPanel(view, viewerTeam, big, live) {
     const r = view.reveal;
     if (!r) return null;
     const cards = {};
@@ -1040,14 +1081,13 @@
         );
       } else {
         lines.push(fmt(ngettext("%(n)s card in the right place.", "%(n)s cards in the right place.", res.right), { n: res.right }));
-        if (res.prediction != null) lines.push(fmt(gettext("Predicted %(n)s: %(made)s"), { n: res.prediction, made: res.made ? gettext("made it") : gettext("missed") }));
-        if (res.bid != null) lines.push(fmt(gettext("Bid %(n)s: %(made)s"), { n: res.bid, made: res.made ? gettext("made it") : gettext("missed") }));
+        if (res.prediction != null) lines.push(fmt(gettext("Predicted %(n)s: %(made)s."), { n: res.prediction, made: res.made ? gettext("made it") : gettext("missed") }));
+        if (res.bid != null) lines.push(fmt(gettext("Bid %(n)s: %(made)s."), { n: res.bid, made: res.made ? gettext("made it") : gettext("missed") }));
       }
       return h(
         "div",
-        { class: `lu-result lu-result-${team}${team === viewerTeam ? " lu-result-mine" : ""}` },
-        h("h4", null, teamChip(team)),
-        res.order ? rackReadonly({ question: r.question }, res.order, fmt(gettext("%(team)s's answer"), { team: teamLabel(team) }), r.answer) : null,
+        { class: `lu-result lu-result-${team}${team === viewerTeam ? " lu-result-mine" : ""}`, "data-result": team },
+        h("div", { class: "lu-result-head" }, teamChip(team), res.order ? resultRack(res.order, r.answer, fmt(gettext("%(team)s's answer"), { team: teamLabel(team) })) : null),
         res.laid && res.laid.length
           ? h(
               "ul",
@@ -1066,13 +1106,21 @@
     return h(
       "section",
       { class: `lu-reveal${big ? " lu-reveal-big" : ""}`, "aria-label": gettext("The answer") },
-      h(big ? "h2" : "h3", null, gettext("The answer")),
-      h("p", { class: "lu-order-label" }, r.question.heading, " ", h("span", { class: "lu-q-meta" }, "→ ", r.question.order_label)),
-      answerList,
-      r.explanation ? h("p", { class: "lu-explanation" }, r.explanation) : null,
-      r.source ? h("p", { class: "lu-source" }, fmt(gettext("Source: %(source)s"), { source: r.source })) : null,
-      h("div", { class: "lu-results" }, results),
-      moves.length ? h("ul", { class: "lu-moves" }, moves) : h("p", { class: "lu-moves lu-note" }, gettext("Nobody moves."))
+      h(
+        "div",
+        { class: "lu-reveal-answer" },
+        h(big ? "h2" : "h3", { class: "lu-reveal-title" }, fmt(gettext("The answer: %(heading)s"), { heading: r.question.heading }), " ", h("span", { class: "lu-q-meta" }, "→ ", r.question.order_label)),
+        answerList
+      ),
+      h(
+        "div",
+        { class: "lu-reveal-side" },
+        revealNext(view, live),
+        h("div", { class: "lu-results" }, results),
+        moves.length ? h("ul", { class: "lu-moves" }, moves) : h("p", { class: "lu-moves lu-note" }, gettext("Nobody moves.")),
+        r.explanation ? h("p", { class: "lu-explanation" }, r.explanation) : null,
+        r.source ? h("p", { class: "lu-source" }, fmt(gettext("Source: %(source)s"), { source: r.source })) : null
+      )
     );
   }
 
@@ -1091,9 +1139,14 @@
     );
   }
 
-  function endedPanel(table) {
+  function endedPanel(table, viewerTeam) {
     if (table.status !== "ended") return null;
-    return h("p", { class: "lu-status lu-ended" }, gettext("The teacher ended this game."));
+    return h(
+      "section",
+      { class: "lu-ended", role: "status" },
+      h("h3", null, gettext("The game has ended")),
+      h("p", null, viewerTeam ? gettext("Your teacher ended the game. Thank you for playing!") : gettext("The teacher ended the game."))
+    );
   }
 
   function pendingStars(view) {
@@ -1136,13 +1189,18 @@
     }
   }
 
+  function isLive(view, table) {
+    return table.status === "playing" && !view.over;
+  }
+
   function topBar(view, table, ctx, extra) {
+    const live = isLive(view, table);
     return h(
       "div",
       { class: "lu-top" },
       extra,
-      miniChip(view.mini),
-      h("span", { class: "lu-phase" }, phaseTitle(view)),
+      live ? miniChip(view.mini) : null,
+      h("span", { class: "lu-phase" }, live ? phaseTitle(view) : table.status === "ended" ? gettext("Game ended") : gettext("Game over")),
       h("span", { class: "lu-round" }, fmt(gettext("Round %(n)s"), { n: view.round })),
       clock(view, table, ctx)
     );
@@ -1162,12 +1220,13 @@
       watch.prepend(h("p", { class: "lu-note lu-watching" }, gettext("You are watching this game.")));
       return watch;
     }
-    const badge = [teamChip(you.team), you.captain && !view.over ? h("span", { class: "lu-captain" }, h("span", { "aria-hidden": "true" }, "★ "), gettext("You are the captain")) : null];
+    const live = isLive(view, table);
+    const badge = [teamChip(you.team), you.captain && live ? h("span", { class: "lu-captain" }, h("span", { "aria-hidden": "true" }, "★ "), gettext("You are the captain")) : null];
     const body = [];
-    if (view.over || table.status !== "playing") {
-      body.push(winnerPanel(view, you.team, false), endedPanel(table), revealPanel(view, you.team, false));
+    if (!live) {
+      body.push(winnerPanel(view, you.team, false), endedPanel(table, you.team), revealPanel(view, you.team, false, false));
     } else if (view.phase === "reveal") {
-      body.push(revealPanel(view, you.team, false), pendingStars(view));
+      body.push(revealPanel(view, you.team, false, true), pendingStars(view));
     } else if (view.phase === "predict" || view.phase === "bid") {
       if (view.my_team.captain) body.push(choicePanel(view, ctx, memory));
       else body.push(h("p", { class: "lu-prompt" }, gettext("The other team is choosing.")), cardList(view));
@@ -1178,11 +1237,11 @@
     }
     return h(
       "div",
-      { class: `lu lu-device lu-team-${you.team}` },
+      { class: `lu lu-device lu-team-${you.team}${live ? "" : " lu-not-live"}` },
       topBar(view, table, ctx, badge),
-      h("p", { class: "lu-mini-line" }, miniLine(view)),
+      live ? h("p", { class: "lu-mini-line" }, miniLine(view)) : null,
       board(view, "small"),
-      view.phase !== "reveal" && !view.over ? questionHead(view, true) : null,
+      view.phase !== "reveal" && live ? questionHead(view, true) : null,
       h("div", { class: "lu-action" }, body),
       errorBox(memory),
       logList(view)
@@ -1229,7 +1288,7 @@
         out.push(h("p", { class: "lu-note lu-final-wrong" }, fmt(ngettext("First try: %(n)s card wrong. One more try!", "First try: %(n)s cards wrong. One more try!", view.final.wrong), { n: view.final.wrong })));
       out.push(cardList(view));
     } else if (view.phase === "reveal") {
-      out.push(revealPanel(view, null, big), pendingStars(view));
+      out.push(revealPanel(view, null, big, true), pendingStars(view));
     }
     return out;
   }
@@ -1244,7 +1303,7 @@
           { class: `lu-team-box lu-team-box-${team}`, "data-team": team },
           teamChip(team),
           h("span", { class: "lu-team-pos" }, view.teams[team].position >= view.board.final ? gettext("5-space") : fmt(gettext("space %(n)s"), { n: view.teams[team].position })),
-          view.teams[team].captain ? h("span", { class: "lu-team-captain" }, fmt(gettext("captain %(name)s"), { name: nameOf(view, view.teams[team].captain) })) : null,
+          view.teams[team].captain ? h("span", { class: "lu-team-captain" }, fmt(gettext("Captain: %(name)s"), { name: nameOf(view, view.teams[team].captain) })) : null,
           h("span", { class: "lu-team-status" }, teamStatus(view, team))
         )
       )
@@ -1253,15 +1312,16 @@
 
   function projectorScreen(table, ctx) {
     const view = table.view;
-    const over = view.over || table.status !== "playing";
+    const live = isLive(view, table);
     return h(
       "div",
-      { class: "lu lu-projector" },
-      topBar(view, table, ctx, null),
-      h("p", { class: "lu-mini-line" }, miniLine(view)),
+      { class: `lu lu-projector${live ? "" : " lu-not-live"}` },
+      h("div", { class: "lu-top-row" }, topBar(view, table, ctx, null), live ? h("p", { class: "lu-mini-line" }, miniLine(view)) : null),
       board(view, "large"),
       teamsBar(view),
-      over ? [winnerPanel(view, null, true), endedPanel(table), revealPanel(view, null, true)] : [view.phase !== "reveal" ? questionHead(view, true) : null, publicPhase(view, true)]
+      !live
+        ? [winnerPanel(view, null, true), endedPanel(table, null), revealPanel(view, null, true, false)]
+        : [view.phase !== "reveal" ? questionHead(view, true) : null, publicPhase(view, true)]
     );
   }
 
@@ -1306,7 +1366,7 @@
           "div",
           { class: `lu-detail lu-detail-${team}`, "data-team-detail": team },
           h("div", { class: "lu-detail-head" }, teamChip(team), " ", h("span", { class: "lu-team-pos" }, view.teams[team].position >= view.board.final ? gettext("5-space") : fmt(gettext("space %(n)s"), { n: view.teams[team].position })), " ", h("span", { class: "lu-team-status" }, teamStatus(view, team))),
-          view.teams[team].captain ? h("div", { class: "lu-note" }, fmt(gettext("captain %(name)s"), { name: nameOf(view, view.teams[team].captain) })) : null,
+          view.teams[team].captain ? h("div", { class: "lu-note" }, fmt(gettext("Captain: %(name)s"), { name: nameOf(view, view.teams[team].captain) })) : null,
           rows
         );
       })
@@ -1321,17 +1381,46 @@
     );
   }
 
-  function teacherScreen(table, ctx) {
+  /** The console's hold on the answer: keep it on every screen, then go on when the class is ready. */
+  function revealControls(view, table, ctx, memory) {
+    const can = new Set(view.teacher_can || []);
+    if (ctx.role !== "teacher" || !isLive(view, table) || !can.size) return null;
+    const held = Boolean(view.reveal && view.reveal.held);
+    return h(
+      "div",
+      { class: "lu-reveal-controls", role: "group", "aria-label": gettext("The answer on show") },
+      held
+        ? h("p", { class: "lu-reveal-next lu-reveal-held" }, gettext("The teacher is holding the answer on screen."))
+        : h(
+            "button",
+            { type: "button", class: "secondary small", "data-action": "hold", "data-focus": "hold", onclick: () => send(memory, ctx, { type: "hold" }) },
+            gettext("Hold the answer")
+          ),
+      can.has("continue")
+        ? h(
+            "button",
+            { type: "button", class: "small", "data-action": "continue", "data-focus": "continue", onclick: () => send(memory, ctx, { type: "continue" }) },
+            gettext("Next question")
+          )
+        : null
+    );
+  }
+
+  function teacherScreen(table, ctx, memory) {
     const view = table.view;
-    const over = view.over || table.status !== "playing";
+    const over = !isLive(view, table);
     if (ctx.compact) {
       return h(
         "div",
-        { class: "lu lu-console" },
+        { class: `lu lu-console${over ? " lu-not-live" : ""}` },
         topBar(view, table, ctx, null),
         board(view, "tiny"),
         view.question && !over ? h("p", { class: "lu-console-q" }, h("strong", null, view.question.heading), " · ", view.question.order_label) : null,
-        over ? h("p", { class: "lu-status" }, view.winner ? fmt(gettext("%(team)s wins!"), { team: teamLabel(view.winner) }) : gettext("The teacher ended this game.")) : null,
+        over
+          ? h("p", { class: "lu-status lu-game-over" }, view.winner ? fmt(gettext("%(team)s wins!"), { team: teamLabel(view.winner) }) : gettext("The teacher ended the game."))
+          : null,
+        revealControls(view, table, ctx, memory),
+        errorBox(memory),
         teacherDetails(view, true),
         pendingStars(view)
       );
@@ -1342,10 +1431,11 @@
       topBar(view, table, ctx, null),
       h("p", { class: "lu-mini-line" }, miniLine(view)),
       board(view, "large"),
-      over ? [winnerPanel(view, null, false), endedPanel(table)] : null,
-      view.phase !== "reveal" && !view.over ? questionHead(view, true) : null,
-      publicPhase(view, false),
-      over ? revealPanel(view, null, false) : null,
+      over ? [winnerPanel(view, null, false), endedPanel(table, null)] : null,
+      revealControls(view, table, ctx, memory),
+      view.phase !== "reveal" && !over ? questionHead(view, true) : null,
+      over ? null : publicPhase(view, false),
+      over ? revealPanel(view, null, false, false) : null,
       teacherDetails(view, false),
       logList(view)
     );
@@ -1383,6 +1473,43 @@
     if (text && ctx.announce) ctx.announce(text);
   }
 
+  // The projector shows the whole table at once: when it is taller than the screen below the page's own
+  // header, it is drawn smaller (CSS zoom re-flows it, so long cards take fewer lines), never cut.
+  const PROJECTOR_MIN_ZOOM = 0.5;
+
+  function fitProjector(screen) {
+    if (!screen.isConnected) return;
+    screen.style.zoom = "";
+    const card = screen.closest(".table-card");
+    const style = card ? getComputedStyle(card) : null;
+    const below = style ? parseFloat(style.paddingBottom) + parseFloat(style.borderBottomWidth) : 0;
+    const available = window.innerHeight - screen.getBoundingClientRect().top - below - 8;
+    const fits = () => screen.getBoundingClientRect().height <= available + 0.5;
+    let zoom = 1;
+    if (!fits()) {
+      // The largest zoom that fits (a smaller zoom also re-flows the text into fewer lines).
+      let low = PROJECTOR_MIN_ZOOM;
+      let high = 1;
+      for (let i = 0; i < 8; i++) {
+        const mid = (low + high) / 2;
+        screen.style.zoom = String(mid);
+        if (fits()) low = mid;
+        else high = mid;
+      }
+      zoom = low;
+      screen.style.zoom = String(zoom);
+    }
+    screen.dataset.zoom = zoom.toFixed(3);
+  }
+
+  window.addEventListener("resize", () => {
+    // Fitted at once, so the resized window shows the right size in its next frame.
+    document.querySelectorAll(".lu-projector").forEach(fitProjector);
+  });
+  if (document.fonts && document.fonts.ready) {
+    document.fonts.ready.then(() => document.querySelectorAll(".lu-projector").forEach(fitProjector));
+  }
+
   let uid = 0;
 
   function render(container, table, ctx) {
@@ -1417,12 +1544,13 @@
     const role = ctx.role;
     if (role === "player") screen = playerScreen(table, ctx, memory);
     else if (role === "projector") screen = projectorScreen(table, ctx);
-    else screen = teacherScreen(table, role === "replay" ? Object.assign({}, ctx, { compact: false }) : ctx);
+    else screen = teacherScreen(table, role === "replay" ? Object.assign({}, ctx, { compact: false }) : ctx, memory);
     screen.setAttribute("data-phase", view.phase || "");
     screen.setAttribute("data-mini", view.mini || "");
     screen.setAttribute("data-role", role);
     screen.setAttribute("data-seq", table.seq);
     container.replaceChildren(screen);
+    if (role === "projector") fitProjector(screen);
     if (focusKey) {
       const again = container.querySelector(`[data-focus="${focusKey}"]`);
       if (again && !again.disabled) again.focus({ preventScroll: true });
@@ -1530,14 +1658,7 @@
     draw();
   }
 
-  // Live pages load the page controller (session.js, which defines registerGame) with this module; if
-  // this script runs first, register once the document is parsed. Pages without it (how to play) skip.
-  const register = () => {
-    if (!window.Classplay || typeof window.Classplay.registerGame !== "function") return false;
-    window.Classplay.registerGame("lineup", { render });
-    return true;
-  };
-  if (!register() && document.readyState === "loading") document.addEventListener("DOMContentLoaded", register, { once: true });
+  registerGame("lineup", { render });
   const tries = () => document.querySelectorAll("[data-lineup-try]").forEach(mountTry);
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", tries);
   else tries();

@@ -25,7 +25,6 @@
   "use strict";
 
   const GAME = "mindlines";
-  const SVG_NS = "http://www.w3.org/2000/svg";
   const GRID = 12;
   const MAX_PIECES = 64;
   const MAX_STROKES = 40;
@@ -44,51 +43,12 @@
   };
 
   // ------------------------------------------------------------------------------------------------
-  // Translation (the /jsi18n/ catalogue is global on live pages; fall back to English elsewhere)
+  // Translation and small DOM helpers: the shared ones (static/js/games/common.js, loaded first); the
+  // /jsi18n/ catalogue of the page's language is global on every page. `s` builds an SVG element.
   // ------------------------------------------------------------------------------------------------
 
-  function gettext(text) {
-    return typeof window.gettext === "function" ? window.gettext(text) : text;
-  }
-  function ngettext(singular, plural, count) {
-    if (typeof window.ngettext === "function") return window.ngettext(singular, plural, count);
-    return count === 1 ? singular : plural;
-  }
-  function interpolate(text, values) {
-    if (typeof window.interpolate === "function") return window.interpolate(text, values, true);
-    return text.replace(/%\((\w+)\)s/g, (_m, key) => String(values[key]));
-  }
+  const { h, svg: s, gettext, ngettext, interpolate, registerGame } = window.ClassplayUI;
 
-  // ------------------------------------------------------------------------------------------------
-  // Small DOM helpers
-  // ------------------------------------------------------------------------------------------------
-
-  function h(tag, attrs, ...children) {
-    const node = document.createElement(tag);
-    setAttrs(node, attrs);
-    appendAll(node, children);
-    return node;
-  }
-  function s(tag, attrs, ...children) {
-    const node = document.createElementNS(SVG_NS, tag);
-    setAttrs(node, attrs);
-    appendAll(node, children);
-    return node;
-  }
-  function setAttrs(node, attrs) {
-    for (const [key, value] of Object.entries(attrs || {})) {
-      if (value === null || value === undefined || value === false) continue;
-      if (key === "text") node.textContent = value;
-      else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
-      else node.setAttribute(key, value === true ? "" : String(value));
-    }
-  }
-  function appendAll(node, children) {
-    for (const child of children.flat()) {
-      if (child === null || child === undefined || child === false) continue;
-      node.append(typeof child === "string" ? document.createTextNode(child) : child);
-    }
-  }
   function button(label, onclick, attrs) {
     return h("button", { type: "button", onclick, ...(attrs || {}) }, label);
   }
@@ -359,8 +319,9 @@
   // Names and text
   // ------------------------------------------------------------------------------------------------
 
-  function nameOf(view, id, me) {
-    if (id && me && id === me) return gettext("you");
+  /** A player's name; the viewer is "you" (or "You" at the start of a sentence). */
+  function nameOf(view, id, me, start) {
+    if (id && me && id === me) return start ? gettext("You") : gettext("you");
     const player = (view.players || []).find((p) => p.id === id);
     return player ? player.name : id || "";
   }
@@ -409,7 +370,7 @@
     return h(
       "div",
       { class: `ml-header${large ? " ml-large" : ""}` },
-      h("span", { class: "ml-phase" }, phaseTitle(view)),
+      h("span", { class: "ml-phase" }, table.status === "ended" && view.phase !== "over" ? gettext("Game ended") : phaseTitle(view)),
       h("span", { class: "ml-round" }, roundText),
       h("span", { class: "ml-errors" }, errorsText(view)),
       timer,
@@ -421,7 +382,11 @@
     if (entry.hidden && entry.strokes === null) {
       return interpolate(gettext("Drawing by %(name)s, hidden by the teacher"), { name: who });
     }
-    if (!entry.shown) return interpolate(gettext("%(name)s is still drawing"), { name: who });
+    if (!entry.shown) {
+      return me && entry.player === me
+        ? gettext("You are still drawing")
+        : interpolate(gettext("%(name)s is still drawing"), { name: who });
+    }
     const count = (entry.strokes || []).length;
     let text = interpolate(
       ngettext("Drawing by %(name)s: %(count)s stroke", "Drawing by %(name)s: %(count)s strokes", count),
@@ -461,7 +426,7 @@
         );
       }
       const caption = h("figcaption", {},
-        h("strong", {}, nameOf(view, player.id, me)),
+        h("strong", {}, nameOf(view, player.id, me, true)),
         player.bot ? h("span", { class: "badge" }, gettext("computer")) : null,
         entry.hidden ? h("span", { class: "badge bad" }, gettext("hidden")) : null,
         !entry.shown ? h("span", { class: "badge" }, gettext("drawing…")) : null,
@@ -478,7 +443,7 @@
               class: `secondary ml-small${hidden ? "" : " danger"}`,
               "data-focus": `hide-${player.id}`,
               "aria-label": interpolate(
-                hidden ? gettext("Show the drawing by %(name)s again") : gettext("Hide the drawing by %(name)s"),
+                hidden ? gettext("Show again the drawing by %(name)s") : gettext("Hide drawing by %(name)s"),
                 { name: player.name },
               ),
             },
@@ -488,6 +453,14 @@
       return figure;
     });
     return h("div", { class: `ml-gallery${large ? " ml-large" : ""}` }, items);
+  }
+
+  /** A card's word: a long single word is set a little smaller, so that it wraps between words (or not at
+   *  all), never letter by letter, on a narrow card. */
+  function cardText(text) {
+    const longest = Math.max(0, ...String(text).split(/\s+/).map((word) => word.length));
+    const size = longest >= 13 ? "ml-longer" : longest >= 10 ? "ml-long" : "";
+    return h("span", { class: "ml-card-text" }, size ? h("span", { class: size }, text) : text);
   }
 
   function revealCards(view, reveal, me, large) {
@@ -514,7 +487,7 @@
         return h(
           "li",
           { class: classes.join(" "), "data-card": card.card },
-          h("span", { class: "ml-card-text" }, card.text),
+          cardText(card.text),
           h("span", { class: "ml-card-note" }, lines.join(" · ")),
           h("strong", { class: "ml-verdict" }, verdict),
         );
@@ -570,7 +543,7 @@
           "%(name)s: %(count)s concepts recognised",
           result.scores[player.id] || 0,
         ),
-        { name: nameOf(view, player.id, me), count: result.scores[player.id] || 0 },
+        { name: nameOf(view, player.id, me, true), count: result.scores[player.id] || 0 },
       )),
     );
     return h(
@@ -578,10 +551,14 @@
       { class: `ml-result ${result.won ? "ml-won" : "ml-lost"}${large ? " ml-large" : ""}` },
       h("h3", {}, h("span", { "aria-hidden": "true" }, result.won ? "★ " : "✗ "), headline),
       h("p", {}, interpolate(
-        gettext("%(errors)s error points; the group could have %(limit)s. Rounds played: %(rounds)s."),
+        ngettext(
+          "%(errors)s error point; the group could have %(limit)s. Rounds played: %(rounds)s.",
+          "%(errors)s error points; the group could have %(limit)s. Rounds played: %(rounds)s.",
+          result.errors,
+        ),
         { errors: result.errors, limit: result.error_limit, rounds: result.rounds_played },
       )),
-      h("table", { class: "ml-rounds" },
+      h("div", { class: "ml-result-body" }, h("table", { class: "ml-rounds" },
         h("caption", { class: "visually-hidden" }, gettext("Error points per round")),
         h("thead", {}, h("tr", {},
           h("th", { scope: "col" }, gettext("Round")),
@@ -590,7 +567,7 @@
         )),
         h("tbody", {}, rows),
       ),
-      h("ul", { class: "ml-scores" }, scores),
+      h("ul", { class: "ml-scores", "aria-label": gettext("Concepts each player drew that the group recognised") }, scores)),
     );
   }
 
@@ -610,7 +587,7 @@
           "li",
           { class: busy ? "ml-busy" : "ml-idle", "data-player": player.id },
           h("span", { "aria-hidden": "true" }, busy ? "… " : "✓ "),
-          nameOf(view, player.id, me),
+          nameOf(view, player.id, me, true),
           player.bot ? ` (${gettext("computer")})` : "",
           status ? h("span", { class: "ml-status" }, ` · ${status}`) : null,
         );
@@ -640,7 +617,7 @@
             ? gettext("your concept")
             : "";
         const inner = [
-          h("span", { class: "ml-card-text" }, card.text),
+          cardText(card.text),
           note ? h("span", { class: "ml-card-note" }, note) : null,
         ];
         if (onPick && !out && !own) {
@@ -755,10 +732,17 @@
     const count = drawing.strokes.length;
     const label = editable
       ? interpolate(
-        gettext("Your scribble board, %(side)s, %(count)s strokes. Draw with a finger, pen or mouse on the dotted lines, or use the arrow keys."),
+        ngettext(
+          "Your scribble board, %(side)s, %(count)s stroke. Draw with a finger, pen or mouse on the dotted lines, or use the arrow keys.",
+          "Your scribble board, %(side)s, %(count)s strokes. Draw with a finger, pen or mouse on the dotted lines, or use the arrow keys.",
+          count,
+        ),
         { side: sideName(drawing.side), count },
       )
-      : interpolate(gettext("Your scribble board, %(side)s, %(count)s strokes."), { side: sideName(drawing.side), count });
+      : interpolate(
+        ngettext("Your scribble board, %(side)s, %(count)s stroke.", "Your scribble board, %(side)s, %(count)s strokes.", count),
+        { side: sideName(drawing.side), count },
+      );
     const svg = boardSvg({ lines, strokes: drawing.strokes, rotation, label, className: "ml-main-board" });
     const group = svg.querySelector(".ml-turn");
     const ink = svg.querySelector(".ml-ink");
@@ -809,13 +793,19 @@
     // ---- pointer (mouse, touch, pen) ----
     svg.addEventListener("pointerdown", (event) => {
       if (event.button !== undefined && event.button > 0) return;
+      if (ui.drag) {
+        // a second finger (or a palm resting on the tablet) while one draws: it neither draws nor ends
+        // the stroke, and it does not scroll or zoom the page either
+        event.preventDefault();
+        return;
+      }
       const at = toBoard(event);
       if (!at) return;
       event.preventDefault();
       svg.focus({ preventScroll: true });
       ui.message = "";
       if (ui.tool === "eraser") {
-        ui.drag = { kind: "rub", from: at, start: at, travel: 0, rubbed: new Set(), strokes: drawnHalves() };
+        ui.drag = { kind: "rub", from: at, start: at, travel: 0, rubbed: new Set(), strokes: drawnHalves(), pointer: event.pointerId };
         rubAt(ui.drag, at);
       } else {
         const start = pen.nearest(at[0], at[1]);
@@ -824,7 +814,7 @@
           if (ui.showMessage) ui.showMessage();
           return;
         }
-        ui.drag = { kind: "draw", pos: start, halves: new Set() };
+        ui.drag = { kind: "draw", pos: start, halves: new Set(), pointer: event.pointerId };
         livePath.setAttribute("d", "");
       }
       try {
@@ -833,6 +823,7 @@
         /* a synthetic pointer has nothing to capture */
       }
     });
+    const ours = (event) => ui.drag && ui.drag.pointer === event.pointerId;
     const moveTo = (event) => {
       const drag = ui.drag;
       if (!drag) return;
@@ -853,11 +844,11 @@
     };
     svg.addEventListener("pointermove", (event) => {
       if (ui.drag) event.preventDefault();
-      moveTo(event);
+      if (ours(event)) moveTo(event);
     });
     const finish = (event, cancelled) => {
       const drag = ui.drag;
-      if (!drag) return;
+      if (!drag || !ours(event)) return;
       if (!cancelled) moveTo(event);
       ui.drag = null;
       livePath.setAttribute("d", "");
@@ -994,14 +985,21 @@
     }
   }
 
-  function conceptCard(view, me, ui, ctx, compact) {
+  function conceptCard(view, me, ui, ctx, compact, live) {
     const concepts = me.concepts || [];
     const title = concepts.length > 1 ? gettext("Your two secret concepts") : gettext("Your secret concept");
     const hidden = ui.hideConcept && view.phase === "scribbling";
     return h(
       "section",
       { class: `ml-secret${compact ? " ml-compact-secret" : ""}`, "aria-label": title },
-      h("h3", {}, title),
+      h("div", { class: "ml-secret-head" },
+        h("h3", {}, title),
+        view.phase === "scribbling" && live
+          ? button(hidden ? gettext("Show my concept") : gettext("Hide my concept"), () => {
+            ui.hideConcept = !ui.hideConcept;
+            ui.rerender();
+          }, { class: "secondary ml-small", "data-focus": "toggle-concept" })
+          : null),
       hidden
         ? h("p", { class: "ml-secret-hidden" }, gettext("Hidden from people walking past."))
         : h("ul", { class: "ml-secret-list" }, concepts.map((concept) =>
@@ -1011,12 +1009,6 @@
         )),
       concepts.length > 1 && !hidden
         ? h("p", { class: "ml-hint" }, gettext("Draw both on the same board. Don't show which lines are which!"))
-        : null,
-      view.phase === "scribbling"
-        ? button(hidden ? gettext("Show my concept") : gettext("Hide my concept"), () => {
-          ui.hideConcept = !ui.hideConcept;
-          ui.rerender();
-        }, { class: "secondary ml-small", "data-focus": "toggle-concept" })
         : null,
     );
   }
@@ -1065,21 +1057,6 @@
         if (ctx.saveDraft) ctx.saveDraft(`mindlines:tool:${table.table}:${view.round}`, name);
         ui.rerender();
       }, { class: ui.tool === name ? "ml-tool ml-on" : "ml-tool secondary", "aria-pressed": ui.tool === name ? "true" : "false", "data-focus": `tool-${name}` });
-    const done = ui.confirmDone
-      ? h("div", { class: "ml-confirm", role: "group", "aria-label": gettext("Show your drawing?") },
-        h("p", {}, gettext("Show your drawing now? You can't change it after this.")),
-        button(gettext("Yes, show it"), () => {
-          ui.confirmDone = false;
-          send(ui, ctx, { type: "done" }).then(() => ctx.announce(gettext("Your drawing is shown."))).catch(() => {});
-        }, { class: "big", "data-focus": "done-yes" }),
-        button(gettext("Keep drawing"), () => {
-          ui.confirmDone = false;
-          ui.rerender();
-        }, { class: "secondary", "data-focus": "done-no" }))
-      : button(gettext("Done: show my drawing"), () => {
-        ui.confirmDone = true;
-        ui.rerender();
-      }, { class: "big ml-done", "data-focus": "done" });
     const clear = ui.confirmClear
       ? h("span", { class: "ml-confirm-inline" },
         button(gettext("Yes, clear it all"), () => {
@@ -1111,8 +1088,26 @@
         gettext("Strokes: %(strokes)s of %(max_strokes)s · ink: %(ink)s of %(max_ink)s"),
         { strokes: drawing.strokes.length, max_strokes: MAX_STROKES, ink: halves, max_ink: MAX_HALVES },
       )),
-      done,
     );
+  }
+
+  /** Done (confirmed: a shown drawing is final). */
+  function doneControl(ui, ctx) {
+    return ui.confirmDone
+      ? h("div", { class: "ml-confirm", role: "group", "aria-label": gettext("Show your drawing?") },
+        h("p", {}, gettext("Show your drawing now? You can't change it after this.")),
+        button(gettext("Yes, show it"), () => {
+          ui.confirmDone = false;
+          send(ui, ctx, { type: "done" }).then(() => ctx.announce(gettext("Your drawing is shown."))).catch(() => {});
+        }, { class: "big", "data-focus": "done-yes" }),
+        button(gettext("Keep drawing"), () => {
+          ui.confirmDone = false;
+          ui.rerender();
+        }, { class: "secondary", "data-focus": "done-no" }))
+      : button(gettext("Done: show my drawing"), () => {
+        ui.confirmDone = true;
+        ui.rerender();
+      }, { class: "big ml-done", "data-focus": "done" });
   }
 
   function messageLine(ui) {
@@ -1125,45 +1120,71 @@
 
   function playerScreen(view, table, ui, ctx) {
     const me = view.me;
-    const parts = [header(view, table, ctx, false, ui)];
     const drawing = me.drawing;
-    if (view.phase === "looking") {
-      parts.push(h("div", { class: "ml-split" },
-        h("div", { class: "ml-board-wrap" }, drawingBoard(view, ui, ctx, drawing, false), boardControls(view, me, ui, ctx, drawing)),
-        h("div", { class: "ml-side-panel" },
-          conceptCard(view, me, ui, ctx, false),
-          h("p", {}, gettext("Only you can see it. Read it, then get ready to draw it using only the dotted lines. No letters or numbers!")),
-          h("p", {}, interpolate(gettext("You will have %(seconds)s seconds to draw."), {
+    const live = table.status === "playing";
+    const parts = [];
+    if (table.status === "ended" && view.phase !== "over") {
+      // the teacher ended the game: no board to draw on, no card to pick, no button; the standing instead
+      return [
+        header(view, table, ctx, false, ui),
+        endedPanel(view, me.player, false),
+        h("h3", {}, gettext("The group's drawings")),
+        gallery(view, ctx, { me: me.player }),
+      ];
+    }
+    if (view.phase === "looking" || (view.phase === "scribbling" && !drawing.shown)) {
+      // The drawing screen: the board as large as the screen allows, everything else beside it (a wide
+      // screen) or under it in two columns (a tall one), so nothing needed to play is below the fold.
+      const drawingNow = view.phase === "scribbling" && live;
+      const reading = view.phase === "looking";
+      const side = [conceptCard(view, me, ui, ctx, !reading, live)];
+      // while reading, what the drawing is going to be like (beside the board's side and turn buttons)
+      const readNote = live && reading
+        ? [h("p", { class: "ml-read-note" }, gettext("Only you can see it. Read it, then get ready to draw it using only the dotted lines. No letters or numbers!")),
+          h("p", { class: "ml-hint" }, interpolate(gettext("You will have %(seconds)s seconds to draw."), {
             seconds: view.timers ? view.timers.draw_seconds : 120,
-          })),
-          me.ready
-            ? h("p", { class: "ml-waiting" }, gettext("Waiting for the others to read theirs…"))
-            : button(gettext("I know my concept"), () => send(ui, ctx, { type: "ready" }).catch(() => {}), { class: "big", "data-focus": "ready" }),
-          messageLine(ui),
-          playerStatus(view, me.player))));
-    } else if (view.phase === "scribbling" && !drawing.shown) {
-      parts.push(h("div", { class: "ml-split" },
-        h("div", { class: "ml-board-wrap" }, drawingBoard(view, ui, ctx, drawing, true), boardControls(view, me, ui, ctx, drawing)),
+          }))]
+        : null;
+      let finish = null;
+      if (live && reading) {
+        finish = me.ready
+          ? h("p", { class: "ml-waiting" }, gettext("Waiting for the others to read theirs…"))
+          : button(gettext("I know my concept"), () => send(ui, ctx, { type: "ready" }).catch(() => {}), { class: "big", "data-focus": "ready" });
+      } else if (drawingNow) {
+        finish = doneControl(ui, ctx);
+      }
+      parts.push(h("div", { class: `ml-split${reading ? " ml-reading" : ""}` },
+        header(view, table, ctx, false, ui),
+        h("div", { class: "ml-board-wrap" }, drawingBoard(view, ui, ctx, drawing, drawingNow)),
         h("div", { class: "ml-side-panel" },
-          conceptCard(view, me, ui, ctx, true),
-          drawingTools(view, table, me, ui, ctx, drawing),
-          messageLine(ui),
+          h("div", { class: "ml-side-first" }, side),
+          live ? h("div", { class: "ml-side-kit" },
+            drawingNow ? drawingTools(view, table, me, ui, ctx, drawing) : null,
+            boardControls(view, me, ui, ctx, drawing), readNote) : null,
+          h("div", { class: "ml-side-done" }, finish, messageLine(ui)),
           playerStatus(view, me.player))));
-    } else if (view.phase === "scribbling") {
-      parts.push(h("p", { class: "ml-waiting" }, gettext("Your drawing is shown. Waiting for the others to finish…")));
+      return parts;
+    }
+    parts.push(header(view, table, ctx, false, ui));
+    if (view.phase === "scribbling") {
+      if (live) parts.push(h("p", { class: "ml-waiting" }, gettext("Your drawing is shown. Waiting for the others to finish…")));
       parts.push(gallery(view, ctx, { me: me.player }));
       parts.push(playerStatus(view, me.player));
     } else if (view.phase === "prophesying") {
-      parts.push(prophesyingPanel(view, ui, ctx, me));
-      parts.push(h("h3", {}, gettext("The group's drawings")));
-      parts.push(gallery(view, ctx, { me: me.player }));
+      const many = view.prophecy.cards.length > 10; // groups of 6 to 8, and of 3: the cards get more room
+      parts.push(h("div", { class: `ml-two${many ? " ml-many-cards" : ""}` },
+        prophesyingPanel(view, ui, ctx, me, live),
+        h("section", { class: "ml-beside", "aria-label": gettext("The group's drawings") },
+          h("h3", {}, gettext("The group's drawings")),
+          gallery(view, ctx, { me: me.player }))));
     } else if (view.phase === "reveal") {
       const { reveal } = conceptTexts(view);
-      parts.push(roundSummary(view, reveal));
-      parts.push(me.continued
-        ? h("p", { class: "ml-waiting" }, gettext("Waiting for the others…"))
-        : button(view.round >= view.rounds ? gettext("Continue") : gettext("Next round"),
-          () => send(ui, ctx, { type: "continue" }).catch(() => {}), { class: "big", "data-focus": "continue" }));
+      parts.push(h("div", { class: "ml-next" },
+        roundSummary(view, reveal),
+        !live ? null : me.continued
+          ? h("p", { class: "ml-waiting" }, gettext("Waiting for the others…"))
+          : button(view.round >= view.rounds ? gettext("Continue") : gettext("Next round"),
+            () => send(ui, ctx, { type: "continue" }).catch(() => {}), { class: "big", "data-focus": "continue" })));
       parts.push(messageLine(ui));
       parts.push(revealCards(view, reveal, me.player, false));
       parts.push(gallery(view, ctx, { me: me.player, labels: drawnLabels(view, reveal) }));
@@ -1179,9 +1200,43 @@
     return parts;
   }
 
-  function prophesyingPanel(view, ui, ctx, me) {
+  /** Each player's recognised concepts over the rounds revealed so far (the engine's standing). */
+  function standing(view) {
+    const scores = new Map(view.players.map((player) => [player.id, 0]));
+    for (const round of view.history || []) {
+      for (const card of round.cards) {
+        if (card.drawn_by && card.excluded_by === null) scores.set(card.drawn_by, (scores.get(card.drawn_by) || 0) + 1);
+      }
+    }
+    return scores;
+  }
+
+  /** A game the teacher ended before it was over: said on every screen, with the standing at that moment. */
+  function endedPanel(view, me, large) {
+    const scores = standing(view);
+    return h(
+      "section",
+      { class: `ml-result ml-ended-result${large ? " ml-large" : ""}`, role: "status" },
+      h("h3", {}, h("span", { "aria-hidden": "true" }, "■ "), gettext("The teacher ended this game.")),
+      h("p", {}, interpolate(
+        gettext("It ended in round %(round)s of %(rounds)s. Error points: %(errors)s (the group could have %(limit)s)."),
+        { round: Math.min(view.round, view.rounds), rounds: view.rounds, errors: view.errors, limit: view.error_limit },
+      )),
+      h("ul", { class: "ml-scores", "aria-label": gettext("Concepts each player drew that the group recognised") },
+        view.players.map((player) => h("li", {}, interpolate(
+          ngettext(
+            "%(name)s: %(count)s concept recognised",
+            "%(name)s: %(count)s concepts recognised",
+            scores.get(player.id) || 0,
+          ),
+          { name: nameOf(view, player.id, me, true), count: scores.get(player.id) || 0 },
+        )))),
+    );
+  }
+
+  function prophesyingPanel(view, ui, ctx, me, live) {
     const prophecy = view.prophecy;
-    const myTurn = me && me.my_turn;
+    const myTurn = Boolean(live && me && me.my_turn);
     const total = prophecy.turn_order.length;
     const turnText = interpolate(gettext("Exclusion %(number)s of %(total)s"), {
       number: Math.min(prophecy.turns_taken + 1, total),
@@ -1214,13 +1269,13 @@
         myTurn
           ? gettext("Your turn: exclude one concept you think nobody drew.")
           : interpolate(gettext("%(name)s is excluding a concept. No talking, no hints!"), {
-            name: nameOf(view, view.turn, me ? me.player : null),
+            name: nameOf(view, view.turn, null),
           })),
-      h("p", { class: "ml-hint" }, turnText, " · ", errorsText(view)),
-      myTurn ? h("p", { class: "ml-hint" }, gettext("Tap a card, then confirm. You can't exclude your own concept.")) : null,
-      prophecyCards(view, me ? me.player : null, { onPick: pick, selected, mine: me ? me.cards : null, large: false }),
-      confirm,
+      h("p", { class: "ml-hint" }, turnText),
+      // the confirmation takes the hint's place above the cards, so it is never below the fold
+      confirm || (myTurn ? h("p", { class: "ml-hint ml-pick-hint" }, gettext("Tap a card, then confirm. You can't exclude your own concept.")) : null),
       me ? messageLine(ui) : null,
+      prophecyCards(view, me ? me.player : null, { onPick: pick, selected, mine: me ? me.cards : null, large: false }),
     );
   }
 
@@ -1239,9 +1294,10 @@
     const teacherDrawings = view.teacher ? view.teacher.drawings : null;
     const { reveal } = conceptTexts(view);
     const revealed = ["reveal", "over"].includes(view.phase) && reveal;
-    const parts = [header(view, table, ctx, false, ui), playerStatus(view, null)];
+    const parts = [header(view, table, ctx, false, ui)];
+    if (table.status === "playing" || view.phase === "over") parts.push(playerStatus(view, null));
     if (view.phase === "prophesying") {
-      parts.push(prophesyingPanel(view, ui, ctx, null));
+      parts.push(prophesyingPanel(view, ui, ctx, null, false));
     }
     if (revealed) {
       parts.push(view.phase === "over" ? resultPanel(view, null, false) : roundSummary(view, reveal));
@@ -1266,7 +1322,10 @@
   function projectorScreen(view, table, ui, ctx) {
     const parts = [header(view, table, ctx, true, ui)];
     const { reveal } = conceptTexts(view);
-    if (view.phase === "looking") {
+    if (table.status === "ended" && view.phase !== "over") {
+      // the ended panel goes under the header (render); then what the group had drawn
+      parts.push(gallery(view, ctx, { large: true }));
+    } else if (view.phase === "looking") {
       parts.push(h("p", { class: "ml-big-note" }, gettext("Read your secret concept on your device. Don't say it!")));
       parts.push(playerStatus(view, null));
     } else if (view.phase === "scribbling") {
@@ -1276,12 +1335,15 @@
       parts.push(h("p", { class: "ml-big-note" }, interpolate(gettext("%(name)s is excluding a concept. No talking!"), {
         name: nameOf(view, view.turn, null),
       })));
-      parts.push(prophecyCards(view, null, { large: true }));
-      parts.push(gallery(view, ctx, { large: true }));
+      // the cards beside the drawings when the group's part of the screen is wide, above them when not
+      parts.push(h("div", { class: "ml-pair" },
+        prophecyCards(view, null, { large: true }),
+        gallery(view, ctx, { large: true })));
     } else if (reveal) {
       parts.push(view.phase === "over" ? resultPanel(view, null, true) : roundSummary(view, reveal));
-      parts.push(revealCards(view, reveal, null, true));
-      parts.push(gallery(view, ctx, { large: true, labels: drawnLabels(view, reveal) }));
+      parts.push(h("div", { class: "ml-pair" },
+        revealCards(view, reveal, null, true),
+        gallery(view, ctx, { large: true, labels: drawnLabels(view, reveal) })));
     }
     return parts;
   }
@@ -1311,7 +1373,7 @@
       else if (view.phase === "prophesying") {
         text = view.turn === me
           ? gettext("Your turn: exclude one concept you think nobody drew.")
-          : interpolate(gettext("%(name)s is excluding a concept."), { name: nameOf(view, view.turn, me) });
+          : interpolate(gettext("%(name)s is excluding a concept."), { name: nameOf(view, view.turn, null) });
       } else if (view.phase === "reveal") {
         const reveal = view.history[view.history.length - 1];
         text = interpolate(
@@ -1323,7 +1385,7 @@
       }
       const last = (view.log || []).filter((event) => event.type === "excluded").pop();
       if (last && ui.logSeen !== null && last.at !== ui.logSeen) {
-        text = `${interpolate(gettext("%(name)s excluded “%(text)s”."), { name: nameOf(view, last.player, me), text: last.text })} ${text}`;
+        text = `${interpolate(gettext("%(name)s excluded “%(text)s”."), { name: nameOf(view, last.player, me, true), text: last.text })} ${text}`;
       }
       if (text) ctx.announce(text.trim());
     }
@@ -1331,6 +1393,120 @@
     const last = (view.log || []).filter((event) => event.type === "excluded").pop();
     ui.logSeen = last ? last.at : 0;
   }
+
+  // ------------------------------------------------------------------------------------------------
+  // Fitting the drawing screen to the device: the board as large as the screen allows
+  // ------------------------------------------------------------------------------------------------
+
+  const BOARD_MIN = 240; // px: smaller than this and a finger cannot hit a line (the page scrolls instead)
+  const BOARD_MAX = 760;
+  const BOTTOM_GAP = 14; // px kept free under the lowest control
+
+  /** Sizes the board so that it and every control of the drawing screen are on the screen at once: on a
+   *  wide screen the panel is beside the board, which takes the height left under its top; on a tall one
+   *  the panel is under it, and the board takes the height the panel leaves. Runs after every render and
+   *  on every resize (a tablet turned round, a window made smaller). */
+  function fitBoard(root) {
+    const board = root.querySelector(".ml-main-board");
+    const split = root.querySelector(".ml-split");
+    if (!board || !split) return;
+    const panel = split.querySelector(".ml-side-panel");
+    const stacked = getComputedStyle(split).getPropertyValue("--ml-stacked").trim() === "1";
+    const boardBox = board.getBoundingClientRect();
+    const top = boardBox.top + window.scrollY;
+    let below = 0;
+    if (stacked && panel) {
+      // everything a player needs under the board (not the list of players, which may go below the fold)
+      let lowest = boardBox.bottom;
+      for (const part of panel.querySelectorAll(".ml-side-first, .ml-side-kit, .ml-side-done")) {
+        lowest = Math.max(lowest, part.getBoundingClientRect().bottom);
+      }
+      below = lowest - boardBox.bottom;
+    }
+    const style = getComputedStyle(split);
+    const gap = parseFloat(style.columnGap) || 0;
+    // beside the board: the panel on a wide screen, the column of tools on a tall one
+    const beside = parseFloat(style.getPropertyValue(stacked ? "--ml-kit-width" : "--ml-panel-min")) || 0;
+    const wide = split.clientWidth - (beside ? beside + gap : 0);
+    const tall = window.innerHeight - top - below - BOTTOM_GAP;
+    let size = Math.floor(Math.max(BOARD_MIN, Math.min(BOARD_MAX, wide, tall)));
+    root.style.setProperty("--ml-board", `${size}px`);
+    if (stacked || !panel) return;
+    // Beside the board, the panel wraps its buttons into more rows the narrower it is: while its last
+    // control ends under the screen's bottom, a smaller board gives the panel the width it needs.
+    const needed = () => Math.max(0, ...[...panel.querySelectorAll(".ml-side-first, .ml-side-kit, .ml-side-done")]
+      .map((part) => part.getBoundingClientRect().bottom));
+    for (let tries = 0; tries < 8 && size > BOARD_MIN; tries += 1) {
+      const over = needed() - (window.innerHeight - BOTTOM_GAP);
+      if (over <= 0) break;
+      size = Math.max(BOARD_MIN, size - Math.max(16, Math.ceil(over / 2)));
+      root.style.setProperty("--ml-board", `${size}px`);
+    }
+  }
+
+  /** The projector shows every group at once, whatever their number: the groups share the screen in a
+   *  grid (columns by CSS, from the number of groups) and each group's screen takes the largest scale at
+   *  which it fits the height of its cell (larger than life when there is room: it is read from the back
+   *  of the class). Nothing is cut and nothing needs scrolling on the class's screen. */
+  const ZOOM_MIN = 0.3;
+  const ZOOM_MAX = 1.6;
+
+  function projectorCell(grid, count) {
+    const style = getComputedStyle(grid);
+    const columns = Math.max(1, style.gridTemplateColumns.split(" ").filter(Boolean).length);
+    const rows = Math.ceil(count / columns);
+    const rowGap = parseFloat(style.rowGap) || 0;
+    const top = grid.getBoundingClientRect().top + window.scrollY;
+    const main = grid.closest("main") || document.body;
+    const bottom = parseFloat(getComputedStyle(main).paddingBottom) || 0;
+    return (window.innerHeight - top - bottom - 8 - rowGap * (rows - 1)) / rows;
+  }
+
+  function fitProjectorGroup(root, cell) {
+    const card = root.closest(".table-card") || root.parentElement;
+    root.style.zoom = "1";
+    const chrome = card.getBoundingClientRect().height - root.getBoundingClientRect().height;
+    const room = cell - chrome;
+    const fits = (zoom) => {
+      root.style.zoom = String(zoom);
+      return root.getBoundingClientRect().height <= room + 0.5;
+    };
+    // the height is neither proportional nor even monotonic in the scale (a group's grids take more
+    // columns when it is smaller), so the scales are tried from the largest down in steps of 0.1, then
+    // the step above the first that fits is halved a few times
+    let low = ZOOM_MIN;
+    let high = ZOOM_MAX;
+    for (let zoom = ZOOM_MAX; zoom >= ZOOM_MIN - 0.001; zoom -= 0.1) {
+      if (fits(zoom)) {
+        low = zoom;
+        high = Math.min(ZOOM_MAX, zoom + 0.1);
+        break;
+      }
+    }
+    for (let round = 0; round < 4 && high - low > 0.01; round += 1) {
+      const middle = (low + high) / 2;
+      if (fits(middle)) low = middle;
+      else high = middle;
+    }
+    root.style.zoom = String(low);
+    root.dataset.zoom = low.toFixed(2);
+  }
+
+  function fitProjector(only) {
+    const grid = document.querySelector(".projector-tables");
+    if (!grid) return;
+    const roots = [...grid.querySelectorAll(".ml-role-projector")];
+    if (!roots.length) return;
+    const cell = projectorCell(grid, grid.children.length);
+    for (const root of only ? [only] : roots) fitProjectorGroup(root, cell);
+  }
+
+  function fitAll() {
+    for (const root of document.querySelectorAll(".ml-root")) fitBoard(root);
+    fitProjector();
+  }
+  window.addEventListener("resize", fitAll);
+  window.addEventListener("orientationchange", fitAll);
 
   // ------------------------------------------------------------------------------------------------
   // render
@@ -1384,10 +1560,12 @@
       "data-phase": view.phase,
       "data-round": view.round,
     }, parts);
-    if (table.status === "ended") {
-      root.prepend(h("p", { class: "ml-ended" }, gettext("The teacher ended this game.")));
+    if (table.status === "ended" && role !== "player" && view.phase !== "over") {
+      root.querySelector(".ml-header").after(endedPanel(view, null, role === "projector"));
     }
     container.replaceChildren(root);
+    fitBoard(root);
+    if (role === "projector") fitProjector(root);
     if (focused) {
       const again = container.querySelector(`[data-focus="${CSS.escape(focused)}"]`);
       if (again && !again.disabled) again.focus({ preventScroll: true });
@@ -1399,10 +1577,5 @@
   // exposed for tests and for the replay page's step-through
   api._geometry = { piecesOf, halvesOfStroke, canonical, Pen, unrotate };
 
-  if (window.Classplay && typeof window.Classplay.registerGame === "function") {
-    window.Classplay.registerGame(GAME, api);
-  } else {
-    window.ClassplayPendingGames = window.ClassplayPendingGames || [];
-    window.ClassplayPendingGames.push([GAME, api]);
-  }
+  registerGame(GAME, api);
 })();

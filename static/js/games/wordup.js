@@ -26,82 +26,48 @@
 
   const GAME = "wordup";
   const AUDIO_URL = "/games/wordup/audio/";
-  const SVG_NS = "http://www.w3.org/2000/svg";
   const LOG_SHOWN = 8;
   const MAX_ANSWER = 100;
 
-  // Translation: Django's JavaScript catalog (/jsi18n/). Local names so `makemessages -d djangojs` finds them.
-  let gettext = (s) => s;
-  let interpolate = (fmt, obj) => fmt.replace(/%\((\w+)\)s/g, (_m, key) => String(obj[key]));
-  let ngettext = (one, many, n) => (n === 1 ? one : many);
-  function useCatalog(ctx) {
-    gettext = (ctx && ctx.gettext) || window.gettext || gettext;
-    interpolate = (ctx && ctx.interpolate) || window.interpolate || interpolate;
-    ngettext = window.ngettext || ngettext;
-  }
-  const fmt = (text, values) => interpolate(text, values, true);
+  // The shared builders and translation shim (static/js/games/common.js, loaded first). Local names so
+  // `makemessages -d djangojs` finds them; its interpolate fills named placeholders.
+  const { h, icon: drawIcon, gettext, ngettext, interpolate, useCatalog, registerGame } = window.ClassplayUI;
+  // A name that ends in a full stop ("Ben K.") at the end of a sentence must not make "Ben K..".
+  // Word Up's words, clues and sentences are English (what it teaches): marked so, and left to right on an
+  // Arabic page too; the instructions around them are in the device's language (docs/games/wordup.md).
+  const ENGLISH = { lang: "en", dir: "ltr" };
+  const fmt = (text, values) => interpolate(text, values).replace(/(?<!\.)\.\.(?!\.)/g, ".");
 
   // ---------------------------------------------------------------------------------------------------
   // Helpers
   // ---------------------------------------------------------------------------------------------------
-
-  function h(tag, props, ...kids) {
-    const el = document.createElement(tag);
-    for (const [key, value] of Object.entries(props || {})) {
-      if (value === null || value === undefined || value === false) continue;
-      if (key === "class") el.className = value;
-      else if (key === "text") el.textContent = value;
-      else if (key === "dataset") Object.assign(el.dataset, value);
-      else if (key.startsWith("on")) el.addEventListener(key.slice(2), value);
-      else el.setAttribute(key, value === true ? "" : String(value));
-    }
-    for (const kid of kids.flat(Infinity)) {
-      if (kid === null || kid === undefined || kid === false) continue;
-      el.append(kid instanceof Node ? kid : String(kid));
-    }
-    return el;
-  }
-
-  function svg(viewBox, cls, ...shapes) {
-    const el = document.createElementNS(SVG_NS, "svg");
-    el.setAttribute("viewBox", viewBox);
-    el.setAttribute("class", cls);
-    el.setAttribute("aria-hidden", "true");
-    el.setAttribute("focusable", "false");
-    for (const [tag, attrs] of shapes) {
-      const shape = document.createElementNS(SVG_NS, tag);
-      for (const [key, value] of Object.entries(attrs)) shape.setAttribute(key, String(value));
-      el.append(shape);
-    }
-    return el;
-  }
 
   /** The category's symbol, so a colour is never the only cue (colour-blind students). */
   function icon(name) {
     const stroke = { fill: "none", stroke: "currentColor", "stroke-width": 2.2, "stroke-linecap": "round" };
     switch (name) {
       case "gap": // word, a gap to fill, word
-        return svg("0 0 24 24", "wu-icon", ["rect", { x: 1, y: 9, width: 6, height: 5, rx: 1, fill: "currentColor" }], [
+        return drawIcon("0 0 24 24", "wu-icon", ["rect", { x: 1, y: 9, width: 6, height: 5, rx: 1, fill: "currentColor" }], [
           "rect",
           { x: 17, y: 9, width: 6, height: 5, rx: 1, fill: "currentColor" },
         ], ["path", { ...stroke, "stroke-width": 2.6, d: "M9.5 15h5" }]);
       case "grid": // crossword squares
-        return svg("0 0 24 24", "wu-icon", ["path", { ...stroke, d: "M4 4h16v16H4zM4 12h16M12 4v16" }], [
+        return drawIcon("0 0 24 24", "wu-icon", ["path", { ...stroke, d: "M4 4h16v16H4zM4 12h16M12 4v16" }], [
           "rect",
           { x: 12, y: 4, width: 8, height: 8, fill: "currentColor" },
         ]);
       case "list": // three answers
-        return svg("0 0 24 24", "wu-icon", ["path", { ...stroke, d: "M10 6h10M10 12h10M10 18h10" }], ["circle", { cx: 5, cy: 6, r: 1.8, fill: "currentColor" }], ["circle", { cx: 5, cy: 12, r: 1.8, fill: "currentColor" }], ["circle", { cx: 5, cy: 18, r: 1.8, fill: "currentColor" }]);
+        return drawIcon("0 0 24 24", "wu-icon", ["path", { ...stroke, d: "M10 6h10M10 12h10M10 18h10" }], ["circle", { cx: 5, cy: 6, r: 1.8, fill: "currentColor" }], ["circle", { cx: 5, cy: 12, r: 1.8, fill: "currentColor" }], ["circle", { cx: 5, cy: 18, r: 1.8, fill: "currentColor" }]);
       case "ear": // heard: a speaker
-        return svg("0 0 24 24", "wu-icon", ["path", { d: "M4 9h4l5-4v14l-5-4H4z", fill: "currentColor" }], ["path", { ...stroke, d: "M16 8.5a5 5 0 0 1 0 7M18.5 6a8.5 8.5 0 0 1 0 12" }]);
+        return drawIcon("0 0 24 24", "wu-icon", ["path", { d: "M4 9h4l5-4v14l-5-4H4z", fill: "currentColor" }], ["path", { ...stroke, d: "M16 8.5a5 5 0 0 1 0 7M18.5 6a8.5 8.5 0 0 1 0 12" }]);
       case "star":
-        return svg("0 0 24 24", "wu-icon", ["path", { d: "M12 2.5l2.9 6.2 6.6.7-4.9 4.6 1.3 6.6L12 17.3l-5.9 3.3 1.3-6.6-4.9-4.6 6.6-.7z", fill: "currentColor" }]);
+        return drawIcon("0 0 24 24", "wu-icon", ["path", { d: "M12 2.5l2.9 6.2 6.6.7-4.9 4.6 1.3 6.6L12 17.3l-5.9 3.3 1.3-6.6-4.9-4.6 6.6-.7z", fill: "currentColor" }]);
       case "stop":
-        return svg("0 0 24 24", "wu-icon", ["path", { d: "M8 2h8l6 6v8l-6 6H8l-6-6V8z", fill: "currentColor" }], ["path", { d: "M7 12h10", stroke: "#fff", "stroke-width": 3 }]);
+        return drawIcon("0 0 24 24", "wu-icon", ["path", { d: "M8 2h8l6 6v8l-6 6H8l-6-6V8z", fill: "currentColor" }], ["path", { d: "M7 12h10", stroke: "#fff", "stroke-width": 3 }]);
       case "card":
-        return svg("0 0 24 24", "wu-icon", ["rect", { x: 5, y: 3, width: 14, height: 18, rx: 2, fill: "none", stroke: "currentColor", "stroke-width": 2.2 }], ["path", { d: "M9 9l1.5 6L12 10l1.5 5L15 9", fill: "none", stroke: "currentColor", "stroke-width": 1.8 }]);
+        return drawIcon("0 0 24 24", "wu-icon", ["rect", { x: 5, y: 3, width: 14, height: 18, rx: 2, fill: "none", stroke: "currentColor", "stroke-width": 2.2 }], ["path", { d: "M9 9l1.5 6L12 10l1.5 5L15 9", fill: "none", stroke: "currentColor", "stroke-width": 1.8 }]);
       default:
-        return svg("0 0 24 24", "wu-icon", ["circle", { cx: 12, cy: 12, r: 6, fill: "currentColor" }]);
+        return drawIcon("0 0 24 24", "wu-icon", ["circle", { cx: 12, cy: 12, r: 6, fill: "currentColor" }]);
     }
   }
 
@@ -175,7 +141,12 @@
   function me(view, ctx) {
     return (view.you && view.you.id) || (ctx.role === "player" ? ctx.player : null);
   }
-  /** "You" for the viewer, else the player's name. */
+  /** Whether ``pid`` is the viewer (sentences about the viewer have their own wording: "your answer",
+   *  "you start", never "You's answer" or "You starts"). */
+  function isMe(view, ctx, pid) {
+    return !!pid && pid === me(view, ctx);
+  }
+  /** "You" for the viewer, else the player's name (only where a sentence reads right either way). */
   function who(view, ctx, pid) {
     if (pid && pid === me(view, ctx)) return gettext("You");
     const player = playerOf(view, pid);
@@ -322,6 +293,11 @@
     return base + (square.index % 10 === 0 ? " wu-corner" : "");
   }
 
+  /** Pawns sharing a square get smaller so all of them fit in it (six on the start square). */
+  function pawnCrowd(count) {
+    return count > 4 ? " wu-pawns-6" : count > 2 ? " wu-pawns-4" : "";
+  }
+
   function drawBoard(view, ctx, centre) {
     const board = h("div", { class: "wu-board", role: "img", "aria-label": boardSummary(view, ctx) });
     const lastRoll = view.last_roll;
@@ -340,7 +316,7 @@
           dataset: { square: square.index },
         },
         h("span", { class: "wu-face" }, squareFace(view, square)),
-        h("span", { class: "wu-pawns" }, (byPos.get(square.index) || []).map((pid) => pawn(view, pid, pid === view.turn ? "wu-moving" : "")))
+        h("span", { class: "wu-pawns" + pawnCrowd((byPos.get(square.index) || []).length) }, (byPos.get(square.index) || []).map((pid) => pawn(view, pid, pid === view.turn ? "wu-moving" : "")))
       );
       board.append(cell);
     }
@@ -350,9 +326,11 @@
 
   function boardSummary(view, ctx) {
     const parts = players(view).map((p) =>
-      fmt(gettext("%(name)s on %(square)s"), { name: who(view, ctx, p.id), square: squareName(view, p.position) })
+      isMe(view, ctx, p.id)
+        ? fmt(gettext("you on %(square)s"), { square: squareName(view, p.position) })
+        : fmt(gettext("%(name)s on %(square)s"), { name: who(view, ctx, p.id), square: squareName(view, p.position) })
     );
-    return fmt(gettext("The board. %(where)s."), { where: parts.join("; ") });
+    return fmt(gettext("The board: %(where)s."), { where: parts.join("; ") });
   }
 
   function dice(roll) {
@@ -407,7 +385,7 @@
       opts.levels ? h("th", { scope: "col", text: gettext("Level") }) : null
     );
     const rows = players(view).map((p) => {
-      const isTurn = p.id === view.turn && view.phase !== "over";
+      const isTurn = p.id === view.turn && view.phase !== "over" && !view.stopped;
       const winner = view.outcome && view.outcome.winners.includes(p.id);
       return h(
         "tr",
@@ -436,6 +414,7 @@
   // ---------------------------------------------------------------------------------------------------
 
   function statusLine(view, ctx) {
+    if (view.stopped) return stoppedLine(view, ctx);
     const pending = view.pending || {};
     const turn = who(view, ctx, view.turn);
     const mine = view.turn === me(view, ctx);
@@ -448,7 +427,8 @@
         const q = view.question || {};
         const answerer = who(view, ctx, q.player);
         if (q.player === me(view, ctx)) return fmt(gettext("Your question: %(category)s."), { category: categoryName(view, q.category) });
-        return fmt(gettext("%(name)s is answering a %(category)s question."), { name: answerer, category: categoryName(view, q.category) });
+        const info = categoryInfo(view, q.category);
+        return fmt(gettext("%(name)s is answering a %(category)s question (%(colour)s)."), { name: answerer, category: info.label, colour: info.colourName });
       }
       case "reveal": {
         const answerer = who(view, ctx, pending.player);
@@ -467,6 +447,22 @@
     }
   }
 
+  /** The game was ended by the teacher: say so, and who had the most tokens at that moment. */
+  function stoppedLine(view, ctx) {
+    const ended = view.stopped !== "ended" ? gettext("The game is over.") : ctx.role === "teacher" || ctx.role === "replay" ? gettext("Ended by the teacher.") : gettext("Your teacher ended the game.");
+    const ranked = players(view);
+    const best = Math.max(0, ...ranked.map((p) => p.total || 0));
+    if (!best) return ended;
+    const leaders = ranked.filter((p) => (p.total || 0) === best).map((p) => p.id);
+    const mine = leaders.includes(me(view, ctx));
+    const others = leaders.filter((pid) => pid !== me(view, ctx)).map((pid) => who(view, ctx, pid)).join(gettext(" and "));
+    let most;
+    if (mine && others) most = fmt(ngettext("You and %(names)s had the most tokens (%(n)s).", "You and %(names)s had the most tokens (%(n)s each).", best), { names: others, n: best });
+    else if (mine) most = fmt(ngettext("You had the most tokens (%(n)s).", "You had the most tokens (%(n)s).", best), { n: best });
+    else most = fmt(ngettext("Most tokens: %(names)s (%(n)s).", "Most tokens: %(names)s (%(n)s).", best), { names: others, n: best });
+    return ended + " " + most;
+  }
+
   function outcomeLine(view, ctx) {
     const outcome = view.outcome;
     if (!outcome) return gettext("The game is over.");
@@ -478,14 +474,15 @@
     if (outcome.reason === "time") {
       return outcome.winners.length > 1 ? fmt(gettext("Time is up. Joint winners: %(names)s."), { names: list }) : fmt(gettext("Time is up. %(name)s wins with the most tokens."), { name: list });
     }
-    return fmt(gettext("%(name)s collected every colour and wins!"), { name: list });
+    return fmt(ngettext("%(name)s collected every colour and wins!", "%(name)s collected every colour and win together!", names.length), { name: list });
   }
 
   function eventText(view, ctx, e) {
     const name = who(view, ctx, e.player);
+    const mine = isMe(view, ctx, e.player);
     switch (e.type) {
       case "first_player":
-        return fmt(gettext("%(name)s rolled highest and starts."), { name });
+        return mine ? gettext("You rolled highest and start.") : fmt(gettext("%(name)s rolled highest and starts."), { name });
       case "roll":
         return fmt(gettext("%(name)s rolled %(total)s: %(square)s"), { name, total: e.total, square: squareName(view, e.to) });
       case "category_chosen":
@@ -493,27 +490,27 @@
       case "answered":
         return e.correct ? fmt(gettext("%(name)s answered right."), { name }) : e.response === null ? fmt(gettext("%(name)s ran out of time."), { name }) : fmt(gettext("%(name)s answered wrong."), { name });
       case "teacher_accept":
-        return fmt(gettext("The teacher accepted %(name)s's answer."), { name });
+        return mine ? gettext("The teacher accepted your answer.") : fmt(gettext("The teacher accepted %(name)s's answer."), { name });
       case "card":
         return fmt(gettext("%(name)s took a Word Up card: %(card)s"), { name, card: cardText(view, e.card) });
       case "card_no_choice":
-        return fmt(gettext("%(name)s had no choice to make and plays on."), { name });
+        return mine ? gettext("You had no choice to make and play on.") : fmt(gettext("%(name)s had no choice to make and plays on."), { name });
       case "move":
         return fmt(gettext("%(name)s moved to %(square)s"), { name, square: squareName(view, e.to) });
-      case "exchange":
-        return fmt(gettext("%(name)s swapped a %(give)s token for %(other)s's %(take)s token."), {
-          name,
-          give: categoryInfo(view, e.give).colourName,
-          other: who(view, ctx, e.with),
-          take: categoryInfo(view, e.take).colourName,
-        });
+      case "exchange": {
+        const give = categoryInfo(view, e.give).colourName;
+        const take = categoryInfo(view, e.take).colourName;
+        if (isMe(view, ctx, e.with)) return fmt(gettext("%(name)s swapped tokens with you: gave you %(give)s, took your %(take)s."), { name, give, take });
+        return fmt(gettext("%(name)s swapped tokens with %(other)s: gave %(give)s, took %(take)s."), { name, other: who(view, ctx, e.with), give, take });
+      }
       case "tokens":
         if (e.reason === "exchange") return null;
         return e.change > 0
           ? fmt(ngettext("%(name)s won %(n)s %(colour)s token.", "%(name)s won %(n)s %(colour)s tokens.", e.change), { name, n: e.change, colour: categoryInfo(view, e.category).colourName })
           : fmt(ngettext("%(name)s gave back %(n)s %(colour)s token.", "%(name)s gave back %(n)s %(colour)s tokens.", -e.change), { name, n: -e.change, colour: categoryInfo(view, e.category).colourName });
       case "timeout":
-        return e.player ? fmt(gettext("Time ran out for %(name)s."), { name }) : null;
+        if (!e.player) return null;
+        return mine ? gettext("Your time ran out.") : fmt(gettext("Time ran out for %(name)s."), { name });
       case "time_up":
         return gettext("Time is up!");
       case "game_over":
@@ -540,16 +537,17 @@
   function cardText(view, card) {
     if (!card) return "";
     const colour = card.category ? categoryInfo(view, card.category).colourName : "";
+    const category = card.category ? categoryInfo(view, card.category).label : "";
     const texts = {
       any_category: gettext("Answer a question from any category. Right: win a token and roll again."),
-      free_or_answer: gettext("Take a free %(colour)s token and stop, or answer a %(colour)s question: right wins the token and you roll again."),
-      lose_colour: gettext("Lose a %(colour)s token and stop."),
+      free_or_answer: gettext("Take one free %(colour)s token and stop, or answer a %(category)s question: right wins the token and you roll again."),
+      lose_colour: gettext("Lose one %(colour)s token and stop."),
       move_to_colour: gettext("Move to the next %(colour)s square and answer for two tokens. Right: roll again."),
       exchange: gettext("Swap one of your tokens for a token of another colour from another player, then roll again; or just roll again."),
       ask_left: gettext("Ask the player on your left a question from any category. Right: they take the token and roll. Wrong: you take the token and roll again."),
       stop_or_lose: gettext("Stop, or lose one token of any colour and roll again."),
     };
-    return texts[card.kind] ? fmt(texts[card.kind], { colour }) : card.text || "";
+    return texts[card.kind] ? fmt(texts[card.kind], { colour, category }) : card.text || "";
   }
 
   function cardFace(view, card) {
@@ -572,31 +570,54 @@
     const parts = String(prompt || "").split(/_{2,}/);
     const out = [];
     parts.forEach((part, i) => {
-      if (i) out.push(h("span", { class: "wu-gap", "aria-label": gettext("gap") }, "\u2002".repeat(4)));
+      // (A span cannot carry a label: screen readers read the hidden word instead.)
+      if (i) out.push(h("span", { class: "wu-gap" }, h("span", { class: "visually-hidden", text: gettext("(gap)") }), "\u2002".repeat(4)));
       out.push(part);
     });
     return out;
   }
 
+  /** Whose Ask-the-player-on-your-left card it is, and who answers. */
+  function askLeftNote(view, ctx, q) {
+    if (isMe(view, ctx, q.asker)) return fmt(gettext("Your card: %(name)s answers."), { name: who(view, ctx, q.player) });
+    if (isMe(view, ctx, q.player)) return fmt(gettext("%(asker)s's card: you answer."), { asker: who(view, ctx, q.asker) });
+    return fmt(gettext("%(asker)s's card: %(name)s answers."), { asker: who(view, ctx, q.asker), name: who(view, ctx, q.player) });
+  }
+
+  // The engine's standard spelling instructions (games/engine/wordup/questions.py), listed here so the
+  // JavaScript catalog holds them: the word is English, the instruction is in the student's language.
+  const gettext_noop = (text) => text; // marks a string for the catalog (makemessages -d djangojs)
+  const SPELLING_INSTRUCTIONS = [
+    gettext_noop("Listen to the sentence and the word, then type the word."),
+    gettext_noop("Spell what you hear."),
+    gettext_noop("Type what you hear."),
+  ];
+
+  /** A spelling question's instruction in the device's language: one of SPELLING_INSTRUCTIONS is in the
+   * catalog; a bank's own wording stays as written (the catalog does not hold it). */
+  function spellingInstruction(prompt) {
+    return prompt ? gettext(prompt) : gettext("Listen and spell the word.");
+  }
+
   function questionCard(view, ctx, q, opts) {
     const info = categoryInfo(view, q.category);
     const reward = q.reward > 1 ? h("span", { class: "wu-reward", text: fmt(gettext("for %(n)s tokens"), { n: q.reward }) }) : null;
-    const forWhom = q.mode === "ask_left" ? h("p", { class: "wu-note", text: fmt(gettext("%(asker)s's card: %(name)s answers."), { asker: who(view, ctx, q.asker), name: who(view, ctx, q.player) }) }) : null;
+    const forWhom = q.mode === "ask_left" ? h("p", { class: "wu-note", text: askLeftNote(view, ctx, q) }) : null;
     const body = [];
     if (q.category === "missing_word") {
-      body.push(h("p", { class: "wu-prompt" }, promptWithGap(q.prompt)));
+      body.push(h("p", { class: "wu-prompt", ...ENGLISH }, promptWithGap(q.prompt)));
       body.push(h("p", { class: "wu-hint", text: fmt(ngettext("The missing word has %(n)s letter.", "The missing word has %(n)s letters.", q.letters), { n: q.letters }) }));
     } else if (q.category === "crossword") {
-      body.push(h("p", { class: "wu-prompt", text: q.prompt }));
+      body.push(h("p", { class: "wu-prompt", ...ENGLISH, text: q.prompt }));
       body.push(h("p", { class: "wu-hint" }, gettext("It starts with "), h("strong", { class: "wu-letter", text: String(q.first_letter || "").toUpperCase() })));
     } else if (q.category === "multiple_choice") {
-      body.push(h("p", { class: "wu-prompt", text: q.prompt }));
+      body.push(h("p", { class: "wu-prompt", ...ENGLISH, text: q.prompt }));
       if (!opts.choices) {
-        body.push(h("ol", { class: "wu-choice-list", type: "A" }, (q.choices || []).map((c) => h("li", { text: c }))));
+        body.push(h("ol", { class: "wu-choice-list", type: "A", ...ENGLISH }, (q.choices || []).map((c) => h("li", { text: c }))));
       }
     } else {
-      body.push(h("p", { class: "wu-prompt wu-listen" }, icon("ear"), h("span", { text: q.prompt || gettext("Listen and spell the word.") })));
-      if (!opts.mine) body.push(h("p", { class: "wu-hint", text: fmt(gettext("Only %(name)s hears the word."), { name: who(view, ctx, q.player) }) }));
+      body.push(h("p", { class: "wu-prompt wu-listen" }, icon("ear"), h("span", { text: spellingInstruction(q.prompt) })));
+      if (!opts.mine) body.push(h("p", { class: "wu-hint", text: isMe(view, ctx, q.player) ? gettext("Only you hear the word.") : fmt(gettext("Only %(name)s hears the word."), { name: who(view, ctx, q.player) }) }));
     }
     return h(
       "section",
@@ -608,7 +629,7 @@
     );
   }
 
-  function resultPanel(view, ctx, result, mem, tableId) {
+  function resultPanel(view, ctx, result, mem, tableId, opts) {
     const answered = result.response === null || result.response === undefined ? gettext("(no answer)") : result.choice !== null && result.choice !== undefined ? (result.question.choices || [])[result.choice] || result.response : result.response;
     const right = result.category === "multiple_choice" && result.right_choices ? result.right_choices.map((i) => result.question.choices[i]) : result.answers;
     const verdict = result.correct
@@ -618,11 +639,29 @@
       : result.open
         ? gettext("Not right")
         : gettext("Wrong");
+    const heading = h("header", null, chip(view, result.category), h("strong", { class: "wu-verdict " + (result.correct ? "wu-right" : "wu-wrong"), text: verdict }));
+    const hear =
+      result.category === "spelling" && result.word && ctx.role !== "replay" && ctx.role !== "projector"
+        ? h("button", {
+            type: "button",
+            class: "secondary wu-hear",
+            "data-focus": "hear",
+            text: gettext("Hear the word"),
+            onclick: () => {
+              sayPublic([result.word], () => fetchAudio(tableId, result.question.serial, mem).then((parts) => playUrls([parts.word]))).catch(() => ctx.announce(gettext("The sound is not available.")));
+            },
+          })
+        : null;
+    if (opts && opts.brief) {
+      heading.append(h("span", { class: "wu-brief-answer", text: fmt(gettext("The answer: %(answer)s"), { answer: right.join(", ") }) }));
+      if (hear) heading.append(hear);
+      return h("section", { class: "wu-result wu-result-brief " + (result.correct ? "wu-result-right" : "wu-result-wrong"), "aria-label": gettext("The last answer") }, heading);
+    }
     const kids = [
-      h("header", null, chip(view, result.category), h("strong", { class: "wu-verdict " + (result.correct ? "wu-right" : "wu-wrong"), text: verdict })),
+      heading,
       result.category === "spelling"
-        ? h("p", { class: "wu-prompt", text: result.sentence || "" })
-        : h("p", { class: "wu-prompt" }, result.category === "missing_word" ? promptWithGap(result.question.prompt) : result.question.prompt),
+        ? h("p", { class: "wu-prompt", ...ENGLISH, text: result.sentence || "" })
+        : h("p", { class: "wu-prompt", ...ENGLISH }, result.category === "missing_word" ? promptWithGap(result.question.prompt) : result.question.prompt),
       h(
         "dl",
         { class: "wu-answers" },
@@ -633,19 +672,7 @@
         result.alternatives && result.alternatives.length ? [h("dt", { text: gettext("Also accepted") }), h("dd", { text: result.alternatives.join(", ") })] : null
       ),
     ];
-    if (result.category === "spelling" && result.word && ctx.role !== "replay" && ctx.role !== "projector") {
-      kids.push(
-        h("button", {
-          type: "button",
-          class: "secondary wu-hear",
-          "data-focus": "hear",
-          text: gettext("Hear the word"),
-          onclick: () => {
-            sayPublic([result.word], () => fetchAudio(tableId, result.question.serial, mem).then((parts) => playUrls([parts.word]))).catch(() => ctx.announce(gettext("The sound is not available.")));
-          },
-        })
-      );
-    }
+    if (hear) kids.push(hear);
     return h("section", { class: "wu-result " + (result.correct ? "wu-result-right" : "wu-result-wrong"), "aria-label": gettext("The answer") }, kids);
   }
 
@@ -704,7 +731,8 @@
       );
     } else if (phase === "choose_category") {
       const answerer = pending.answerer && pending.answerer !== me(view, ctx) ? fmt(gettext("%(name)s will answer (your Ask the player on your left card)."), { name: who(view, ctx, pending.answerer) }) : null;
-      panel.append(h("h3", { text: pending.reward > 1 ? gettext("Choose a colour: a right answer wins two tokens") : gettext("Choose a colour") }));
+      // (The line above the move already says "Choose a colour.")
+      if (pending.reward > 1) panel.append(h("p", { class: "wu-note", text: gettext("A right answer wins two tokens.") }));
       if (answerer) panel.append(h("p", { class: "wu-note", text: answerer }));
       for (const action of actionsOf(view, "choose")) {
         const p = playerOf(view, me(view, ctx));
@@ -720,7 +748,8 @@
       panel.append(cardFace(view, pending.card));
       panel.append(cardChoices(view, ctx, panel, next));
     } else if (phase === "discard") {
-      panel.append(h("h3", { text: gettext("Give back two tokens") }), h("p", { class: "wu-note", text: gettext("Spares (more than you need) are the best ones to give back.") }));
+      row.classList.add("wu-pairs");
+      panel.append(h("p", { class: "wu-note", text: gettext("Spares (more than you need) are the best ones to give back.") }));
       for (const action of actionsOf(view, "discard")) {
         const [a, b] = action.categories;
         const label = a === b ? fmt(gettext("Two %(colour)s"), { colour: categoryInfo(view, a).colourName }) : fmt(gettext("%(first)s and %(second)s"), { first: categoryInfo(view, a).colourName, second: categoryInfo(view, b).colourName });
@@ -728,7 +757,7 @@
       }
       panel.append(row);
     } else if (phase === "free_tokens") {
-      panel.append(h("h3", { text: gettext("Take two free tokens of different colours") }));
+      row.classList.add("wu-pairs");
       for (const action of actionsOf(view, "take")) {
         const [a, b] = action.categories;
         const label = fmt(gettext("%(first)s and %(second)s"), { first: categoryInfo(view, a).colourName, second: categoryInfo(view, b).colourName });
@@ -760,7 +789,7 @@
     for (const action of actions.filter((a) => a.choice !== "lose" && a.choice !== "exchange")) {
       const labels = {
         take: fmt(gettext("Take the free %(colour)s token (and stop)"), { colour }),
-        answer: fmt(gettext("Answer a %(colour)s question"), { colour }),
+        answer: fmt(gettext("Answer a %(category)s question"), { category: card.category ? categoryInfo(view, card.category).label : "" }),
         roll: gettext("Just roll again"),
         stop: gettext("Stop (end my turn)"),
       };
@@ -770,7 +799,8 @@
     if (lose.length) {
       const group = h("fieldset", { class: "wu-group" }, h("legend", { text: gettext("Or give back one token and roll again:") }));
       for (const action of lose) {
-        group.append(optionButton(view, fmt(gettext("Give back %(colour)s"), { colour: categoryInfo(view, action.category).colourName }), "card-lose-" + action.category, () => send(ctx, action, panel), action.category, next()));
+        // (The legend says "give back one token": each button names its colour.)
+        group.append(optionButton(view, categoryInfo(view, action.category).colourName, "card-lose-" + action.category, () => send(ctx, action, panel), action.category, next()));
       }
       box.append(group);
     }
@@ -829,6 +859,7 @@
     const saved = mem.typed[serial] !== undefined ? mem.typed[serial] : (ctx.draft && ctx.draft(draftKey)) || "";
     const input = h("input", {
       type: "text",
+      ...ENGLISH,
       id: `wu-answer-${tableId}`,
       class: "wu-input",
       name: "answer",
@@ -923,22 +954,35 @@
   // Announcements: one sentence when something the viewer should know changes
   // ---------------------------------------------------------------------------------------------------
 
+  /** What is said when an answer is marked: right, accepted by the teacher, or refused (with the answer). */
+  function resultAnnouncement(view, ctx, result) {
+    const mine = isMe(view, ctx, result.player);
+    const name = who(view, ctx, result.player);
+    const right = result.category === "multiple_choice" && result.right_choices ? result.right_choices.map((i) => result.question.choices[i]).join(", ") : result.answers.join(", ");
+    if (result.correct && result.teacher_marked) return mine ? gettext("The teacher accepted your answer.") : fmt(gettext("The teacher accepted %(name)s's answer."), { name });
+    if (result.correct) return mine ? gettext("Right!") : fmt(gettext("%(name)s: right!"), { name });
+    if (result.open) return mine ? fmt(gettext("Not right. The answer is %(answer)s."), { answer: right }) : fmt(gettext("%(name)s: not right. The answer is %(answer)s."), { name, answer: right });
+    return null;
+  }
+
   function announce(view, ctx, mem) {
     if (ctx.role === "replay" || ctx.role === "projector" || (ctx.role === "teacher" && ctx.compact)) return;
     const q = view.question;
     const result = view.last_result;
-    const key = [view.phase, view.turn, q ? q.serial : "", result ? result.question.serial + ":" + result.correct + ":" + result.open : ""].join("|");
+    const key = [view.phase, view.turn, view.stopped || "", q ? q.serial : "", result ? result.question.serial + ":" + result.correct + ":" + result.open : ""].join("|");
     if (key === mem.announced) return;
     const first = mem.announced === "";
     mem.announced = key;
     if (first && ctx.role !== "player") return;
     const parts = [];
+    if (view.stopped) {
+      ctx.announce(stoppedLine(view, ctx));
+      return;
+    }
     if (result && (!mem.lastResult || mem.lastResult !== result.question.serial + ":" + result.open + ":" + result.correct)) {
       mem.lastResult = result.question.serial + ":" + result.open + ":" + result.correct;
-      const name = who(view, ctx, result.player);
-      const right = result.category === "multiple_choice" && result.right_choices ? result.right_choices.map((i) => result.question.choices[i]).join(", ") : result.answers.join(", ");
-      if (result.correct) parts.push(result.teacher_marked ? fmt(gettext("The teacher accepted %(name)s's answer."), { name }) : fmt(gettext("%(name)s: right!"), { name }));
-      else if (result.open) parts.push(fmt(gettext("%(name)s: not right. The answer is %(answer)s."), { name, answer: right }));
+      const line = resultAnnouncement(view, ctx, result);
+      if (line) parts.push(line);
     }
     parts.push(statusLine(view, ctx));
     ctx.announce(parts.filter(Boolean).join(" "));
@@ -951,7 +995,7 @@
   /** The step's countdown on the student's device (the console and projector cards show it in their
    *  header), and the game clock of the timed variant everywhere. */
   function clocks(view, ctx) {
-    const live = ctx.role !== "replay" && view.phase !== "over";
+    const live = ctx.role !== "replay" && view.phase !== "over" && !view.stopped;
     const boxes = [];
     const add = (label, aria, deadline) => {
       const clock = h("span", { class: "wu-clock", role: "timer", "aria-label": aria });
@@ -968,14 +1012,20 @@
     const bits = [];
     const lastRoll = view.last_roll;
     if (lastRoll) bits.push(h("div", { class: "wu-roll-line" }, dice(lastRoll), h("span", { text: fmt(gettext("%(name)s rolled %(total)s"), { name: who(view, ctx, lastRoll.player), total: lastRoll.total }) })));
-    if (view.phase === "over") bits.push(h("p", { class: "wu-over", text: outcomeLine(view, ctx) }));
+    if (view.stopped) bits.push(h("p", { class: "wu-over", text: stoppedLine(view, ctx) }));
+    else if (view.phase === "over") bits.push(h("p", { class: "wu-over", text: outcomeLine(view, ctx) }));
     else bits.push(h("p", { class: "wu-status", text: statusLine(view, ctx) }));
     bits.push(h("p", { class: "wu-deck", text: fmt(gettext("Word Up cards: %(n)s"), { n: view.deck_size }) }));
     return bits;
   }
 
   /** The projector's panel: the question on show (public part), the reveal, or the card being played. */
+  function stoppedPanel(view, ctx) {
+    return h("section", { class: "wu-ended", "aria-label": gettext("The end of the game") }, h("p", { class: "wu-ended-line", text: stoppedLine(view, ctx) }));
+  }
+
   function showPanel(view, ctx, tableId, mem) {
+    if (view.stopped) return stoppedPanel(view, ctx);
     if (view.question && view.phase === "answer") return questionCard(view, ctx, view.question, { mine: false });
     if (view.last_result && view.phase !== "answer") return resultPanel(view, ctx, view.last_result, mem, tableId);
     if (view.phase === "card_choice" && view.pending && view.pending.card) return cardFace(view, view.pending.card);
@@ -983,6 +1033,7 @@
   }
 
   function sidePanel(view, ctx, tableId, mem) {
+    if (view.stopped) return [stoppedPanel(view, ctx)];
     const bits = [];
     const mine = (view.actions || []).length > 0 && ctx.role === "player";
     const move = mine ? movePanel(view, ctx, tableId, mem) : null;
@@ -990,7 +1041,8 @@
     else if (view.phase === "answer" && view.question) bits.push(questionCard(view, ctx, view.question, { mine: false }));
     else if (view.phase === "card_choice" && view.pending && view.pending.card) bits.push(cardFace(view, view.pending.card));
     if (view.last_result && view.phase !== "answer") {
-      bits.push(resultPanel(view, ctx, view.last_result, mem, tableId));
+      // While the student has a move to make, the last answer shrinks to one line so the move fits.
+      bits.push(resultPanel(view, ctx, view.last_result, mem, tableId, { brief: !!move && view.phase !== "reveal" }));
       if (ctx.role === "teacher") bits.push(teacherAccept(view, ctx, view.last_result));
     }
     return bits;
@@ -1003,8 +1055,8 @@
       "div",
       { class: "wu-compact" },
       h("div", { class: "wu-compact-head" }, h("p", { class: "wu-status", text: statusLine(view, ctx) }), clocks(view, ctx)),
-      q && view.phase === "answer" ? h("p", { class: "wu-compact-q" }, chip(view, q.category), " ", q.category === "spelling" ? gettext("(heard)") : q.prompt) : null,
-      result && view.phase === "reveal"
+      q && view.phase === "answer" && !view.stopped ? h("p", { class: "wu-compact-q" }, chip(view, q.category), " ", q.category === "spelling" ? gettext("(heard)") : q.prompt) : null,
+      result && view.phase === "reveal" && !view.stopped
         ? h(
             "div",
             { class: "wu-compact-reveal" },
@@ -1020,9 +1072,16 @@
     );
   }
 
+  /** A table the teacher ended (status "ended") or that finished: nobody may move and no clock runs,
+   *  whatever phase the rules were in. */
+  function stoppedView(view, status) {
+    if (!status || status === "playing" || view.phase === "over") return view;
+    return { ...view, actions: [], clock: {}, stopped: status };
+  }
+
   function render(container, table, ctx) {
     useCatalog(ctx);
-    const view = (table && table.view) || {};
+    const view = stoppedView((table && table.view) || {}, table && table.status);
     const tableId = table.table;
     const mem = tableMemory(tableId);
     const keepFocus = focusKey(container);
@@ -1042,15 +1101,19 @@
       );
       const boardArea = drawBoard(view, ctx, centre(view, ctx));
       const side = large ? [showPanel(view, ctx, tableId, mem)] : sidePanel(view, ctx, tableId, mem);
+      // Areas, placed by the stylesheet: on a wide card the board on the left and everything else beside
+      // it; on a narrow one (a portrait tablet) what is happening and the move first, then the board.
       root = h(
         "div",
         { class: `wu-screen wu-role-${role}` + (large ? " wu-large" : "") },
-        header,
         h(
           "div",
           { class: "wu-layout" },
+          // (The projector's board says what is happening in its middle; only a game clock goes beside it.)
+          large ? (view.time_limit ? h("div", { class: "wu-head-area" }, clocks(view, ctx)) : null) : h("div", { class: "wu-head-area" }, header),
           h("div", { class: "wu-board-area" }, boardArea),
-          h("div", { class: "wu-side" }, side, playersTable(view, ctx, { compact: false, levels: role === "teacher" && !!view.levels })),
+          h("div", { class: "wu-side" }, side),
+          h("div", { class: "wu-tokens-area" }, playersTable(view, ctx, { compact: false, levels: role === "teacher" && !!view.levels })),
           large ? null : h("div", { class: "wu-log-area" }, logList(view, ctx))
         )
       );
@@ -1066,6 +1129,8 @@
     root.dataset.phase = view.phase || "";
     root.dataset.table = tableId;
     container.replaceChildren(root);
+    if (role === "projector" && container.closest(".projector-tables")) projectorRendered(root);
+    else fitBoard(root);
     if (keepFocus) {
       const again = root.querySelector(`[data-focus="${keepFocus}"]`);
       if (again && !again.disabled) {
@@ -1084,6 +1149,212 @@
     }
     announce(view, ctx, mem);
   }
+
+  // ---------------------------------------------------------------------------------------------------
+  // Fitting the board to the screen
+  // ---------------------------------------------------------------------------------------------------
+
+  const FIT_MARGIN = 8; // px under the board's bottom row
+  const MIN_BOARD = 220; // px: smaller than this the squares cannot be read (the page then scrolls)
+
+  /** The board is as large as the card's width allows but never taller than what is left of the window
+   *  under what comes before it (the device's whole board, bottom row included, without scrolling). */
+  function fitBoard(root) {
+    const area = root && root.isConnected ? root.querySelector(".wu-board-area") : null;
+    if (!area) return;
+    const top = area.getBoundingClientRect().top + window.scrollY;
+    const room = Math.floor(window.innerHeight - top - FIT_MARGIN);
+    root.style.setProperty("--wu-fit", Math.max(MIN_BOARD, room) + "px");
+  }
+
+  function fitAll() {
+    if (document.querySelector(".projector-tables .wu-root")) layoutProjector();
+    else document.querySelectorAll(".wu-root").forEach((root) => fitBoard(root));
+  }
+
+  // The projector: every board whole and large enough to read from the back of the room. The module
+  // picks how many columns the page's table cards take and how big each board is; when the boards would
+  // get too small to read, it shows a page of them at a time, turning every PAGE_SECONDS (a presenter's
+  // clicker, PageDown / PageUp or the arrow keys, turns it at once).
+  const PAGE_SECONDS = 15;
+  const projector = { page: 0, turnedAt: 0, pages: 1, timer: null, keys: false, frame: null, last: null };
+
+  /** Arrangements of ``n`` cards in a ``width`` x ``height`` box worth trying, most boards per page
+   *  first, then the largest boards: {perPage, cols, rows, board, stacked}. */
+  function arrangements(n, width, height, chrome, gap, minBoard) {
+    const out = [];
+    for (let perPage = n; perPage >= 1; perPage -= 1) {
+      const options = [];
+      for (let cols = 1; cols <= perPage; cols += 1) {
+        const rows = Math.ceil(perPage / cols);
+        if (cols * rows - perPage >= cols) continue; // an empty row
+        const cardW = (width - gap * (cols - 1)) / cols - chrome.x;
+        const cardH = (height - gap * (rows - 1)) / rows - chrome.y;
+        // Beside: the board, and what is happening and the tokens in the rest of the width. Stacked:
+        // the board on top, the rest under it.
+        options.push({ perPage, cols, rows, board: Math.floor(Math.min(cardH, cardW - 340)), stacked: false });
+        options.push({ perPage, cols, rows, board: Math.floor(Math.min(cardW, cardH - 260)), stacked: true });
+      }
+      out.push(...options.filter((o) => o.board >= minBoard).sort((x, y) => y.board - x.board).slice(0, 3));
+    }
+    return out;
+  }
+
+  /** A board was redrawn on the projector: it takes the current sizes at once, and the arrangement is
+   *  checked once per frame however many boards were redrawn (a whole class's moves arrive together). */
+  function projectorRendered(root) {
+    const last = projector.last;
+    if (last) {
+      root.style.setProperty("--wu-fit", last.board + "px");
+      root.style.setProperty("--wu-text", textSize(last.board));
+      root.classList.toggle("wu-stacked", last.stacked);
+    }
+    if (projector.frame) return;
+    projector.frame = requestAnimationFrame(() => {
+      projector.frame = null;
+      layoutProjector();
+    });
+  }
+
+  const textSize = (board) => Math.max(12, Math.min(26, Math.round(board / 23))) + "px";
+
+  function layoutProjector() {
+    const box = document.querySelector(".projector-tables");
+    if (!box) return;
+    const cards = [...box.children].filter((card) => card.classList.contains("table-card"));
+    if (!cards.length) return;
+    const gap = parseFloat(getComputedStyle(box).rowGap) || 16;
+    const shownCard = cards.find((card) => !card.hidden) || cards[0];
+    const sample = getComputedStyle(shownCard);
+    const header = shownCard.querySelector(".table-header");
+    const px = (value) => parseFloat(value) || 0;
+    const chrome = {
+      x: px(sample.paddingLeft) + px(sample.paddingRight) + px(sample.borderLeftWidth) + px(sample.borderRightWidth) + 8,
+      y: px(sample.paddingTop) + px(sample.paddingBottom) + px(sample.borderTopWidth) + px(sample.borderBottomWidth) +
+        (header ? header.offsetHeight + px(getComputedStyle(header).marginBottom) : 0) + 8,
+    };
+    const limit = window.innerHeight - 8;
+    const width = box.clientWidth;
+    const minBoard = Math.max(260, Math.round(window.innerHeight * 0.25)); // squares of 20 px at least
+    const apply = (plan, board) => {
+      const pages = Math.ceil(cards.length / plan.perPage);
+      const page = projector.page % pages;
+      projector.pages = pages;
+      cards.forEach((card, i) => {
+        card.hidden = Math.floor(i / plan.perPage) !== page;
+        const root = card.querySelector(".wu-root");
+        if (root) {
+          root.style.setProperty("--wu-fit", board + "px");
+          // The text beside the board grows and shrinks with it, so what fits beside a board fits.
+          root.style.setProperty("--wu-text", textSize(board));
+          root.classList.toggle("wu-stacked", plan.stacked);
+        }
+      });
+      box.style.setProperty("--wu-cols", String(plan.cols));
+      if (pages > 1) {
+        const first = page * plan.perPage + 1;
+        const last = Math.min(cards.length, first + plan.perPage - 1);
+        box.dataset.wuPage = first === last
+          ? fmt(gettext("Board %(first)s of %(n)s: the others in turn (PageDown shows the next one)"), { first, n: cards.length })
+          : fmt(gettext("Boards %(first)s-%(last)s of %(n)s: the others in turn (PageDown shows the next ones)"), { first, last, n: cards.length });
+      } else {
+        delete box.dataset.wuPage;
+      }
+    };
+    const top = box.getBoundingClientRect().top;
+    /** How much smaller the boards (and the text, which follows them) must be for every shown card to
+     *  end above the window's bottom; 1 when they fit. A squeezed token table counts as too big. */
+    const shrink = () => {
+      let bottom = 0;
+      let factor = 1;
+      for (const card of cards) {
+        if (card.hidden) continue;
+        bottom = Math.max(bottom, card.getBoundingClientRect().bottom);
+        const tokens = card.querySelector(".wu-players-box");
+        if (tokens && tokens.scrollWidth > tokens.clientWidth + 1) factor = Math.min(factor, 0.92);
+      }
+      if (bottom > limit) factor = Math.min(factor, (limit - top) / (bottom - top));
+      return factor;
+    };
+    const note = 28 + gap; // the line saying which boards are on show, when they take turns
+    /** The largest board with which ``plan`` fits (0: none as large as minBoard). */
+    const fitted = (plan) => {
+      let board = plan.board;
+      for (let attempt = 0; attempt < 8 && board >= minBoard; attempt += 1) {
+        apply(plan, board);
+        const factor = shrink();
+        if (factor >= 1) return board;
+        board = Math.floor(board * factor) - 2;
+      }
+      return 0;
+    };
+    const n = cards.length;
+    // The same screen and boards as last time: keep the arrangement while it still fits (a full search
+    // lays the page out many times), and look again for a larger one now and then.
+    const key = [n, width, window.innerHeight, top, projector.page].join(":");
+    const last = projector.last;
+    if (last && last.key === key && Date.now() - last.at < 5000) {
+      apply(last, last.board);
+      if (shrink() >= 1) return;
+    }
+    const all = arrangements(n, width, limit - top, chrome, gap, minBoard).filter((p) => p.perPage === n);
+    // Paged: as many per page as fit, the pages made even (8 boards: 4 and 4, not 5 and 3).
+    const paged = arrangements(n, width, limit - top - note, chrome, gap, minBoard)
+      .filter((p) => p.perPage < n)
+      .map((p) => {
+        const perPage = Math.ceil(n / Math.ceil(n / p.perPage));
+        return { ...p, perPage, cols: Math.min(p.cols, perPage) };
+      });
+    let chosen = null;
+    for (const group of [all, paged]) {
+      // The most boards per page first; of those arrangements, the one with the largest boards.
+      const most = group.length ? group[0].perPage : 0;
+      for (const plan of group.filter((p) => p.perPage === most)) {
+        const board = fitted(plan);
+        if (board && (!chosen || board > chosen.board)) chosen = { ...plan, board };
+      }
+      if (chosen) break;
+    }
+    if (!chosen) {
+      // Even one board to a page does not fit: try each, the largest that fits wins.
+      for (const plan of paged.filter((p) => p.perPage === 1)) {
+        const board = fitted(plan);
+        if (board && (!chosen || board > chosen.board)) chosen = { ...plan, board };
+      }
+    }
+    chosen = chosen || { perPage: 1, cols: 1, rows: 1, stacked: false, board: minBoard };
+    apply(chosen, chosen.board);
+    projector.page %= projector.pages;
+    projector.last = { ...chosen, key: [n, width, window.innerHeight, top, projector.page].join(":"), at: Date.now() };
+    if (projector.pages > 1 && !projector.timer) {
+      projector.turnedAt = Date.now();
+      projector.timer = setInterval(() => {
+        if (Date.now() - projector.turnedAt >= PAGE_SECONDS * 1000) turnPage(1);
+      }, 1000);
+    } else if (projector.pages <= 1 && projector.timer) {
+      clearInterval(projector.timer);
+      projector.timer = null;
+    }
+    if (!projector.keys) {
+      projector.keys = true;
+      document.addEventListener("keydown", (event) => {
+        if (event.altKey || event.ctrlKey || event.metaKey || projector.pages <= 1) return;
+        const rtl = document.documentElement.dir === "rtl"; // pages turn the other way on a right-to-left page
+        const step = { PageDown: 1, ArrowRight: rtl ? -1 : 1, ArrowDown: 1, " ": 1, PageUp: -1, ArrowLeft: rtl ? 1 : -1, ArrowUp: -1 }[event.key];
+        if (!step) return;
+        event.preventDefault();
+        turnPage(step);
+      });
+    }
+  }
+
+  function turnPage(step) {
+    projector.page = (projector.page + step + projector.pages) % projector.pages;
+    projector.turnedAt = Date.now();
+    layoutProjector();
+  }
+  window.addEventListener("resize", fitAll);
+  window.addEventListener("load", fitAll);
 
   const key = (view) => [view.phase, view.turn, view.question ? view.question.serial : ""].join("|");
 
@@ -1115,10 +1386,10 @@
     }
   }
 
-  const module = { render, helpers: { gridPlace, eventText, cardText } };
-  function register() {
-    window.Classplay.registerGame(GAME, module);
-  }
-  if (window.Classplay && window.Classplay.registerGame) register();
-  else window.addEventListener("DOMContentLoaded", register);
+  const module = {
+    render,
+    // For the tests and the replay: every sentence the screen can say (tests/browser/test_wordup_text.py).
+    helpers: { gridPlace, eventText, cardText, statusLine, outcomeLine, stoppedLine, resultAnnouncement, askLeftNote, boardSummary, squareName },
+  };
+  registerGame(GAME, module);
 })();
