@@ -8,7 +8,8 @@ STAMP := $(VENV)/.installed-$(shell cat requirements/dev.lock | cksum | cut -d' 
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test install lint format lock migrate demo browser-deps bench clean
+.PHONY: run test install messages lint format lock migrate demo browser-deps bench clean
+NODE_STAMP := node_modules/.installed-$(shell cat package-lock.json | cksum | cut -d' ' -f1)
 
 $(STAMP): requirements/dev.lock
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -16,7 +17,21 @@ $(STAMP): requirements/dev.lock
 	$(BIN)/python -m pip install --quiet --require-hashes --no-deps -r requirements/dev.lock
 	@rm -f $(VENV)/.installed-*; touch $@
 
-install: $(STAMP)
+install: $(STAMP) messages
+
+# The translation catalogs (locale/*/LC_MESSAGES/*.po) compiled to .mo in pure Python: no GNU gettext
+# needed (translators use it for makemessages: docs/i18n.md). Only out-of-date catalogs are compiled.
+messages: $(STAMP)
+	$(BIN)/python -m config.msgfmt
+
+# The browser tests' own tools (axe-core for the accessibility checks), from the npm registry's lock file.
+# They are loaded into test pages only; the product never serves them.
+$(NODE_STAMP): package-lock.json
+	@if command -v npm >/dev/null 2>&1; then \
+		npm ci --no-audit --no-fund --loglevel=error && rm -f node_modules/.installed-* && touch $@; \
+	else echo "npm not found: the browser tests' accessibility checks will be skipped (apt-get install npm)"; fi
+
+browser-deps: $(NODE_STAMP)
 
 run: install
 	$(BIN)/python manage.py migrate --noinput
@@ -26,12 +41,16 @@ run: install
 	CLASSPLAY_HOST=$(HOST) CLASSPLAY_PORT=$(PORT) $(BIN)/python manage.py load_demo
 	PATH="$(CURDIR)/$(BIN):$$PATH" CLASSPLAY_HOST=$(HOST) CLASSPLAY_PORT=$(PORT) $(BIN)/honcho -f Procfile.dev start
 
-test: install
+test: install browser-deps
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/lint-imports --no-cache
+	$(BIN)/mypy
+	$(BIN)/python manage.py makemigrations --check --dry-run --verbosity 0
+	$(BIN)/python -m config.msgfmt --check
 
 format: install
 	$(BIN)/ruff format .
@@ -44,8 +63,10 @@ lock:
 	.venv-lock/bin/pip-compile -q --generate-hashes --strip-extras --allow-unsafe --extra dev -o requirements/dev.lock pyproject.toml
 	rm -rf .venv-lock
 
+# The benchmarks at a size that runs in a few minutes on a laptop (bench/README.md has the full sizes).
 bench: install
-	$(BIN)/python bench/run_all.py
+	$(BIN)/python bench/reports_levels.py --students 20000
+	$(BIN)/python bench/live_load.py --students 500 --mode embedded
 
 clean:
-	rm -rf $(VENV) var staticfiles
+	rm -rf $(VENV) var staticfiles node_modules

@@ -496,46 +496,60 @@ class Bench:
         client.bytes += len(raw)
         head = raw[:24]
         if head.startswith('{"type":"bundle"') and not client.teacher:
-            # A student's bundle: the tables' sequence numbers and the server's time are all it needs.
-            # Parsing 2000 whole messages per change took the clients' process ~50 ms of the two CPUs
-            # the server shares with it.
-            client.sessions += raw.count('{"type":"session"')
-            stamp = SERVER_TIME.search(raw, max(0, len(raw) - 60))
-            for match in TABLE_SEQ.finditer(raw):
-                seq = int(match.group(1))
-                client.first_seen.setdefault(seq, now)
-                client.max_seq = max(client.max_seq, seq)
-                if stamp:
-                    client.push_lag.append(now - float(stamp.group(1)))
+            Bench._student_bundle(client, raw, now)
         elif head.startswith('{"type":"bundle"'):  # a session message with the tables it moved on
-            bundle = json.loads(raw)
-            for inner in bundle["messages"]:
-                if inner["type"] == "table":
-                    client.first_seen.setdefault(inner["seq"], now)
-                    client.max_seq = max(client.max_seq, inner["seq"])
-                    client.push_lag.append(now - bundle["server_time"])
-                    if client.teacher:
-                        client.latest_view = inner
-                elif inner["type"] == "session":
-                    client.sessions += 1
+            Bench._bundle(client, json.loads(raw), now)
         elif head.startswith('{"type":"table"'):
-            seq = int(SEQ.search(raw).group(1))
-            client.first_seen.setdefault(seq, now)
-            client.max_seq = max(client.max_seq, seq)
-            stamp = SERVER_TIME.search(raw, max(0, len(raw) - 60))
-            if stamp:
-                client.push_lag.append(now - float(stamp.group(1)))
-            if client.teacher:
-                client.latest_view = json.loads(raw)
+            Bench._table(client, raw, now)
         elif head.startswith('{"type":"session"'):
             client.sessions += 1
         elif head.startswith(('{"type":"ack"', '{"type":"error"')):
-            message = json.loads(raw)
-            key = message.get("key")
-            if key:
-                client.replies.setdefault(key, (now, message))
-            else:
-                client.transport_errors.append(message.get("code", "?"))
+            Bench._reply(client, json.loads(raw), now)
+
+    @staticmethod
+    def _student_bundle(client: Client, raw: str, now: float) -> None:
+        """A student's bundle: the tables' sequence numbers and the server's time are all it needs.
+        Parsing 2000 whole messages per change took the clients' process ~50 ms of the two CPUs the
+        server shares with it."""
+        client.sessions += raw.count('{"type":"session"')
+        stamp = SERVER_TIME.search(raw, max(0, len(raw) - 60))
+        for match in TABLE_SEQ.finditer(raw):
+            seq = int(match.group(1))
+            client.first_seen.setdefault(seq, now)
+            client.max_seq = max(client.max_seq, seq)
+            if stamp:
+                client.push_lag.append(now - float(stamp.group(1)))
+
+    @staticmethod
+    def _bundle(client: Client, bundle: dict, now: float) -> None:
+        for inner in bundle["messages"]:
+            if inner["type"] == "table":
+                client.first_seen.setdefault(inner["seq"], now)
+                client.max_seq = max(client.max_seq, inner["seq"])
+                client.push_lag.append(now - bundle["server_time"])
+                if client.teacher:
+                    client.latest_view = inner
+            elif inner["type"] == "session":
+                client.sessions += 1
+
+    @staticmethod
+    def _table(client: Client, raw: str, now: float) -> None:
+        seq = int(SEQ.search(raw).group(1))
+        client.first_seen.setdefault(seq, now)
+        client.max_seq = max(client.max_seq, seq)
+        stamp = SERVER_TIME.search(raw, max(0, len(raw) - 60))
+        if stamp:
+            client.push_lag.append(now - float(stamp.group(1)))
+        if client.teacher:
+            client.latest_view = json.loads(raw)
+
+    @staticmethod
+    def _reply(client: Client, message: dict, now: float) -> None:
+        key = message.get("key")
+        if key:
+            client.replies.setdefault(key, (now, message))
+        else:
+            client.transport_errors.append(message.get("code", "?"))
 
     async def connect_all(self, concurrency: int) -> float:
         started = time.perf_counter()
@@ -874,6 +888,40 @@ def ms(seconds: float | None) -> float | None:
 
 
 def main() -> int:
+    parser = argument_parser()
+    args = parser.parse_args()
+    var_dir, env, world = set_up(args)
+    port = free_port()
+    if args.workers > 1 and args.mode != "redis":
+        parser.error("--workers needs --mode redis (the embedded channel layer lives in one process)")
+    preexec = pinned_to({0}) if args.pin else None
+    processes = start_processes(args, env, port, Path(var_dir), preexec)
+    if args.pin:
+        os.sched_setaffinity(0, {1})  # the clients (this process)
+    try:
+        result = measure(args, world, port, server=processes[-1])
+    finally:
+        for process in processes:
+            if process is not None and process.poll() is None:
+                process.send_signal(signal.SIGINT)
+                try:
+                    process.wait(15)
+                except subprocess.TimeoutExpired:
+                    process.kill()
+        if args.keep:
+            print(f"# kept {var_dir}")
+        else:
+            shutil.rmtree(var_dir, ignore_errors=True)
+    print_table(result)
+    line = json.dumps(result)
+    print(line)
+    if args.json_out:
+        with open(args.json_out, "a") as out:
+            out.write(line + "\n")
+    return 0
+
+
+def argument_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--students", type=int, default=2000)
     parser.add_argument("--mode", choices=["embedded", "redis"], default="embedded")
@@ -914,8 +962,12 @@ def main() -> int:
     parser.add_argument("--keep", action="store_true", help="keep the temporary directory (server log)")
     parser.add_argument("--profile", help="run the server under cProfile and write its profile here")
     parser.add_argument("--json-out", help="also append the JSON line to this file")
-    args = parser.parse_args()
+    return parser
 
+
+def set_up(args) -> tuple[str, dict[str, str], World]:
+    """A temporary directory, the environment of the server's processes, and a migrated database with
+    the session's world in it."""
     limit = raise_fd_limit(2 * args.students + 1000)  # the server inherits it: one socket each side
     var_dir = tempfile.mkdtemp(prefix="classplay-live-bench-")
     env = environment(args.mode, var_dir, args.redis_db)
@@ -939,12 +991,12 @@ def main() -> int:
     from django.db import connections
 
     connections.close_all()
+    return var_dir, env, world
 
-    port = free_port()
-    if args.workers > 1 and args.mode != "redis":
-        parser.error("--workers needs --mode redis (the embedded channel layer lives in one process)")
-    log_path = Path(var_dir) / "server.log"
-    preexec = pinned_to({0}) if args.pin else None
+
+def start_processes(args, env: dict[str, str], port: int, var_dir: Path, preexec) -> list:
+    """The clock (redis mode), the Celery worker and the server, in the order they are stopped."""
+    log_path = var_dir / "server.log"
     server = start_server(
         env,
         port,
@@ -957,7 +1009,7 @@ def main() -> int:
     )
     # The Celery worker, as `make run` (embedded broker, one solo worker) and the Procfile (two) start it:
     # it records the reveals' learning facts after each move commits, on the same two CPUs.
-    worker_log = open(Path(var_dir) / "worker.log", "wb")  # noqa: SIM115
+    worker_log = open(var_dir / "worker.log", "wb")  # noqa: SIM115
     worker = subprocess.Popen(
         [PYTHON, "-m", "celery", "-A", "config", "worker", "--loglevel", "WARNING"]
         + (["--pool", "solo", "--concurrency", "1"] if args.mode == "embedded" else ["--concurrency", "2"]),
@@ -969,7 +1021,7 @@ def main() -> int:
     )
     clock = None
     if args.mode == "redis":
-        clock_log = open(Path(var_dir) / "clock.log", "wb")  # noqa: SIM115
+        clock_log = open(var_dir / "clock.log", "wb")  # noqa: SIM115
         clock = subprocess.Popen(
             [PYTHON, "manage.py", "run_clock"],
             cwd=ROOT,
@@ -978,13 +1030,15 @@ def main() -> int:
             stderr=subprocess.STDOUT,
             preexec_fn=preexec,
         )
-    if args.pin:
-        os.sched_setaffinity(0, {1})  # the clients (this process)
-    sampler = None
+    return [clock, worker, server]
+
+
+def measure(args, world: World, port: int, server) -> dict:
+    """Drive the clients against the running server and summarise what they saw."""
+    wait_listening(port, server)
+    sampler = RssSampler(server.pid)
+    sampler.start()
     try:
-        wait_listening(port, server)
-        sampler = RssSampler(server.pid)
-        sampler.start()
         load_before = os.getloadavg()
         bench = Bench(
             world,
@@ -1010,27 +1064,9 @@ def main() -> int:
         result = summarise(args, figures, bench.changes, sampler.peak, load, log_check)
         if bench.connect_failures:
             print("# connect failures (first 5):", *bench.connect_failures[:5], sep="\n#   ")
+        return result
     finally:
-        if sampler is not None:
-            sampler.stopped.set()
-        for process in (clock, worker, server):
-            if process is not None and process.poll() is None:
-                process.send_signal(signal.SIGINT)
-                try:
-                    process.wait(15)
-                except subprocess.TimeoutExpired:
-                    process.kill()
-        if args.keep:
-            print(f"# kept {var_dir}")
-        else:
-            shutil.rmtree(var_dir, ignore_errors=True)
-    print_table(result)
-    line = json.dumps(result)
-    print(line)
-    if args.json_out:
-        with open(args.json_out, "a") as out:
-            out.write(line + "\n")
-    return 0
+        sampler.stopped.set()
 
 
 def print_table(r: dict) -> None:

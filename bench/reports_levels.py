@@ -1,4 +1,4 @@
-"""Benchmark: the level recommendation against synthetic students of known level (issue 9).
+"""Benchmark: the level recommendation against synthetic students of known level.
 
     .venv/bin/python bench/reports_levels.py [--students 20000]
 

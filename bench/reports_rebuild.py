@@ -43,6 +43,7 @@ GAMES = [  # game, share of sessions, skill, categories
     ("mindlines", 0.1, "english_vocabulary", ["drawing", "exclusion"]),
     ("faces", 0.1, "reasoning", ["question", "name"]),
 ]
+GAME_INFO = {game[0]: game for game in GAMES}
 
 
 def prepare_database(url: str, fresh: bool) -> None:
@@ -61,12 +62,36 @@ def prepare_database(url: str, fresh: bool) -> None:
 
 def populate(students: int, sessions: int, per_session: int, class_size: int, seed: int) -> dict:
     from django.db import connection
-    from django.utils import timezone
-
-    from classrooms.models import Classroom, Enrolment, Membership, School, Student, StudentLevel, User
-    from games.models import GameSession
 
     rng = random.Random(seed)
+    school, admin, teacher, classrooms, people = _school(students, class_size)
+    ability = {s.pk: rng.uniform(1, 5) for s in people}
+    game_sessions = _game_sessions(rng, classrooms, teacher, sessions)
+    members: dict[int, list[int]] = {}
+    for i, s in enumerate(people):
+        members.setdefault(classrooms[i // class_size].pk, []).append(s.pk)
+    raw = connection.connection
+    with raw.cursor() as cursor:
+        _copy_participants(cursor, game_sessions, members)
+        facts = _copy_facts(cursor, rng, game_sessions, members, ability, per_session)
+    raw.commit() if not raw.autocommit else None
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE")
+    return {
+        "school": school,
+        "admin": admin,
+        "classrooms": classrooms,
+        "students": people,
+        "student_count": len(people),
+        "facts": facts,
+        "sessions": len(game_sessions),
+    }
+
+
+def _school(students: int, class_size: int) -> tuple:
+    """The school, its admin and teacher, its classes and its students (enrolled, at level 3)."""
+    from classrooms.models import Classroom, Enrolment, Membership, School, Student, StudentLevel, User
+
     school = School.objects.create(name="Bench Academy")
     admin = User.objects.create_user(email="admin@bench.example", password="bench-password-1")
     Membership.objects.create(user=admin, school=school, role=Membership.Role.ADMIN)
@@ -91,7 +116,14 @@ def populate(students: int, sessions: int, per_session: int, class_size: int, se
             for k in ("english_vocabulary", "numeracy")
         ]
     )
-    ability = {s.pk: rng.uniform(1, 5) for s in people}
+    return school, admin, teacher, classrooms, people
+
+
+def _game_sessions(rng: random.Random, classrooms: list, teacher, sessions: int) -> list:
+    from django.utils import timezone
+
+    from games.models import GameSession
+
     start = timezone.now() - dt.timedelta(days=sessions + 5)
     game_rows = []
     for index in range(sessions):  # day by day, as a school plays them
@@ -109,93 +141,86 @@ def populate(students: int, sessions: int, per_session: int, class_size: int, se
                     status=GameSession.Status.FINISHED,
                 )
             )
-    game_sessions = GameSession.objects.bulk_create(game_rows, batch_size=5000)
-    members: dict[int, list[int]] = {}
-    for i, s in enumerate(people):
-        members.setdefault(classrooms[i // class_size].pk, []).append(s.pk)
-    info = {g[0]: g for g in GAMES}
-    raw = connection.connection
-    facts = 0
-    with raw.cursor() as cursor:
-        with cursor.copy(
-            "COPY games_participant (session_id, student_id, status, player_id, joined_at, "
-            "last_seen_at, connection) FROM STDIN"
-        ) as copy:
-            for session in game_sessions:
-                for student_id in members[session.classroom_id]:
-                    copy.write_row(
-                        (
-                            session.pk,
-                            student_id,
-                            "present",
-                            f"s{student_id}",
-                            session.started_at,
-                            session.ended_at,
-                            "",
-                        )
+    return GameSession.objects.bulk_create(game_rows, batch_size=5000)
+
+
+def _copy_participants(cursor, game_sessions: list, members: dict[int, list[int]]) -> None:
+    with cursor.copy(
+        "COPY games_participant (session_id, student_id, status, player_id, joined_at, "
+        "last_seen_at, connection) FROM STDIN"
+    ) as copy:
+        for session in game_sessions:
+            for student_id in members[session.classroom_id]:
+                copy.write_row(
+                    (
+                        session.pk,
+                        student_id,
+                        "present",
+                        f"s{student_id}",
+                        session.started_at,
+                        session.ended_at,
+                        "",
                     )
-        columns = (
-            "key, student_id, classroom_id, session_id, game, skill, category, level, correct, score, "
-            "time_taken, item_id, response, detail, teacher_marked, created_at"
-        )
-        with cursor.copy(f"COPY reports_learningfact ({columns}) FROM STDIN") as copy:
-            for session in game_sessions:
-                classroom_id = session.classroom_id
-                game, _share, skill, categories = info[session.game]
-                for student_id in members[classroom_id]:
-                    theta = ability[student_id]
-                    for answer in range(per_session):
-                        level = min(5, max(1, round(theta + rng.choice((-1, 0, 0, 1)))))
-                        correct = rng.random() < 1 / (1 + math.exp(-1.7 * (theta - level)))
-                        category = rng.choice(categories)
-                        item = f"{game}-{level}-{rng.randint(1, 60)}"
-                        detail, response = (
-                            "{}",
-                            json.dumps("ok" if correct else rng.choice(["cat", "dog"])),
-                        )
-                        score = None
-                        if game == "lineup":
-                            own = 5 if correct else rng.choice((0, 1, 2, 3))
-                            score, response = own, json.dumps([1, 2, 3, 4, 5])
-                            detail = json.dumps({"team_right": rng.choice((2, 3, 5))})
-                        elif game == "lineit":
-                            detail = json.dumps(
-                                {"card_face": "3/4", "end_face": "0.7", "relation": "greater"}
-                            )
-                            item = "compare:7/10|3/4"
-                        copy.write_row(
-                            (
-                                f"b:{session.pk}:{student_id}:{answer}",
-                                student_id,
-                                classroom_id,
-                                session.pk,
-                                game,
-                                skill,
-                                category,
-                                level,
-                                correct,
-                                score,
-                                round(rng.uniform(2, 20), 2),
-                                item,
-                                response,
-                                detail,
-                                False,
-                                session.ended_at - dt.timedelta(minutes=20 - answer),
-                            )
-                        )
-                        facts += 1
-    raw.commit() if not raw.autocommit else None
-    with connection.cursor() as cursor:
-        cursor.execute("ANALYZE")
-    return {
-        "school": school,
-        "admin": admin,
-        "classrooms": classrooms,
-        "students": people,
-        "student_count": len(people),
-        "facts": facts,
-        "sessions": len(game_sessions),
-    }
+                )
+
+
+def _copy_facts(
+    cursor, rng, game_sessions: list, members, ability: dict[int, float], per_session: int
+) -> int:
+    """Every student's answers in every session of their class, shaped as each game writes them."""
+    columns = (
+        "key, student_id, classroom_id, session_id, game, skill, category, level, correct, score, "
+        "time_taken, item_id, response, detail, teacher_marked, created_at"
+    )
+    facts = 0
+    with cursor.copy(f"COPY reports_learningfact ({columns}) FROM STDIN") as copy:
+        for session in game_sessions:
+            for student_id in members[session.classroom_id]:
+                for answer in range(per_session):
+                    copy.write_row(_fact_row(rng, session, student_id, ability[student_id], answer))
+                    facts += 1
+    return facts
+
+
+def _fact_row(rng: random.Random, session, student_id: int, theta: float, answer: int) -> tuple:
+    game, _share, skill, categories = GAME_INFO[session.game]
+    level = min(5, max(1, round(theta + rng.choice((-1, 0, 0, 1)))))
+    correct = rng.random() < 1 / (1 + math.exp(-1.7 * (theta - level)))
+    category = rng.choice(categories)
+    item = f"{game}-{level}-{rng.randint(1, 60)}"
+    detail, response = (
+        "{}",
+        json.dumps("ok" if correct else rng.choice(["cat", "dog"])),
+    )
+    score = None
+    if game == "lineup":
+        own = 5 if correct else rng.choice((0, 1, 2, 3))
+        score, response = own, json.dumps([1, 2, 3, 4, 5])
+        detail = json.dumps({"team_right": rng.choice((2, 3, 5))})
+    elif game == "lineit":
+        detail = json.dumps({"card_face": "3/4", "end_face": "0.7", "relation": "greater"})
+        item = "compare:0.7|3/4"
+    elif game == "faces" and category == "question":
+        # A question has a quality score (share of the best split), not a mark: as the engine writes it.
+        correct, score = None, rng.choice((0.25, 0.5, 0.75, 1.0))
+    return (
+        f"b:{session.pk}:{student_id}:{answer}",
+        student_id,
+        session.classroom_id,
+        session.pk,
+        game,
+        skill,
+        category,
+        level,
+        correct,
+        score,
+        round(rng.uniform(2, 20), 2),
+        item,
+        response,
+        detail,
+        False,
+        session.ended_at - dt.timedelta(minutes=20 - answer),
+    )
 
 
 def existing() -> dict:
@@ -290,6 +315,7 @@ def time_pages(admin, classroom, student, repeats: int) -> dict:
     for name, url in (
         ("student_page", reverse("reports:student", args=[classroom.pk, student.pk])),
         ("class_page", reverse("reports:class", args=[classroom.pk])),
+        ("class_questions", reverse("reports:class_items", args=[classroom.pk])),
         ("school_review", reverse("reports:school")),
     ):
         client.get(url)

@@ -1,6 +1,7 @@
 """ASGI entry point: Django for HTTP, Channels for the game websocket."""
 
 import asyncio
+import gc
 import os
 
 from django.core.asgi import get_asgi_application
@@ -11,6 +12,7 @@ django_asgi_app = get_asgi_application()
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402  (needs Django set up first)
 from django.conf import settings  # noqa: E402
 
+from games.clock import start_in_thread  # noqa: E402
 from games.realtime.routing import build_websocket_application  # noqa: E402
 
 router = ProtocolTypeRouter(
@@ -29,11 +31,8 @@ async def application(scope, receive, send):
     while True:
         message = await receive()
         if message["type"] == "lifespan.startup":
-            _preload_runtime_modules()
             _tune_garbage_collector()
             if settings.CLASSPLAY_CLOCK_IN_PROCESS:
-                from games.clock import start_in_thread
-
                 clock = start_in_thread()
             await send({"type": "lifespan.startup.complete"})
         elif message["type"] == "lifespan.shutdown":
@@ -43,22 +42,11 @@ async def application(scope, receive, send):
             return
 
 
-def _preload_runtime_modules() -> None:
-    """Modules the live runtime imports lazily (to avoid import cycles) are imported now, so the first
-    reveal of the day does not pay ~50 ms of imports inside its transaction (and the collector's freeze
-    below covers them too)."""
-    import importlib
-
-    for name in ("games.setup", "questions.services", "reports.services", "reports.tasks"):
-        importlib.import_module(name)
-
-
 def _tune_garbage_collector() -> None:
     """A big session's fan-out builds a view for every device at once. With CPython's default
     thresholds the collector ran every 700 allocations and paused the event loop for 10-25 ms each
     time (gen2: 100 ms), over a hundred pauses in a minute of a 2000-student benchmark. Everything
     loaded at start-up is frozen (never scanned again) and young collections run less often."""
-    import gc
 
     gc.freeze()
     gc.set_threshold(settings.CLASSPLAY_GC_THRESHOLD, 50, 100)

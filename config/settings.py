@@ -15,7 +15,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import dj_database_url
-from django.utils.translation import gettext_lazy as _
+from csp.constants import NONCE, NONE, SELF
 
 from .env import env_bool, env_int, env_list, env_required, env_str
 
@@ -25,6 +25,9 @@ VAR_DIR.mkdir(parents=True, exist_ok=True)
 TESTING = "pytest" in sys.modules or env_bool("CLASSPLAY_TESTING", False)
 
 DEBUG = env_bool("DEBUG", True)
+#: The demo school's staff share one published password: load_demo runs only where DEBUG is on (kept
+#: apart from DEBUG, which the test runner turns off).
+DEMO_ALLOWED = DEBUG
 
 if DEBUG:
     SECRET_KEY = env_str("SECRET_KEY") or "classplay-local-development-key-not-for-production"
@@ -56,6 +59,7 @@ INSTALLED_APPS = [
     "questions",
     "games",
     "reports",
+    "integrations",
 ]
 
 # Optional single sign-on, turned on by settings alone (the secrets never live in the repo).
@@ -66,6 +70,16 @@ if env_str("GOOGLE_CLIENT_ID"):
         "APPS": [{"client_id": env_str("GOOGLE_CLIENT_ID"), "secret": env_str("GOOGLE_CLIENT_SECRET", "")}],
         "SCOPE": ["profile", "email"],
     }
+#: Google Classroom roster import: Google sign-in also asks to read the teacher's courses and their
+#: students (read-only), and the token is kept (offline, so it can be refreshed) for the imports.
+GOOGLE_CLASSROOM_ROSTERS = bool(env_str("GOOGLE_CLIENT_ID")) and env_bool("GOOGLE_CLASSROOM_ROSTERS", False)
+if GOOGLE_CLASSROOM_ROSTERS:
+    SOCIALACCOUNT_PROVIDERS["google"]["SCOPE"] += [
+        "https://www.googleapis.com/auth/classroom.courses.readonly",
+        "https://www.googleapis.com/auth/classroom.rosters.readonly",
+    ]
+    SOCIALACCOUNT_PROVIDERS["google"]["AUTH_PARAMS"] = {"access_type": "offline", "prompt": "consent"}
+    SOCIALACCOUNT_STORE_TOKENS = True
 if env_str("MICROSOFT_CLIENT_ID"):
     INSTALLED_APPS.append("allauth.socialaccount.providers.microsoft")
     SOCIALACCOUNT_PROVIDERS["microsoft"] = {
@@ -77,20 +91,52 @@ if env_str("MICROSOFT_CLIENT_ID"):
             }
         ],
     }
+if env_str("CLEVER_CLIENT_ID"):
+    INSTALLED_APPS.append("allauth.socialaccount.providers.clever")
+    SOCIALACCOUNT_PROVIDERS["clever"] = {
+        "APPS": [{"client_id": env_str("CLEVER_CLIENT_ID"), "secret": env_str("CLEVER_CLIENT_SECRET", "")}],
+    }
+# ClassLink signs in through OpenID Connect (its LaunchPad is the issuer).
+if env_str("CLASSLINK_CLIENT_ID"):
+    INSTALLED_APPS.append("allauth.socialaccount.providers.openid_connect")
+    SOCIALACCOUNT_PROVIDERS["openid_connect"] = {
+        "APPS": [
+            {
+                "provider_id": "classlink",
+                "name": "ClassLink",
+                "client_id": env_str("CLASSLINK_CLIENT_ID"),
+                "secret": env_str("CLASSLINK_CLIENT_SECRET", ""),
+                "settings": {
+                    "server_url": env_str("CLASSLINK_SERVER_URL", "https://launchpad.classlink.com"),
+                    "token_auth_method": "client_secret_post",
+                },
+            }
+        ],
+    }
 
 MIDDLEWARE = [
+    "config.proxy.TrustedProxyMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
+    "django_permissions_policy.PermissionsPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
-    "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "classrooms.middleware.StudentSessionMiddleware",
+    # Django's LocaleMiddleware, asking the signed-in student, teacher and school too (so after both).
+    "classrooms.middleware.PreferredLanguageMiddleware",
+    "classrooms.middleware.SchoolTimeZoneMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "allauth.account.middleware.AccountMiddleware",
 ]
+
+#: Proxies whose ``X-Forwarded-For`` names the client (addresses or networks, comma-separated): the
+#: address rate limits count by. None by default, not even this machine: a header from anyone else is
+#: ignored (any local process or user could write it). The deploy recipe sets the proxy on 127.0.0.1.
+TRUSTED_PROXY_IPS = env_list("TRUSTED_PROXY_IPS")
 
 ROOT_URLCONF = "config.urls"
 ASGI_APPLICATION = "config.asgi.application"
@@ -142,6 +188,12 @@ else:
                 "timeout": 20,
                 "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
             },
+            # Tests use a file too, not SQLite's shared in-memory database: there a write that meets
+            # another thread's read (the live server's, the clock's) fails at once with "database table
+            # is locked", where a file database waits for its turn like the real one.
+            "TEST": {
+                "NAME": str(VAR_DIR / f"test_classplay{os.environ.get('PYTEST_XDIST_WORKER', '')}.sqlite3")
+            },
         }
     }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
@@ -156,7 +208,11 @@ if REDIS_URL:
     if XDIST_WORKER:
         worker_db = 1 + int(XDIST_WORKER.removeprefix("gw") or 0)
         CACHE_URL = urlsplit(REDIS_URL)._replace(path=f"/{worker_db}").geturl()
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": CACHE_URL}}
+    CACHES = {
+        # Redis down: the database's cache table serves instead (sign-in and its rate limits keep working).
+        "default": {"BACKEND": "config.cache.FailSoftRedisCache", "LOCATION": CACHE_URL},
+        "fallback": {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "classplay_cache"},
+    }
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
@@ -165,9 +221,23 @@ if REDIS_URL:
     }
 else:
     CACHES = {
-        "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "classplay"}
+        "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "classplay"},
+        "fallback": {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "classplay_cache"},
     }
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+
+#: /healthz fails when the Celery worker's heartbeat stops (beat queues it): on with real services.
+HEALTH_REQUIRE_WORKER = env_bool("HEALTH_REQUIRE_WORKER", bool(REDIS_URL))
+
+# A production site with several web processes shares its sessions' live updates through Redis; without
+# it each process would only tell its own connections, and players at one table would drift apart.
+if not DEBUG and not REDIS_URL and env_int("WEB_CONCURRENCY", 4) > 1:  # the Procfile's default: 4
+    from django.core.exceptions import ImproperlyConfigured
+
+    raise ImproperlyConfigured(
+        "REDIS_URL must be set when WEB_CONCURRENCY is more than 1: the web processes share live games "
+        "through Redis"
+    )
 
 CELERY_DIR = VAR_DIR / "celery"
 if REDIS_URL:
@@ -214,6 +284,7 @@ ACCOUNT_CONFIRM_EMAIL_ON_GET = False
 ACCOUNT_LOGOUT_ON_PASSWORD_CHANGE = False
 ACCOUNT_SESSION_REMEMBER = None
 ACCOUNT_ADAPTER = "classrooms.adapters.AccountAdapter"
+SOCIALACCOUNT_ADAPTER = "classrooms.adapters.SocialAccountAdapter"
 # Guessing protection: allauth's rate limits (per IP and per account) on login, failed logins,
 # sign-up and password reset, backed by the cache (Redis when REDIS_URL is set).
 ACCOUNT_RATE_LIMITS = {
@@ -247,8 +318,16 @@ if EMAIL_HOST:
     EMAIL_HOST_USER = env_str("EMAIL_HOST_USER", "")
     EMAIL_HOST_PASSWORD = env_str("EMAIL_HOST_PASSWORD", "")
     EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", True)
-else:
+elif DEBUG or env_bool("EMAIL_CONSOLE_ALLOWED", False):
     EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
+else:
+    # Password-reset and invitation links would be written to the server's log, where anyone who reads
+    # the log could take the account over: production says where mail goes, or says it knows.
+    env_required(
+        "EMAIL_HOST",
+        why="production (DEBUG=false) sends password-reset and invitation links by email; "
+        "set EMAIL_CONSOLE_ALLOWED=true only where the server's log is as private as the mail",
+    )
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "Classplay <no-reply@classplay.invalid>")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
 
@@ -260,6 +339,33 @@ CSRF_COOKIE_HTTPONLY = False
 X_FRAME_OPTIONS = "DENY"
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
+# Only this server's own scripts, styles, pictures, sounds and connections: no inline script or style
+# attribute (a script that slipped into a page through a name or an answer would not run), no framing.
+# A page that ever needs an inline <script> gives it ``nonce="{{ request.csp_nonce }}"``.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF, NONCE],
+        "style-src": [SELF],
+        "img-src": [SELF, "data:"],
+        "media-src": [SELF, "blob:"],  # Word Up's spoken words are fetched, then played from memory
+        "connect-src": [SELF],  # fetch and the game's websocket, same host
+        "font-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [SELF],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    }
+}
+# The browser features no page uses stay off, even for a script that got in.
+PERMISSIONS_POLICY = {
+    "camera": [],
+    "microphone": [],
+    "geolocation": [],
+    "payment": [],
+    "usb": [],
+    "display-capture": [],
+}
 if not DEBUG:
     SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", True)
     CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", True)
@@ -273,8 +379,10 @@ if not DEBUG:
         SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 
 # --- Internationalisation --------------------------------------------------------------------------
+# How each page picks its language (the switcher, the student's, the teacher's, the school's, the
+# browser's): classrooms/languages.py and docs/i18n.md. Names in their own language, as a switcher shows them.
 LANGUAGE_CODE = "en"
-LANGUAGES = [("en", _("English"))]
+LANGUAGES = [("en", "English"), ("es", "Español"), ("pt-br", "Português (Brasil)"), ("ar", "العربية")]
 LOCALE_PATHS = [BASE_DIR / "locale"]
 USE_I18N = True
 TIME_ZONE = env_str("TIME_ZONE", "Europe/London")
@@ -282,7 +390,7 @@ USE_TZ = True
 
 # --- Static files ----------------------------------------------------------------------------------
 STATIC_URL = "/static/"
-STATIC_ROOT = BASE_DIR / "staticfiles"
+STATIC_ROOT = Path(env_str("STATIC_ROOT", str(BASE_DIR / "staticfiles")))
 STATICFILES_DIRS = [BASE_DIR / "static"]
 MEDIA_URL = "/media/"
 MEDIA_ROOT = VAR_DIR / "media"
@@ -297,10 +405,18 @@ STORAGES = {
 
 # --- Classplay -------------------------------------------------------------------------------------
 #: Failed sign-in codes a student may enter before their card is locked for a while.
-STUDENT_SIGNIN_MAX_FAILURES = env_int("STUDENT_SIGNIN_MAX_FAILURES", 5)
-STUDENT_SIGNIN_LOCK_MINUTES = env_int("STUDENT_SIGNIN_LOCK_MINUTES", 10)
+# Wrong codes for one login card (from any device) before the card is locked for devices it has never
+# signed in on, and for how long: a student's own device still signs in, so a lockout is no weapon, and
+# a guesser gets few tries (a teacher unlocks the whole class in one click).
+STUDENT_SIGNIN_MAX_FAILURES = env_int("STUDENT_SIGNIN_MAX_FAILURES", 10)
+STUDENT_SIGNIN_LOCK_MINUTES = env_int("STUDENT_SIGNIN_LOCK_MINUTES", 480)
+# One device's wrong codes: these are free, then each further try waits twice as long (at most 5 min).
+STUDENT_SIGNIN_FREE_TRIES = env_int("STUDENT_SIGNIN_FREE_TRIES", 3)
 ROSTER_IMPORT_MAX_BYTES = env_int("ROSTER_IMPORT_MAX_BYTES", 1_000_000)
 ROSTER_IMPORT_MAX_ROWS = env_int("ROSTER_IMPORT_MAX_ROWS", 2000)
+#: Whole-school OneRoster zip: its size, and what its files may unpack to (together); rows per file.
+ROSTER_SYNC_MAX_BYTES = env_int("ROSTER_SYNC_MAX_BYTES", 20_000_000)
+ROSTER_SYNC_MAX_ROWS = env_int("ROSTER_SYNC_MAX_ROWS", 50_000)
 #: Embedded mode runs the game clock inside the server process; with Redis it is its own process.
 CLASSPLAY_CLOCK_IN_PROCESS = env_bool("CLASSPLAY_CLOCK_IN_PROCESS", not REDIS_URL and not TESTING)
 #: Days learning facts are kept before the daily clean-up (``reports.purge``) erases them (0: for ever).

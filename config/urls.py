@@ -1,14 +1,23 @@
 from django.contrib import admin
 from django.urls import include, path
-from django.views.i18n import JavaScriptCatalog
+
+from games import home
+
+from .health import healthz
+from .i18n import current_javascript_catalog, javascript_catalog
 
 urlpatterns = [
+    path("healthz", healthz, name="healthz"),
     path("admin/", admin.site.urls),
     path("accounts/", include("allauth.urls")),
-    path("i18n/", include("django.conf.urls.i18n")),
-    path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
+    path("jsi18n/", current_javascript_catalog, name="javascript-catalog"),
+    path("jsi18n/<str:language>/", javascript_catalog, name="javascript-catalog-for"),
     path("questions/", include("questions.urls")),
     path("reports/", include("reports.urls")),
+    path("lti/", include("integrations.urls")),
+    # Each person's landing page (they gather classes and games, so the games app serves them).
+    path("dashboard/", home.dashboard, name="dashboard"),
+    path("me/", home.student_home, name="student_home"),
     path("", include("games.urls")),
     path("", include("classrooms.urls")),
 ]

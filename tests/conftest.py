@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from classrooms.models import Membership
+from config import msgfmt
 
 from .factories import ClassroomFactory, MembershipFactory, SchoolFactory, UserFactory, enrolled_student
 
@@ -43,6 +44,8 @@ def _private_embedded_broker() -> None:
 
 
 _private_embedded_broker()
+# The translation catalogs as the pages will read them, however pytest was started (make test does it too).
+msgfmt.compile_all()
 
 
 @pytest.fixture(autouse=True)
@@ -54,7 +57,10 @@ def _isolated(tmp_path):
     from django.core.cache import cache
     from django.test import override_settings
 
+    from games import outbox
+
     cache.clear()
+    outbox.reset()  # a broker or channel layer a test broke is not "down" for the next test
     with override_settings(MEDIA_ROOT=tmp_path / "media"):
         yield
     cache.clear()

@@ -9,6 +9,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 PRODUCTION = {
     "DEBUG": "false",
+    "WEB_CONCURRENCY": "1",
+    "EMAIL_HOST": "smtp.school.example",
     "SECRET_KEY": "x" * 20 + "a-long-random-production-secret-1234567890",
     "ALLOWED_HOSTS": "classplay.school.example",
     "CSRF_TRUSTED_ORIGINS": "https://classplay.school.example",
@@ -39,6 +41,22 @@ def test_production_without_a_secret_key_fails_clearly():
     result = manage("check", **env)
     assert result.returncode != 0
     assert "SECRET_KEY must be set" in result.stderr
+
+
+def test_production_without_a_mail_server_refuses_to_start_unless_told_the_log_is_private():
+    env = {**PRODUCTION, "EMAIL_HOST": ""}
+    result = manage("check", **env)
+    assert result.returncode != 0
+    assert "EMAIL_HOST must be set" in result.stderr and "password-reset" in result.stderr
+    allowed = manage("check", **env, EMAIL_CONSOLE_ALLOWED="true")
+    assert allowed.returncode == 0, allowed.stderr
+
+
+def test_production_refuses_several_web_processes_without_redis():
+    env = {**PRODUCTION, "WEB_CONCURRENCY": "4"}
+    result = manage("check", **env)
+    assert result.returncode != 0 and "REDIS_URL must be set when WEB_CONCURRENCY" in result.stderr
+    assert manage("check", **env, REDIS_URL="redis://127.0.0.1:6379/0").returncode == 0
 
 
 def test_google_and_microsoft_sign_in_turn_on_by_settings_alone():
