@@ -19,7 +19,7 @@ from games.definitions.reporting import ItemLabels
 
 from .. import catalog
 from ..models import LearningFact
-from .read import FactFigures, SessionLine
+from .read import BOTH, HOMEWORK, LIVE, MODES, FactFigures, SessionLine
 from .statistics import most_written
 from .students import mean, ratio
 from .write import Row
@@ -56,41 +56,60 @@ def class_reports(figures: FactFigures, class_sessions, items, wrong, summaries,
     """Each class's report, from this build's rows and the stored rows it keeps (as they will be once the
     build is written)."""
     classroom_ids = figures.scope.classroom_ids
-    classes = _class_figures(figures, class_sessions or (), items or (), wrong or ())
+    classes = {
+        mode: _class_figures(figures, class_sessions or (), items or (), wrong or (), mode) for mode in MODES
+    }
     levels_of: dict[int, list[tuple[str, int]]] = defaultdict(list)
     for student_id, skill, level in figures.levels_now:
         levels_of[student_id].append((skill, level))
     recommended_of = _recommended_levels(figures, summaries)
     lists = {
-        classroom_id: (_hardest(classes[classroom_id].items), _most_wrong(classes[classroom_id].wrong))
+        (mode, classroom_id): (_hardest(found[classroom_id].items), _most_wrong(found[classroom_id].wrong))
+        for mode, found in classes.items()
         for classroom_id in classroom_ids
     }
-    labels = item_labels(
-        {
-            classroom_id: [(row["game"], row["item_id"]) for row in hardest + wrong_list]
-            for classroom_id, (hardest, wrong_list) in lists.items()
-        }
-    )
-    reports = []
-    for classroom_id in classroom_ids:
-        hardest, wrong_list = lists[classroom_id]
+    wanted: dict[int, list[tuple[str, str]]] = defaultdict(list)
+    for (_mode, classroom_id), (hardest, wrong_list) in lists.items():
+        wanted[classroom_id] += [(row["game"], row["item_id"]) for row in hardest + wrong_list]
+    labels = item_labels(dict(wanted))
+    for (_mode, classroom_id), (hardest, wrong_list) in lists.items():
         for row in hardest + wrong_list:
             row["label"] = labels.get((classroom_id, row["game"], row["item_id"]), row["item_id"])
-        students = classes[classroom_id].students
+    reports = []
+    for classroom_id in classroom_ids:
+        part = {
+            mode: {
+                **_session_data(classes[mode][classroom_id].sessions),
+                "hardest": lists[(mode, classroom_id)][0],
+                "wrong": lists[(mode, classroom_id)][1],
+            }
+            for mode in MODES
+        }
+        students = classes[BOTH][classroom_id].students
         data = {
-            **_session_data(classes[classroom_id].sessions),
-            "hardest": hardest,
-            "wrong": wrong_list,
+            **part[BOTH],
             **_level_data(students, levels_of, recommended_of),
+            # The same report of live games only and of homework only (the levels are the students').
+            "modes": {LIVE: part[LIVE], HOMEWORK: part[HOMEWORK]},
         }
         reports.append(Row(classroom_id=classroom_id, data=data, built_at=now))
     return reports
 
 
-def _class_figures(figures: FactFigures, class_sessions, items, wrong) -> dict[int, _ClassFigures]:
+def _class_figures(
+    figures: FactFigures, class_sessions, items, wrong, mode: str = BOTH
+) -> dict[int, _ClassFigures]:
+    """The classes' figures of live games, homework, or both."""
+
+    def wanted(homework) -> bool:
+        return mode == BOTH or bool(homework) == (mode == HOMEWORK)
+
     classes: dict[int, _ClassFigures] = defaultdict(lambda: _ClassFigures([], {}, {}, set()))
     titles = {pk: session["title"] for pk, session in figures.sessions.items()}
     for row in class_sessions:
+        homework = figures.is_homework(row.session_id)
+        if not wanted(homework):
+            continue
         classes[row.classroom_id].sessions.append(
             SessionLine(
                 row.day,
@@ -102,18 +121,27 @@ def _class_figures(figures: FactFigures, class_sessions, items, wrong) -> dict[i
                 row.correct,
                 row.time_total,
                 row.time_count,
+                homework,
             )
         )
     for classroom_id, line in figures.kept_class_sessions:
-        classes[classroom_id].sessions.append(line)
-    for classroom_id, game, category, level, item_id, answered, right, _archived in [
+        if wanted(line.homework):
+            classes[classroom_id].sessions.append(line)
+    for classroom_id, game, category, level, item_id, answered, right, _archived, homework in [
         *items,
         *figures.kept_items,
     ]:
+        if not wanted(homework):
+            continue
         total = classes[classroom_id].items.setdefault((game, category, level, item_id), [0, 0])
         total[0] += answered
         total[1] += right
-    for classroom_id, game, category, item_id, answer, count, _archived in [*wrong, *figures.kept_wrong]:
+    for classroom_id, game, category, item_id, answer, count, _archived, homework in [
+        *wrong,
+        *figures.kept_wrong,
+    ]:
+        if not wanted(homework):
+            continue
         texts = classes[classroom_id].wrong.setdefault((game, category, item_id, answer.casefold()), {})
         texts[answer] = texts.get(answer, 0) + count
     for classroom_id, student_id in figures.enrolled:
@@ -200,6 +228,7 @@ def _session_data(sessions: list[SessionLine]) -> dict[str, Any]:
             "correct": line.correct,
             "accuracy": ratio(line.correct, line.answered),
             "mean_time": mean(line.time_total, line.time_count),
+            **({"homework": True} if line.homework else {}),
         }
         for line in lines
     ]
