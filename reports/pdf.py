@@ -121,9 +121,10 @@ def _document(story: list, *, title: str, pagesize=A4) -> bytes:
     return buffer.getvalue()
 
 
-def student_card(*, student, classroom, report, summaries) -> bytes:
+def student_card(*, student, classroom, report, summaries, mode: str = present.BOTH) -> bytes:
+    """A student's card of live games, homework or both (``report`` as that mode shows it)."""
     styles = _styles()
-    view = present.student_view(report, summaries, name=student.display_name)
+    view = present.student_view(report, summaries, name=student.display_name, mode=mode)
     totals = view["totals"]
     story = [
         _p(_("Progress report: %(name)s") % {"name": student.display_name}, styles["title"]),
@@ -136,6 +137,7 @@ def student_card(*, student, classroom, report, summaries) -> bytes:
             },
             styles["muted"],
         ),
+        _p(present.shows_line(mode), styles["body"]),
         Spacer(1, 6),
         _table(
             [
@@ -203,9 +205,12 @@ def student_card(*, student, classroom, report, summaries) -> bytes:
 
 
 def class_card(*, classroom, context) -> bytes:
+    """A class's card of live games, homework or both (``context``: ``reports.selectors.class_report``
+    in ``context["mode"]``)."""
     styles = _styles()
     report = context["report"]
-    data = report.data if report else {"totals": {}, "sessions": [], "hardest": [], "wrong": []}
+    mode = context.get("mode", present.BOTH)
+    data = context.get("data") or {"totals": {}, "sessions": [], "hardest": [], "wrong": []}
     totals = data.get("totals", {})
     story = [
         _p(_("Class report: %(class)s") % {"class": classroom.name}, styles["title"]),
@@ -218,6 +223,8 @@ def class_card(*, classroom, context) -> bytes:
             },
             styles["muted"],
         ),
+        _p(present.shows_line(mode), styles["body"]),
+        *([_p(present.rebuild_needed_text(), styles["body"])] if context.get("rebuild_needed") else []),
         Spacer(1, 6),
         _table(
             [
