@@ -56,9 +56,7 @@ def class_reports(figures: FactFigures, class_sessions, items, wrong, summaries,
     """Each class's report, from this build's rows and the stored rows it keeps (as they will be once the
     build is written)."""
     classroom_ids = figures.scope.classroom_ids
-    classes = {
-        mode: _class_figures(figures, class_sessions or (), items or (), wrong or (), mode) for mode in MODES
-    }
+    classes = _class_figures(figures, class_sessions or (), items or (), wrong or ())
     levels_of: dict[int, list[tuple[str, int]]] = defaultdict(list)
     for student_id, skill, level in figures.levels_now:
         levels_of[student_id].append((skill, level))
@@ -67,11 +65,14 @@ def class_reports(figures: FactFigures, class_sessions, items, wrong, summaries,
         (mode, classroom_id): (_hardest(found[classroom_id].items), _most_wrong(found[classroom_id].wrong))
         for mode, found in classes.items()
         for classroom_id in classroom_ids
+        if mode != LIVE or classroom_id in figures.classes_with_homework
     }
-    wanted: dict[int, list[tuple[str, str]]] = defaultdict(list)
+    for classroom_id in classroom_ids:  # no homework: live games are all there is
+        lists.setdefault((LIVE, classroom_id), lists[(BOTH, classroom_id)])
+    wanted: dict[int, set[tuple[str, str]]] = defaultdict(set)
     for (_mode, classroom_id), (hardest, wrong_list) in lists.items():
-        wanted[classroom_id] += [(row["game"], row["item_id"]) for row in hardest + wrong_list]
-    labels = item_labels(dict(wanted))
+        wanted[classroom_id] |= {(row["game"], row["item_id"]) for row in hardest + wrong_list}
+    labels = item_labels({classroom_id: sorted(pairs) for classroom_id, pairs in wanted.items()})
     for (_mode, classroom_id), (hardest, wrong_list) in lists.items():
         for row in hardest + wrong_list:
             row["label"] = labels.get((classroom_id, row["game"], row["item_id"]), row["item_id"])
@@ -84,7 +85,9 @@ def class_reports(figures: FactFigures, class_sessions, items, wrong, summaries,
                 "wrong": lists[(mode, classroom_id)][1],
             }
             for mode in MODES
+            if mode != LIVE or classroom_id in figures.classes_with_homework
         }
+        part.setdefault(LIVE, part[BOTH])
         students = classes[BOTH][classroom_id].students
         data = {
             **part[BOTH],
@@ -96,21 +99,17 @@ def class_reports(figures: FactFigures, class_sessions, items, wrong, summaries,
     return reports
 
 
-def _class_figures(
-    figures: FactFigures, class_sessions, items, wrong, mode: str = BOTH
-) -> dict[int, _ClassFigures]:
-    """The classes' figures of live games, homework, or both."""
-
-    def wanted(homework) -> bool:
-        return mode == BOTH or bool(homework) == (mode == HOMEWORK)
-
-    classes: dict[int, _ClassFigures] = defaultdict(lambda: _ClassFigures([], {}, {}, set()))
+def _class_figures(figures: FactFigures, class_sessions, items, wrong) -> dict[str, dict[int, _ClassFigures]]:
+    """The classes' figures in each mode: every row counts in both and in its own (live or homework),
+    in one pass over the rows."""
+    classes: dict[str, dict[int, _ClassFigures]] = {
+        mode: defaultdict(lambda: _ClassFigures([], {}, {}, set())) for mode in MODES
+    }
+    both, of_mode = classes[BOTH], {False: classes[LIVE], True: classes[HOMEWORK]}
     titles = {pk: session["title"] for pk, session in figures.sessions.items()}
-    for row in class_sessions:
-        homework = figures.is_homework(row.session_id)
-        if not wanted(homework):
-            continue
-        classes[row.classroom_id].sessions.append(
+    lines = [
+        (
+            row.classroom_id,
             SessionLine(
                 row.day,
                 row.session_id,
@@ -121,31 +120,33 @@ def _class_figures(
                 row.correct,
                 row.time_total,
                 row.time_count,
-                homework,
-            )
+                figures.is_homework(row.session_id),
+            ),
         )
-    for classroom_id, line in figures.kept_class_sessions:
-        if wanted(line.homework):
-            classes[classroom_id].sessions.append(line)
+        for row in class_sessions
+    ]
+    for classroom_id, line in [*lines, *figures.kept_class_sessions]:
+        both[classroom_id].sessions.append(line)
+        of_mode[line.homework][classroom_id].sessions.append(line)
     for classroom_id, game, category, level, item_id, answered, right, _archived, homework in [
         *items,
         *figures.kept_items,
     ]:
-        if not wanted(homework):
-            continue
-        total = classes[classroom_id].items.setdefault((game, category, level, item_id), [0, 0])
-        total[0] += answered
-        total[1] += right
+        key = (game, category, level, item_id)
+        for found in (both[classroom_id], of_mode[bool(homework)][classroom_id]):
+            total = found.items.setdefault(key, [0, 0])
+            total[0] += answered
+            total[1] += right
     for classroom_id, game, category, item_id, answer, count, _archived, homework in [
         *wrong,
         *figures.kept_wrong,
     ]:
-        if not wanted(homework):
-            continue
-        texts = classes[classroom_id].wrong.setdefault((game, category, item_id, answer.casefold()), {})
-        texts[answer] = texts.get(answer, 0) + count
+        key = (game, category, item_id, answer.casefold())
+        for found in (both[classroom_id], of_mode[bool(homework)][classroom_id]):
+            texts = found.wrong.setdefault(key, {})
+            texts[answer] = texts.get(answer, 0) + count
     for classroom_id, student_id in figures.enrolled:
-        classes[classroom_id].students.add(student_id)
+        both[classroom_id].students.add(student_id)
     return classes
 
 

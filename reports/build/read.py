@@ -7,6 +7,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any, NamedTuple
 
 from django.db import connection
@@ -177,6 +178,11 @@ class FactFigures:
     @property
     def target_students(self) -> list[int]:
         return sorted({student for _classroom, student in self.targets})
+
+    @cached_property
+    def classes_with_homework(self) -> set[int]:
+        """The classes with a homework attempt (in the others, a live-games report is the whole one)."""
+        return {s["classroom_id"] for s in self.sessions.values() if s.get("assignment_id") is not None}
 
     def is_homework(self, session_id: int) -> bool:
         """Whether the session is a homework attempt (one student's, against computer players)."""

@@ -141,11 +141,18 @@ def student_reports(
     days_of = _class_days(figures)
     summaries = _skill_summaries(student_ids, figures, all_rows, now, plan)
     built: dict[str, dict[tuple[int, int], tuple[dict, dict]]] = {}
+    with_homework = figures.classes_with_homework
     for mode in MODES:
+        if mode == LIVE and not with_homework:
+            built[LIVE] = built[BOTH]  # no homework in these classes: live games are all there is
+            continue
         merged = _merged_categories(figures, wanted, mode)
         insights = _game_insights(figures, wanted, mode)
         built[mode] = {}
         for key in figures.targets:
+            if mode == LIVE and key[0] not in with_homework:
+                built[LIVE][key] = built[BOTH][key]
+                continue
             played = [row for row in series[key] if _in_mode(figures, row.session_id, mode)]
             student = _Student(
                 key[0],
@@ -174,12 +181,14 @@ def _report_row(key: tuple[int, int], built, now) -> StudentReport:
     """The stored row: live games and homework together in its columns and data, each mode's own in
     ``data["modes"]``."""
     columns, data = built[BOTH][key]
-    data["modes"] = {}
-    for mode in (LIVE, HOMEWORK):
+    modes = {}
+    for mode in (LIVE, HOMEWORK):  # (the live report may be the same objects as both's: copied here)
         row, part = built[mode][key]
         last = row["last_played"]
-        data["modes"][mode] = {**part, "row": {**row, "last_played": last.isoformat() if last else None}}
-    return StudentReport(student_id=key[1], classroom_id=key[0], data=data, built_at=now, **columns)
+        modes[mode] = {**part, "row": {**row, "last_played": last.isoformat() if last else None}}
+    return StudentReport(
+        student_id=key[1], classroom_id=key[0], data={**data, "modes": modes}, built_at=now, **columns
+    )
 
 
 def _merged_categories(figures: FactFigures, students: set[int], mode: str = BOTH) -> _Merged:

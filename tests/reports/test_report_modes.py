@@ -339,3 +339,15 @@ def test_a_report_built_before_the_split_asks_for_a_rebuild(
     # The next build splits them.
     classrooms_build([pk])
     assert rebuild not in page(client, "reports:class", pk, mode="live").content.decode()
+
+
+def test_without_homework_the_live_games_report_is_the_whole_one(word_up_week, class_7b, ava):
+    classrooms_build([class_7b.pk])
+    report = StudentReport.objects.get(student=ava, classroom=class_7b)
+    live = dict(report.data["modes"]["live"])
+    assert live.pop("row")["answered"] == report.answered == 6
+    assert live == {key: value for key, value in report.data.items() if key != "modes"}
+    assert report.data["modes"]["homework"]["row"]["answered"] == 0
+    data = ClassReport.objects.get(classroom=class_7b).data
+    assert data["modes"]["live"]["hardest"] == data["hardest"]
+    assert data["modes"]["homework"]["totals"]["sessions"] == 0
