@@ -145,7 +145,7 @@ def student_card(*, student, classroom, report, summaries, mode: str = present.B
                     _("Answers"),
                     *[_("Right in %(skill)s") % {"skill": item["label"]} for item in view["skill_shares"]],
                     _("Average time"),
-                    _("Sessions"),
+                    _("Homework played") if mode == present.HOMEWORK else _("Live games played"),
                 ],
                 [
                     totals["answered"],
@@ -154,7 +154,9 @@ def student_card(*, student, classroom, report, summaries, mode: str = present.B
                         for item in view["skill_shares"]
                     ],
                     present.seconds(totals["mean_time"]),
-                    f"{totals['sessions_played']} / {totals['sessions_held']}",
+                    present.games_played(
+                        totals["sessions_played"], totals["sessions_held"], totals["homework_sessions"], mode
+                    ),
                 ],
             ]
         ),
@@ -240,7 +242,7 @@ def class_card(*, classroom, context) -> bytes:
     ]
     for item in class_trend_charts(data.get("sessions", []), classroom.name):
         story += [_p(item["chart"].title, styles["h2"]), _drawing(item["chart"], scale=1.0)]
-    story += [_p(_("Students"), styles["h2"]), _student_table(context["rows"], styles)]
+    story += [_p(_("Students"), styles["h2"]), _student_table(context["rows"], styles, mode)]
     if context.get("participation"):
         chart = present.participation_chart(context["participation"])
         story += [_p(chart.title, styles["h2"]), _drawing(chart, scale=1.0)]
@@ -281,7 +283,7 @@ def class_card(*, classroom, context) -> bytes:
 CLASS_WIDTH = 297 * mm - 32 * mm
 
 
-def _student_table(rows, styles) -> Table:
+def _student_table(rows, styles, mode: str = present.BOTH) -> Table:
     """Every student, their share right in each skill they answered in (never one share across skills)
     and each skill's level: cells wrap, and the widths add up to the page's."""
     levelled = catalog.LEVELLED_SKILLS
@@ -291,7 +293,7 @@ def _student_table(rows, styles) -> Table:
         _("Student"),
         _("Answers"),
         *[_("Right in %(skill)s") % {"skill": catalog.skill_label(skill)} for skill in answered],
-        _("Sessions"),
+        _("Homework played") if mode == present.HOMEWORK else _("Live games played"),
         *_skill_heads(),
     ]
     body = []
@@ -302,13 +304,21 @@ def _student_table(rows, styles) -> Table:
                 row.student.display_name,
                 rep.answered if rep else 0,
                 *[_share(shares[row.student.pk].get(skill)) for skill in answered],
-                f"{rep.sessions_played}/{rep.sessions_held}" if rep else "—",
+                present.games_played(
+                    rep.sessions_played,
+                    rep.sessions_held,
+                    rep.data["totals"].get("homework_sessions", 0),
+                    mode,
+                )
+                if rep
+                else "—",
                 *[_level_cell(row, skill) for skill in levelled],
             ]
         )
-    name, count = 52 * mm, 20 * mm
-    each = (CLASS_WIDTH - name - 2 * count) / max(1, len(answered) + len(levelled))
-    widths = [name, count, *[each] * len(answered), count, *[each] * len(levelled)]
+    # The games column holds "12 / 14 + 3 homework".
+    name, count, games = 52 * mm, 20 * mm, 34 * mm
+    each = (CLASS_WIDTH - name - count - games) / max(1, len(answered) + len(levelled))
+    widths = [name, count, *[each] * len(answered), games, *[each] * len(levelled)]
     cells = [[_cell(value, styles["cell"]) for value in line] for line in [head, *body]]
     return _table(cells, widths=widths)
 

@@ -11,7 +11,7 @@ from typing import Any
 
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 
 from games.definitions import all_measures
 from games.definitions.reporting import percent
@@ -406,6 +406,19 @@ MODE_SUFFIXES = {BOTH: "live-games-and-homework", LIVE: "live-games", HOMEWORK: 
 
 def mode_label(mode: str) -> str:
     return str(MODE_LABELS[mode])
+
+
+def games_played(played: int, held: int, homework: int, mode: str) -> str:
+    """A student's games as a card prints them: live games played of the class's, and homework apart
+    ("4 / 5 + 2 homework"), or with homework only, the attempts."""
+    if mode == HOMEWORK:
+        return str(played)
+    text = f"{played - homework} / {held}"
+    if homework:
+        text += " " + ngettext("+ %(counter)s homework", "+ %(counter)s homework", homework) % {
+            "counter": homework
+        }
+    return text
 
 
 def rebuild_needed_text() -> str:

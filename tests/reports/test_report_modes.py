@@ -296,6 +296,9 @@ def test_the_pdfs_follow_the_mode_and_say_so(week_and_homework, client_of, ms_ri
     class_card = page(client, "reports:class_pdf", pk, mode="live")
     assert _filename(class_card) == "7b-english-report-live-games.pdf"
     assert "Shows: Live games" in _pdf(class_card)
+    # Under both, a student's homework is counted apart from the class's live games.
+    both = _pdf(page(client, "reports:class_pdf", pk)).replace("\n", " ")  # cells wrap
+    assert "Live games played" in both and "2 / 2 + 1 homework" in both
 
 
 def test_the_school_skills_export_follows_the_mode(week_and_homework, client_of, dr_patel):
