@@ -354,3 +354,10 @@ def test_without_homework_the_live_games_report_is_the_whole_one(word_up_week, c
     data = ClassReport.objects.get(classroom=class_7b).data
     assert data["modes"]["live"]["hardest"] == data["hardest"]
     assert data["modes"]["homework"]["totals"]["sessions"] == 0
+
+
+def test_reviewing_a_question_comes_back_to_the_same_mode(week_and_homework, client_of, ms_rivera):
+    classroom = week_and_homework.classroom
+    url = reverse("reports:class_item_review", args=[classroom.pk]) + "?mode=homework"
+    response = client_of(ms_rivera).post(url, {"action": "flag", "game": "wordup", "item_id": "q7"})
+    assert response["Location"] == reverse("reports:class_items", args=[classroom.pk]) + "?mode=homework"
