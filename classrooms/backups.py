@@ -103,7 +103,9 @@ def _tail(text: str) -> str:
 def backups_in(folder: Path, target: Target) -> list[Path]:
     """This database's complete backups in ``folder``, oldest first (the time stamp sorts by name)."""
     pattern = re.compile(re.escape(target.file_prefix) + r"-\d{8}-\d{6}\.dump")
-    return sorted(path for path in folder.glob(f"{target.file_prefix}-*.dump") if pattern.fullmatch(path.name))
+    return sorted(
+        path for path in folder.glob(f"{target.file_prefix}-*.dump") if pattern.fullmatch(path.name)
+    )
 
 
 @contextmanager
@@ -113,7 +115,9 @@ def _only_backup_running(folder: Path) -> Iterator[None]:
         try:
             fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
-            raise BackupError(f"Another backup is writing to {folder} now; try again when it has finished.")
+            raise BackupError(
+                f"Another backup is writing to {folder} now; try again when it has finished."
+            ) from None
         yield
 
 
