@@ -3,6 +3,7 @@ dumps the database, and a restore into a new database owned by a new role gives 
 the same reports. A failed dump never leaves a file that looks like a backup, and retention keeps only
 the newest of the database's own backups."""
 
+import fcntl
 import json
 import os
 import shutil
@@ -268,3 +269,16 @@ def test_clear_errors_for_a_missing_tool_and_a_bad_setting(tmp_path, monkeypatch
         backups.BackupError, match="pg_dump is not installed: apt-get install postgresql-client"
     ):
         backups.backup(target, tmp_path, keep=1)
+
+
+def test_a_second_backup_into_the_same_folder_waits_its_turn(tmp_path, monkeypatch):
+    """Two at once (the timer and a technician) would share one .part file: the second one is refused."""
+    tools, folder = tmp_path / "bin", tmp_path / "backups"
+    tools.mkdir()
+    folder.mkdir()
+    fake_tools(tools, dump="exit 0", listing="exit 0")
+    monkeypatch.setenv("PATH", f"{tools}:{os.environ['PATH']}")
+    with open(folder / ".backup.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        with pytest.raises(backups.BackupError, match="Another backup is writing"):
+            backups.backup(backups.Target(name="classplay"), folder, keep=1)
