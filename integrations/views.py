@@ -143,8 +143,10 @@ def launch(request):
     link = services.resource_link_record(course=course, launch=data)
     if student is not None:
         sign_in_student(request, student)
-        return redirect("student_home")  # it lists the class's open game: one tap to join
+        return redirect(services.learner_landing(link=link, student=student))
     _sign_in_teacher(request, teacher)
+    if link is not None and link.assignment_id:
+        return redirect("games:homework", pk=link.assignment_id)
     if link is not None and link.session_id:
         return redirect("games:console", pk=link.session_id)
     return redirect("classroom_detail", pk=course.classroom_id)
