@@ -136,3 +136,50 @@ def test_clever_and_classlink_turn_on_by_settings_alone():
     assert on.stdout.strip().splitlines()[-1] == "['clever', 'openid_connect'] classlink"
     off = manage("shell", "-c", code)
     assert off.stdout.strip().splitlines()[-1] == "[] None"
+
+
+# --- ClassLink matches by the OneRoster sourcedId alone ---------------------------------------------
+
+
+def test_classlink_never_matches_by_its_own_user_id(ava):
+    ava.external_id = "cl-88231"  # ClassLink's own user id ("sub") happens to be a roster id here
+    ava.save()
+    data = classlink_userinfo(SourcedId="")
+    _request, response = sign_in("classlink", data)
+    assert response.status_code == 403
+
+
+def test_classlink_never_matches_by_name_or_email(ava):
+    data = classlink_userinfo(SourcedId="", given_name=ava.given_name, family_name=ava.family_name)
+    _request, response = sign_in("classlink", data)
+    assert response.status_code == 403
+
+
+@pytest.mark.parametrize("claim", ["SourcedId", "sourcedId", "sourcedid"])
+def test_classlink_sourced_id_is_read_whatever_its_casing(claim, rostered_ava):
+    data = {"userinfo": {"sub": "cl-88231", "Role": "Student", claim: "s-1001"}}
+    request, _response = sign_in("classlink", data)
+    assert request.session[STUDENT_SESSION_KEY] == rostered_ava.pk
+
+
+def test_classlink_sourced_id_in_the_id_token_only(rostered_ava):
+    data = {"userinfo": {"sub": "cl-88231", "Role": "Student"}, "id_token": {"SourcedId": "s-1001"}}
+    request, _response = sign_in("classlink", data)
+    assert request.session[STUDENT_SESSION_KEY] == rostered_ava.pk
+
+
+def test_a_roster_id_two_schools_share_signs_no_one_in(rostered_ava, dan):
+    dan.external_id = "s-1001"  # Hillside's roster uses the same id
+    dan.save()
+    for kind, data in (("classlink", classlink_userinfo()), ("clever", clever_user())):
+        request, response = sign_in(kind, data)
+        assert response.status_code == 403 and STUDENT_SESSION_KEY not in request.session
+
+
+def test_an_ambiguous_clever_sis_id_does_not_fall_back_to_the_student_number(rostered_ava, dan, cleo):
+    dan.external_id = "s-1001"
+    dan.save()
+    cleo.external_id = "1001"  # the student number: unique, but whose it is cannot be told
+    cleo.save()
+    request, response = sign_in("clever", clever_user())
+    assert response.status_code == 403 and STUDENT_SESSION_KEY not in request.session

@@ -236,3 +236,67 @@ def test_one_device_changing_hands_signs_the_last_person_in_only(client, lms, mo
     assert STUDENT_SESSION_KEY in client.session and "_auth_user_id" not in client.session
     lms.launch(client)
     assert STUDENT_SESSION_KEY not in client.session and "_auth_user_id" in client.session
+
+
+# --- Where a link lands -----------------------------------------------------------------------------
+
+
+def _homework(classroom):
+    return game_services.assignment_create(
+        classroom=classroom,
+        by=classroom.teachers.get(),
+        game="lineup",
+        title="Fractions at home",
+        opens_at=timezone.now() - timedelta(hours=1),
+        due_at=timezone.now() + timedelta(days=2),
+    )
+
+
+def test_a_learner_from_a_games_link_lands_in_the_game_already_joined(client, lms, moodle):
+    lms.launch(client)
+    course = CourseLink.objects.get()
+    session = game_services.session_play_now(
+        classroom=course.classroom, by=course.classroom.teachers.get(), game="lineup"
+    )
+    custom = {CLAIM + "custom": {"classplay_session": str(session.pk)}}
+    response = lms.launch(client.__class__(), **(_learner_claims() | custom))
+    assert response.status_code == 302 and response["Location"] == reverse("games:play", args=[session.pk])
+    assert session.participants.get().student.given_name == "Ava"
+
+
+def test_a_learner_from_a_finished_games_link_lands_on_their_page(client, lms, moodle):
+    lms.launch(client)
+    course = CourseLink.objects.get()
+    session = game_services.session_play_now(
+        classroom=course.classroom, by=course.classroom.teachers.get(), game="lineup"
+    )
+    session.status = session.Status.FINISHED
+    session.save(update_fields=["status"])
+    custom = {CLAIM + "custom": {"classplay_session": str(session.pk)}}
+    response = lms.launch(client.__class__(), **(_learner_claims() | custom))
+    assert response["Location"] == reverse("student_home") and not session.participants.exists()
+
+
+def test_a_homework_link_lands_the_learner_on_it_and_the_teacher_on_its_page(client, lms, moodle):
+    lms.launch(client)
+    course = CourseLink.objects.get()
+    assignment = _homework(course.classroom)
+    custom = {CLAIM + "custom": {"classplay_assignment": str(assignment.pk)}}
+    response = lms.launch(client, **custom)
+    assert response["Location"] == reverse("games:homework", args=[assignment.pk])
+    assert ResourceLink.objects.get().assignment == assignment
+    student_client = client.__class__()
+    response = lms.launch(student_client, **(_learner_claims() | custom))
+    assert response["Location"] == reverse("student_home") + f"#homework-{assignment.pk}"
+    page = student_client.get(reverse("student_home")).content.decode()
+    assert (
+        f'id="homework-{assignment.pk}"' in page
+        and reverse("games:homework_start", args=[assignment.pk]) in page
+    )
+
+
+def test_a_link_naming_another_classs_homework_is_not_tied_to_it(client, lms, moodle, class_7c):
+    lms.launch(client)
+    elsewhere = _homework(class_7c)
+    lms.launch(client, **{CLAIM + "custom": {"classplay_assignment": str(elsewhere.pk)}})
+    assert ResourceLink.objects.get().assignment is None

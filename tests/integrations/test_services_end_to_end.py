@@ -209,3 +209,14 @@ def test_scores_of_a_launched_session_are_posted_once(
     tasks.nightly.delay()
     assert len(lms.scores) == 2
     assert ResourceLink.objects.get().session == session
+
+
+def test_an_empty_member_list_takes_no_one_off_the_class(client, lms, moodle):
+    lms.launch(client)
+    course = CourseLink.objects.get()
+    lms.members = [learner("lms-ava", "Ava", "Okoro")]
+    roster.roster_sync(course_id=course.pk)
+    lms.members = []  # not even the teacher: a privacy setting or a glitch on the platform
+    result = roster.roster_sync(course_id=course.pk)
+    assert result.removed == 0
+    assert Enrolment.objects.filter(classroom=course.classroom, student__given_name="Ava").exists()
