@@ -3,6 +3,7 @@ dumps the database, and a restore into a new database owned by a new role gives 
 the same reports. A failed dump never leaves a file that looks like a backup, and retention keeps only
 the newest of the database's own backups."""
 
+import dataclasses
 import fcntl
 import json
 import os
@@ -186,6 +187,18 @@ def test_retention_keeps_the_newest_of_this_database_and_clears_a_killed_backup(
     assert backups.backups_in(tmp_path, target) == [old[-1], new]
     assert not killed.exists()
     assert all(path.exists() for path in others)  # never another database's backups or other files
+
+
+@pytest.mark.services
+@pytest.mark.django_db
+def test_a_database_pg_dump_cannot_reach_fails_with_its_reason(postgresql, tmp_path):
+    reachable = backups.target_from(connection.settings_dict)
+    missing = dataclasses.replace(reachable, name="classplay_no_such_database")
+    with pytest.raises(
+        backups.BackupError, match=r'(?s)pg_dump could not back up.*"classplay_no_such_database"'
+    ):
+        backups.backup(missing, tmp_path, keep=1)
+    assert not list(tmp_path.glob("*.dump*"))
 
 
 def fake_tools(folder: Path, *, dump: str, listing: str) -> None:
