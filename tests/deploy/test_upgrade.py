@@ -3,6 +3,8 @@
 and units the steps name exist and stop together."""
 
 import re
+import shutil
+import subprocess
 from datetime import timedelta
 
 import pytest
@@ -135,3 +137,21 @@ def test_stopping_the_target_stops_every_process_but_not_the_backup():
     backup = (KIT / "systemd" / "classplay-backup.service").read_text()
     assert "Type=oneshot" in backup  # `systemctl start` waits for it, and fails if the backup did
     assert "OnCalendar=" in (KIT / "systemd" / "classplay-backup.timer").read_text()
+
+
+@pytest.mark.django_db(databases=[])
+def test_every_unit_file_passes_systemd_s_own_check(tmp_path):
+    """`systemd-analyze verify` on the kit's units and timer: a misspelt key or section is an error. Only
+    the install folder's programs are missing here."""
+    if not shutil.which("systemd-analyze"):
+        pytest.skip("systemd-analyze is not installed")
+    units = sorted(str(path) for path in (KIT / "systemd").iterdir())
+    checked = subprocess.run(
+        ["systemd-analyze", "verify", *units], cwd=tmp_path, capture_output=True, text=True, check=False
+    )
+    problems = [
+        line
+        for line in (checked.stdout + checked.stderr).splitlines()
+        if not re.search(r"Command /opt/classplay/\.venv/bin/\w+ is not executable", line)
+    ]
+    assert problems == []
