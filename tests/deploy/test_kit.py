@@ -313,6 +313,17 @@ def web_workers(kit: Kit) -> dict[int, int]:
     return workers
 
 
+def until_two_workers(kit: Kit, *, not_pid: int | None = None, seconds: float = 60) -> dict[int, int]:
+    """Wait until the web unit has its two workers (and none of them is ``not_pid``)."""
+    deadline = time.monotonic() + seconds
+    workers = web_workers(kit)
+    while len(workers) < 2 or not_pid in workers:
+        assert time.monotonic() < deadline, (workers, kit.log_tails())
+        time.sleep(0.2)
+        workers = web_workers(kit)
+    return workers
+
+
 class Device(Client):
     """A device as static/js/live.js behaves: a lost connection is opened again through the proxy (the
     hello resyncs from its last sequence numbers), and a move not yet acknowledged is sent again under
@@ -392,8 +403,7 @@ def test_a_web_worker_killed_mid_play_loses_and_repeats_no_acknowledged_move(
             key, action = f"before-{number}", {"type": "rack", "order": next(orders)}
             acks[key] = await device.play(table.pk, key, action)
 
-        workers = await asyncio.to_thread(web_workers, kit)
-        assert len(workers) == 2, workers
+        workers = await asyncio.to_thread(until_two_workers, kit)
         doomed = max(workers, key=workers.get)
         assert workers[doomed] >= 1, workers  # it holds some of the devices' websockets
         # Moves in flight: sent, not yet acknowledged, when the worker dies without warning.
@@ -427,9 +437,4 @@ def test_a_web_worker_killed_mid_play_loses_and_repeats_no_acknowledged_move(
     assert sorted(keys) == sorted(acks)  # each acknowledged move once, and nothing else
     assert {key: seq for key, seq in logged} == {key: ack["seq"] for key, ack in acks.items()}
     # The supervisor replaced the killed worker: the unit serves with two again.
-    deadline = time.monotonic() + 60
-    workers = web_workers(kit)
-    while len(workers) < 2 or doomed in workers:
-        assert time.monotonic() < deadline, (workers, kit.log_tails())
-        time.sleep(0.2)
-        workers = web_workers(kit)
+    assert len(until_two_workers(kit, not_pid=doomed)) == 2
