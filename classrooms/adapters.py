@@ -5,8 +5,9 @@ Students have no user account: a Clever or ClassLink sign-in whose role is stude
 student the school's roster stored (by the roster id), and the device gets the same student session as
 a login card gives. An unknown student is refused with a page that says what to do; no account is made.
 A ClassLink student is matched by the OneRoster sourcedId ClassLink sends and by nothing else (not its
-own user id, not a name or an email). Teachers go on through allauth as usual, matched to their account
-by email.
+own user id, not a name or an email). Either way the student is looked for only in the schools whose
+admin entered the sign-in's Clever district or ClassLink tenant in the school settings. Teachers go on
+through allauth as usual, matched to their account by email.
 """
 
 from allauth.account.adapter import DefaultAccountAdapter
@@ -16,7 +17,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 
 from .middleware import sign_in_student
-from .models import Student
+from .models import School, Student
 
 INVITATION_SESSION_KEY = "classplay_invitation_token"
 #: The providers whose students are the school's rostered students (ClassLink is the OpenID Connect
@@ -27,6 +28,9 @@ ROSTER_PROVIDERS = ("clever", "classlink")
 #: tenant, so it is looked up whatever its case.
 CLASSLINK_SOURCED_ID_CLAIM = "SourcedId"
 CLASSLINK_ROLE_CLAIM = "Role"
+#: The ClassLink claim with the user's tenant (their district's ClassLink account): ``TenantId`` in its
+#: user-info API, read whatever its case as the sourcedId is.
+CLASSLINK_TENANT_CLAIM = "TenantId"
 
 
 class AccountAdapter(DefaultAccountAdapter):
@@ -44,14 +48,12 @@ class SocialAccountAdapter(DefaultSocialAccountAdapter):
         ids = roster_student_ids(provider, sociallogin.account.extra_data or {})
         if ids is None:  # a teacher or admin: on through allauth (matched by email)
             return super().pre_social_login(request, sociallogin)
-        student = rostered_student(ids)
+        data = sociallogin.account.extra_data or {}
+        schools = district_schools(provider, data)
+        student = rostered_student(ids, schools) if schools else None
         if student is None:
-            response = render(
-                request,
-                "classrooms/student_unknown.html",
-                {"provider": sociallogin.provider.name},
-                status=403,
-            )
+            context = {"provider": sociallogin.provider.name, "school_not_connected": not schools}
+            response = render(request, "classrooms/student_unknown.html", context, status=403)
             raise ImmediateHttpResponse(response)
         sign_in_student(request, student)
         raise ImmediateHttpResponse(redirect("student_home"))
@@ -86,11 +88,28 @@ def classlink_claims(data: dict) -> dict:
     return claims
 
 
-def rostered_student(ids: list[str]) -> Student | None:
-    """The one active student with one of these roster ids. Several schools' students with the same id
-    match none (the sign-in does not say which school): the student is refused, never guessed."""
+def district_schools(provider: str, data: dict) -> list[School]:
+    """The schools of the sign-in's district (Clever) or tenant (ClassLink), as their admins entered it.
+
+    Roster ids are unique within a district, not across districts (Clever says so of ``sis_id``), so a
+    student is looked for only in their own district's schools; a district no school entered has none."""
+    if provider == "clever":
+        district = str((data.get("data") or {}).get("district") or "").strip()
+        field = "clever_district_id"
+    else:
+        district = str(classlink_claims(data).get(CLASSLINK_TENANT_CLAIM.lower()) or "").strip()
+        field = "classlink_tenant_id"
+    if not district:
+        return []
+    return list(School.objects.filter(**{field: district}))
+
+
+def rostered_student(ids: list[str], schools: list[School]) -> Student | None:
+    """The one active student of these schools with one of these roster ids. Several students with the
+    same id match none (a district of several schools may reuse one): refused, never guessed."""
     for roster_id in ids:
-        students = list(Student.objects.filter(external_id=roster_id, archived_at__isnull=True)[:2])
+        found = Student.objects.filter(external_id=roster_id, school__in=schools, archived_at__isnull=True)
+        students = list(found[:2])
         if len(students) > 1:
             return None  # ambiguous: trying a weaker id next could find someone in another school
         if students:

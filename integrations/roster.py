@@ -76,6 +76,12 @@ def roster_apply(*, course: CourseLink, members: list[dict]) -> RosterSyncResult
         elif _rename(link.student, member):
             result.renamed += 1
     gone = [link.student_id for user_id, link in links.items() if user_id not in active]
+    if not active and enrolled.intersection(gone):
+        # Teachers but no learners: platforms hide learners from tools by a privacy setting, and a course
+        # whose learners all left at once is far rarer than that. Taking the whole class off is left to
+        # the teacher, by hand.
+        logger.warning("LMS course %s sent no learners: the class is left as it is", course.pk)
+        return result
     result.removed = Enrolment.objects.filter(classroom=course.classroom, student_id__in=gone).delete()[0]
     course.roster_synced_at = timezone.now()
     course.save(update_fields=["roster_synced_at"])

@@ -19,6 +19,7 @@ from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
@@ -28,6 +29,7 @@ from pylti1p3.exception import LtiException, OIDCException
 from classrooms import selectors as classroom_selectors
 from classrooms.middleware import sign_in_student
 from classrooms.once import once
+from games import homework_selectors
 from games import services as game_services
 from games.forms import SessionForm
 from games.models import GameSession
@@ -143,6 +145,8 @@ def launch(request):
     link = services.resource_link_record(course=course, launch=data)
     if student is not None:
         sign_in_student(request, student)
+        if link is not None and link.assignment_id is not None:
+            _tell_about_homework(request, student, link.assignment)
         return redirect(services.learner_landing(link=link, student=student))
     _sign_in_teacher(request, teacher)
     if link is not None and link.assignment_id:
@@ -150,6 +154,18 @@ def launch(request):
     if link is not None and link.session_id:
         return redirect("games:console", pk=link.session_id)
     return redirect("classroom_detail", pk=course.classroom_id)
+
+
+def _tell_about_homework(request, student, assignment) -> None:
+    """A learner launched into homework that is not theirs, or not open yet, lands on their page: say why
+    the homework is not there instead of leaving them looking for it."""
+    if not homework_selectors.is_set_for(student, assignment.pk):
+        messages.info(request, _("This homework is not set for you. Your page shows the homework you have."))
+    elif assignment.opens_at > timezone.now():
+        when = date_format(
+            timezone.localtime(assignment.opens_at, assignment.classroom.school.zone), "DATETIME_FORMAT"
+        )
+        messages.info(request, _("This homework opens on %(when)s.") % {"when": when})
 
 
 def _sign_in_teacher(request, teacher) -> None:

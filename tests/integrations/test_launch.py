@@ -15,6 +15,7 @@ from games import services as game_services
 from integrations import tasks
 from integrations.lti import CLAIM
 from integrations.models import CourseLink, LaunchValue, PersonLink, ResourceLink
+from tests.factories import enrolled_student
 
 from .platform import CLIENT_ID, FORGER_PEM, INSTRUCTOR, LEARNER
 
@@ -241,14 +242,15 @@ def test_one_device_changing_hands_signs_the_last_person_in_only(client, lms, mo
 # --- Where a link lands -----------------------------------------------------------------------------
 
 
-def _homework(classroom):
+def _homework(classroom, *, opens_at=None, students=None):
     return game_services.assignment_create(
         classroom=classroom,
         by=classroom.teachers.get(),
         game="lineup",
         title="Fractions at home",
-        opens_at=timezone.now() - timedelta(hours=1),
+        opens_at=opens_at or timezone.now() - timedelta(hours=1),
         due_at=timezone.now() + timedelta(days=2),
+        students=students,
     )
 
 
@@ -293,6 +295,31 @@ def test_a_homework_link_lands_the_learner_on_it_and_the_teacher_on_its_page(cli
         f'id="homework-{assignment.pk}"' in page
         and reverse("games:homework_start", args=[assignment.pk]) in page
     )
+
+
+def test_a_learner_the_homework_is_not_set_for_is_told_so(client, lms, moodle):
+    lms.launch(client)
+    course = CourseLink.objects.get()
+    someone_else = enrolled_student(course.classroom, given_name="Zoe")
+    assignment = _homework(course.classroom, students=[someone_else])
+    custom = {CLAIM + "custom": {"classplay_assignment": str(assignment.pk)}}
+    lms.launch(client, **custom)
+    student_client = client.__class__()
+    response = lms.launch(student_client, **(_learner_claims() | custom))
+    page = student_client.get(response["Location"]).content.decode()
+    assert "This homework is not set for you." in page and f'id="homework-{assignment.pk}"' not in page
+
+
+def test_a_learner_launched_before_the_homework_opens_is_told_when(client, lms, moodle):
+    lms.launch(client)
+    course = CourseLink.objects.get()
+    assignment = _homework(course.classroom, opens_at=timezone.now() + timedelta(days=1))
+    custom = {CLAIM + "custom": {"classplay_assignment": str(assignment.pk)}}
+    lms.launch(client, **custom)
+    student_client = client.__class__()
+    response = lms.launch(student_client, **(_learner_claims() | custom))
+    page = student_client.get(response["Location"]).content.decode()
+    assert "This homework opens on" in page
 
 
 def test_a_link_naming_another_classs_homework_is_not_tied_to_it(client, lms, moodle, class_7c):
