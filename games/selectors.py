@@ -15,6 +15,7 @@ from django.utils.dateformat import format as date_format
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
+from classrooms import device_cache
 from classrooms.models import Classroom, Enrolment, Student, StudentLevel, User
 from classrooms.selectors import accommodations_by_student, can_manage_classroom, classrooms_for_user
 from classrooms.text import tidy_sentence
@@ -67,6 +68,46 @@ def participant_for_student(student: Student, session_id: int) -> Participant | 
         .exclude(status=Participant.Status.REMOVED)
         .first()
     )
+
+
+@dataclass(frozen=True)
+class Player:
+    """A student's device that may play in a session: who, its seat, and the session."""
+
+    device: device_cache.Device
+    participant: Participant
+
+
+def players_for_devices(requests: list[tuple[str | None, int]]) -> list[Player | None]:
+    """For each (session key, session id) of a connecting device, the student it is signed in as and
+    their seat in that session, as ``participant_for_student`` finds it (None: refused). One query for
+    all of them (a class reconnecting at once), after the device cache."""
+    devices = device_cache.devices([key for key, _session_id in requests])
+    wanted = {
+        (device.student.pk, session_id)
+        for device, (_key, session_id) in zip(devices, requests, strict=True)
+        if device is not None
+    }
+    seats: dict[tuple[int, int], Participant] = {}
+    if wanted:
+        rows = (
+            Participant.objects.select_related("session", "table")
+            .filter(
+                student_id__in={student for student, _session in wanted},
+                session_id__in={session for _student, session in wanted},
+                # still in the session's class (a student moved to another class no longer opens its games)
+                session__classroom__enrolments__student=models.F("student"),
+            )
+            .exclude(status=Participant.Status.REMOVED)
+        )
+        seats = {(row.student_id, row.session_id): row for row in rows}
+    players: list[Player | None] = []
+    for device, (_key, session_id) in zip(devices, requests, strict=True):
+        participant = seats.get((device.student.pk, session_id)) if device is not None else None
+        players.append(
+            Player(device, participant) if device is not None and participant is not None else None
+        )
+    return players
 
 
 def table_view(table: GameTable, viewer: dict) -> dict:
