@@ -370,13 +370,20 @@ def student_snapshot(session_id: int, participant_id: int) -> SessionSnapshot | 
     """What a student's connecting device needs: the session, the lobby's counts, its own seat and only
     its own table's state. Reading every participant for each of 2000 connecting devices made the
     connects of a big session quadratic."""
+    return players_snapshot(session_id, [participant_id])
+
+
+def players_snapshot(session_id: int, participant_ids: list[int]) -> SessionSnapshot | None:
+    """``student_snapshot`` for many devices of one session at once (a class connecting together): their
+    seats, the lobby's counts, and the state of only the tables they sit at; the session's sentences in
+    every language (the devices may each read a different one)."""
     session = GameSession.objects.select_related("classroom__school").filter(pk=session_id).first()
     if session is None:
         return None
-    seat = (
-        session.participants.filter(pk=participant_id).values_list("status", "table_id", "player_id").first()
+    rows = session.participants.filter(pk__in=participant_ids).values_list(
+        "pk", "status", "table_id", "player_id"
     )
-    seats = {participant_id: seat} if seat else {}
+    seats = {pk: (status, table_id, player) for pk, status, table_id, player in rows}
     statuses = dict(
         session.participants.filter(status__in=[Participant.Status.PRESENT, Participant.Status.WAITING])
         .order_by()
@@ -384,9 +391,15 @@ def student_snapshot(session_id: int, participant_id: int) -> SessionSnapshot | 
         .annotate(n=models.Count("pk"))
     )
     tables = list(session.tables.select_related("session").defer("state", "config"))
-    own_table = seat[1] if seat and seat[0] != Participant.Status.REMOVED else None
-    with_state = {table.pk: table for table in _with_state([t for t in tables if t.pk == own_table])}
+    seated = {
+        table_id for status, table_id, _player in seats.values() if status != Participant.Status.REMOVED
+    }
+    with_state = {table.pk: table for table in _with_state([t for t in tables if t.pk in seated])}
     summary = _summary(session, [], {table.pk: with_state.get(table.pk, table) for table in tables})
+    localized = {}
+    for code, _name in settings.LANGUAGES:
+        with translation.override(code):
+            localized[code] = {"when": session_when(session)}
     return SessionSnapshot(
         summary=summary,
         seats=seats,
@@ -395,6 +408,7 @@ def student_snapshot(session_id: int, participant_id: int) -> SessionSnapshot | 
             "present": statuses.get(Participant.Status.PRESENT, 0),
             "waiting": statuses.get(Participant.Status.WAITING, 0),
         },
+        localized=localized,
     )
 
 

@@ -28,7 +28,7 @@ from classrooms import languages
 from .. import selectors, services
 from ..engine.core import TEACHER
 from ..models import GameTable, Participant
-from . import batching, fanout, seats
+from . import batching, fanout, seats, welcome
 from .trips import trips
 
 MAX_MESSAGE_BYTES = 16_384
@@ -142,8 +142,7 @@ class GameConsumer(AsyncWebsocketConsumer):
             await self.channel_layer.send(self.previous_device, {"type": "seat.replaced"})
         await fanout.hub().join(self)
         await self.accept()
-        with translation.override(self.language):
-            await self._send_snapshot({})
+        await self._send_snapshot(None)
 
     async def disconnect(self, code):
         if self.role is None:
@@ -240,28 +239,11 @@ class GameConsumer(AsyncWebsocketConsumer):
         message["server_time"] = time.time()
         await self.send(text_data=ENCODER.encode(message).decode())
 
-    async def _send_snapshot(self, last_seq: dict[str, int]) -> None:
-        """The session and every table this viewer may see; a table the client already holds at its
-        current sequence number is skipped (a reconnect after a short drop costs almost nothing)."""
-        if self.role == "player":
-            read = database_sync_to_async(selectors.student_snapshot)(self.session_id, self.participant_id)
-        else:
-            read = database_sync_to_async(selectors.session_snapshot)(self.session_id)
-        snapshot = await read
-        if snapshot is None:
-            await self.close(code=4404)
-            return
-        self.adopt_seat(snapshot.seats)
-        session = snapshot.summary_for(self.role, self.language)
-        await self.push({"type": "session", "session": session, **self.me()})
-        wanted = [
-            table_id
-            for table_id in snapshot.table_ids
-            if self.may_watch(table_id) and last_seq.get(str(table_id)) != snapshot.tables[table_id].seq
-        ]
-        views = await database_sync_to_async(fanout.views_of)(snapshot, wanted, self.engine_viewer())
-        for view in views:
-            await self.push({"type": "table", **view})
+    async def _send_snapshot(self, last_seq: dict[str, int] | None) -> None:
+        """The session and every table this viewer may see; after a hello (``last_seq``), a table the client
+        already holds at its current sequence number is skipped (a reconnect after a short drop costs
+        almost nothing). Read and built together with the other devices of the session asking now."""
+        await welcome.welcomer().snapshot(self, last_seq)
 
     def me(self) -> dict:
         if self.role != "player":
