@@ -91,7 +91,8 @@ def players_for_devices(requests: list[tuple[str | None, int]]) -> list[Player |
     seats: dict[tuple[int, int], Participant] = {}
     if wanted:
         rows = (
-            Participant.objects.select_related("session", "table")
+            # not the table: each row would carry its own copy of the table's (large) state
+            Participant.objects.select_related("session")
             .filter(
                 student_id__in={student for student, _session in wanted},
                 session_id__in={session for _student, session in wanted},
