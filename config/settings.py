@@ -230,7 +230,7 @@ else:
         },
         "fallback": {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "classplay_cache"},
     }
-    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    CHANNEL_LAYERS = {"default": {"BACKEND": "config.channel_layers.InMemoryLayer"}}
 
 #: /healthz fails when the Celery worker's heartbeat stops (beat queues it): on with real services.
 HEALTH_REQUIRE_WORKER = env_bool("HEALTH_REQUIRE_WORKER", bool(REDIS_URL))

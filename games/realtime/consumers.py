@@ -17,6 +17,7 @@ import time
 from typing import Any
 
 import msgspec
+from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
@@ -125,6 +126,16 @@ class GameConsumer(AsyncWebsocketConsumer):
             if self.role is not None:
                 await fanout.hub().leave(self)
             raise
+
+    async def dispatch(self, message):
+        """Channels' dispatch without its trip to the database thread before every message (to close
+        stale database connections): every database call here goes through ``database_sync_to_async``,
+        which closes them around each call anyway, and that extra trip per connect, message and
+        disconnect queued behind a whole class reconnecting at once."""
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
 
     async def connect(self):
         self.session_id = int(self.scope["url_route"]["kwargs"]["session_id"])
