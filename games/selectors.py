@@ -384,7 +384,9 @@ def players_snapshot(session_id: int, participant_ids: list[int]) -> SessionSnap
     rows = session.participants.filter(pk__in=participant_ids).values_list(
         "pk", "status", "table_id", "player_id"
     )
-    seats = {pk: (status, table_id, player) for pk, status, table_id, player in rows}
+    seats: dict[int, tuple[str, int | None, str]] = {
+        pk: (status, table_id, player) for pk, status, table_id, player in rows
+    }
     statuses = dict(
         session.participants.filter(status__in=[Participant.Status.PRESENT, Participant.Status.WAITING])
         .order_by()

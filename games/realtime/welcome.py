@@ -84,7 +84,7 @@ class Welcomer:
             for consumer in consumers:
                 await consumer.close(code=4404)
             return
-        heads: dict[tuple[str, str], str] = {}
+        heads: dict[tuple[str | None, str], str] = {}
         sends = []
         for consumer in consumers:
             consumer.adopt_seat(snapshot.seats)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import secrets
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import cast
 
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, models, router, transaction
@@ -160,8 +161,9 @@ def _seats_write(connections: dict[int, str], now: datetime) -> None:
         return
     db = database_connections[router.db_for_write(Participant)]
     meta, quote = Participant._meta, db.ops.quote_name
-    held_column, seen_column = (quote(meta.get_field(name).column) for name in ("connection", "last_seen_at"))
-    seen = meta.get_field("last_seen_at").get_db_prep_value(now, db)
+    held, seen_at = (cast(models.Field, meta.get_field(name)) for name in ("connection", "last_seen_at"))
+    held_column, seen_column = quote(held.column), quote(seen_at.column)
+    seen = seen_at.get_db_prep_value(now, db)
     sql = (
         f"UPDATE {quote(meta.db_table)} SET {held_column} = %s, {seen_column} = %s "
         f"WHERE {quote(meta.pk.column)} = %s"
