@@ -31,8 +31,10 @@ from . import languages
 from .middleware import STUDENT_SESSION_KEY, STUDENT_VERSION_KEY
 from .models import School, Student
 
-#: How long an entry may live without being read again (the invalidations above keep it true meanwhile).
-TIMEOUT = 60 * 60
+#: How long an entry lives. The invalidations above keep it true meanwhile; the bound covers what they
+#: cannot reach: a change made while Redis was down (written to the fallback cache only), or, in embedded
+#: mode, by another process (the Celery worker) than the server whose memory holds the cache.
+TIMEOUT = 10 * 60
 
 
 @dataclass(frozen=True)
