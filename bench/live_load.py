@@ -73,7 +73,7 @@ def raise_fd_limit(wanted: int) -> int:
     return resource.getrlimit(resource.RLIMIT_NOFILE)[0]
 
 
-def environment(mode: str, var_dir: str, redis_db: int) -> dict[str, str]:
+def environment(mode: str, var_dir: str, redis_db: int, database_url: str = PG_URL) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
     env.update(
         DJANGO_SETTINGS_MODULE="config.settings",
@@ -94,7 +94,7 @@ def environment(mode: str, var_dir: str, redis_db: int) -> dict[str, str]:
     if mode == "embedded":
         env["WEB_CONCURRENCY"] = "1"  # one process holds the embedded channel layer
     if mode == "redis":
-        env["DATABASE_URL"] = PG_URL
+        env["DATABASE_URL"] = database_url
         env["REDIS_URL"] = f"redis://127.0.0.1:6379/{redis_db}"
     return env
 
@@ -1076,6 +1076,9 @@ def argument_parser() -> argparse.ArgumentParser:
     parser.add_argument("--mode", choices=["embedded", "redis"], default="embedded")
     parser.add_argument("--cycles", type=int, default=5, help="pause/resume pairs measured before the burst")
     parser.add_argument("--redis-db", type=int, default=13, help="a spare Redis database number (redis mode)")
+    parser.add_argument(
+        "--database-url", default=PG_URL, help="the PostgreSQL database (redis mode), dropped and remade"
+    )
     parser.add_argument("--timeout", type=float, default=120.0, help="seconds to wait for any one step")
     parser.add_argument("--connect-concurrency", type=int, default=100, help="websocket handshakes at once")
     parser.add_argument("--answer-seconds", type=int, default=300, help="the session's answer timer")
@@ -1134,9 +1137,9 @@ def set_up(args) -> tuple[str, dict[str, str], World]:
     the session's world in it."""
     limit = raise_fd_limit(2 * args.students + 1000)  # the server inherits it: one socket each side
     var_dir = tempfile.mkdtemp(prefix="classplay-live-bench-")
-    env = environment(args.mode, var_dir, args.redis_db)
+    env = environment(args.mode, var_dir, args.redis_db, args.database_url)
     if args.mode == "redis":
-        fresh_postgres(PG_URL)
+        fresh_postgres(args.database_url)
         flush_redis(env["REDIS_URL"])
     os.environ.update(env)
     for name in ("DATABASE_URL", "REDIS_URL"):
