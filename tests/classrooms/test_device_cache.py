@@ -120,3 +120,20 @@ def test_an_expired_session_is_nobody_even_while_cached(ava):
     Session.objects.filter(session_key=key).update(expire_date=timezone.now() - timedelta(seconds=1))
     with patch("classrooms.device_cache.time.time", return_value=timezone.now().timestamp() + 13 * 3600):
         assert _one(key) is None
+
+
+def test_a_student_taken_off_the_games_class_has_no_seat_though_still_cached(
+    class_7b, class_7c, ms_rivera, ava, ben
+):
+    """Whether the student is still in the class is not cached: the seat's query checks it each time."""
+    from classrooms.models import Enrolment
+    from games import selectors
+    from tests.factories import started_session
+
+    session = started_session(class_7b, ms_rivera, [ava, ben], "lineup")
+    Enrolment.objects.create(student=ava, classroom=class_7c)  # still in another class: not deleted
+    key = _device_of(ava)
+    assert selectors.players_for_devices([(key, session.pk)])[0] is not None
+    services.student_remove(student=ava, classroom=class_7b)
+    assert _one(key) is not None  # the device is still Ava's
+    assert selectors.players_for_devices([(key, session.pk)]) == [None]
