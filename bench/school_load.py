@@ -250,6 +250,7 @@ class Device:
     seats: list[tuple[str, int | None]] = field(default_factory=list)  # (player, table) at each connect
     acks_at: list[float] = field(default_factory=list)
     moves: int = 0
+    retries: int = 0  # moves sent again after "unavailable"
     connected: bool = False
 
 
@@ -360,6 +361,8 @@ class School:
         pending = device.pending.get(key)
         if pending is None or not device.connected or device.ws is None:
             return
+        device.pending[key] = (time.time(), pending[1])  # delivery counts from the attempt that was saved
+        device.retries += 1
         with contextlib.suppress(ConnectionError):
             device.ws.write(0x1, pending[1].encode())
 
@@ -421,6 +424,7 @@ class Memory(threading.Thread):
         super().__init__(daemon=True)
         self.kit, self.redis, self.postgres, self.every = kit, redis, postgres, every
         self.series: dict[str, list[tuple[float, float]]] = {}
+        self.restarts: dict[str, int] = {}
         self.stopped = threading.Event()
 
     def processes(self) -> dict[str, list]:
@@ -454,6 +458,7 @@ class Memory(threading.Thread):
 
     def run(self) -> None:
         while not self.stopped.wait(self.every):
+            self.restart_exited()
             now = time.time()
             for name, processes in self.processes().items():
                 total = 0
@@ -461,6 +466,17 @@ class Memory(threading.Thread):
                     with contextlib.suppress(Exception):
                         total += process.memory_info().rss
                 self.series.setdefault(name, []).append((now, total / 2**20))
+
+    def restart_exited(self) -> None:
+        """systemd's Restart=always: a unit's process that exited is started again (after its RestartSec,
+        about the sampling interval here)."""
+        for unit, process in list(self.kit.units.items()):
+            if process.poll() is not None and not self.stopped.is_set():
+                self.restarts[unit] = self.restarts.get(unit, 0) + 1
+                if unit == "classplay-web.service":
+                    self.kit.start_web()
+                else:
+                    self.kit.start_unit(unit)
 
     def summary(self) -> dict[str, dict]:
         out = {}
@@ -514,7 +530,8 @@ async def inject(
     if args.kill_web_at is not None:
         await asyncio.sleep(max(0.0, start + args.kill_web_at - time.time()))
         before = connections_per_worker(kit)
-        victim = web_workers(kit)[0]
+        # The worker holding the most devices (the kernel hands the shared socket's connections out unevenly).
+        victim = max(web_workers(kit), key=lambda worker: before.get(worker.pid, 0))
         killed_at = time.time()
         os.kill(victim.pid, signal.SIGKILL)
         report.update(kind="kill_web", killed_pid=victim.pid, at=round(killed_at - start, 1),
@@ -617,13 +634,20 @@ async def drive(school: School, kit: Kit, redis, postgres, args) -> dict:
 
 def check_log(acks: list[tuple[str, int, int, float]]) -> dict:
     """Every acknowledged move is in its table's log, exactly once."""
+    from django.db import OperationalError, connections
+
     from games.models import TableLogEntry
 
-    logged = list(
-        TableLogEntry.objects.filter(idempotency_key__startswith=KEY_PREFIX).values_list(
-            "table_id", "idempotency_key"
-        )
-    )
+    for _attempt in range(10):  # this process's pooled connections died with a restarted PostgreSQL
+        try:
+            logged = list(
+                TableLogEntry.objects.filter(idempotency_key__startswith=KEY_PREFIX).values_list(
+                    "table_id", "idempotency_key"
+                )
+            )
+            break
+        except OperationalError:
+            connections.close_all()
     counted: dict[tuple[int, str], int] = {}
     for entry in logged:
         counted[entry] = counted.get(entry, 0) + 1
@@ -708,6 +732,7 @@ def main() -> int:
             **figures,
             "connect_failures": len(school.connect_failures),
             "moves_sent": sum(d.moves for d in school.devices),
+            "moves_resent_after_unavailable": sum(d.retries for d in school.devices),
             "acks": len(school.acks),
             "errors": school.errors,
             "delivery_p50_ms": _ms(percentile(lags, 50)),
@@ -720,6 +745,7 @@ def main() -> int:
             "log_check": log_check,
             "lost_moves": log_check["acked_not_logged"] + log_check["logged_twice"],
             "rss": memory.summary(),
+            "units_restarted": memory.restarts,
             "load_average": [round(x, 2) for x in (*load_before, *load_after)],
         }
     finally:
@@ -752,7 +778,8 @@ def print_table(r: dict) -> None:
             f"{r['connected']} of {r['devices']} in {r['connect_seconds']} s "
             f"({r['connect_failures']} failed attempts)",
         ),  # fmt: skip
-        ("moves sent / acked", f"{r['moves_sent']} / {r['acks']} over {r['play_seconds']} s"),
+        ("moves sent / acked", f"{r['moves_sent']} / {r['acks']} over {r['play_seconds']} s "
+                               f"({r['moves_resent_after_unavailable']} resent after 'unavailable')"),  # fmt: skip
         ("refusals and errors", json.dumps(r["errors"])),
         (
             "delivery p50/p95/p99",
@@ -766,6 +793,7 @@ def print_table(r: dict) -> None:
             f"{r['connections_per_worker_start']} -> {r['connections_per_worker_end']}",
         ),
         ("failure", json.dumps(r["failure"]) if r["failure"] else "none"),
+        ("units restarted (exited)", json.dumps(r["units_restarted"])),
         ("load average before / after", r["load_average"]),
     ]
     for name, value in rows:
