@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/school_load.py --sessions 60 --students 30 --minutes 10
     .venv/bin/python bench/school_load.py --sessions 5 --students 10 --minutes 2 --kill-web-at 40
-    .venv/bin/python bench/school_load.py --sessions 5 --students 10 --minutes 2 --restart-postgres-at 40 --outage 10
+    .venv/bin/python bench/school_load.py --sessions 5 --students 10 --minutes 2 --restart-postgres-at 40
 
 A script, not a test. It starts its own services: a private PostgreSQL cluster (initdb in a temporary
 directory, its own port) and a private ``redis-server`` (its own port, no persistence, so a restart comes
@@ -101,8 +101,17 @@ class PrivatePostgres:
 
     def start(self) -> None:
         options = f"-p {self.port} -k {self.folder} -c listen_addresses=127.0.0.1 -c max_connections=200"
-        self._run(_pg_bin("pg_ctl"), "-D", str(self.data), "-o", options, "-l", str(self.folder / "pg.log"),
-                  "-w", "start")  # fmt: skip
+        self._run(
+            _pg_bin("pg_ctl"),
+            "-D",
+            str(self.data),
+            "-o",
+            options,
+            "-l",
+            str(self.folder / "pg.log"),
+            "-w",
+            "start",
+        )
 
     def stop(self, mode: str = "fast") -> None:
         with contextlib.suppress(subprocess.CalledProcessError):
@@ -124,8 +133,21 @@ class PrivateRedis:
 
     def start(self) -> None:
         log = open(self.folder / "redis.log", "ab")  # noqa: SIM115 (closed with the process)
-        command = ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
-                   "--appendonly", "no", "--dir", str(self.folder), "--maxclients", "10000"]  # fmt: skip
+        command = [
+            "redis-server",
+            "--port",
+            str(self.port),
+            "--bind",
+            "127.0.0.1",
+            "--save",
+            "",
+            "--appendonly",
+            "no",
+            "--dir",
+            str(self.folder),
+            "--maxclients",
+            "10000",
+        ]
         self.process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + 10
         while (
@@ -180,9 +202,13 @@ def populate(sessions: int, students: int) -> World:
         )
         Enrolment.objects.bulk_create([Enrolment(student=s, classroom=classroom) for s in people])
         session = services.session_schedule(
-            classroom=classroom, by=teacher, game=game, scheduled_for=timezone.now(), planned_minutes=60,
+            classroom=classroom,
+            by=teacher,
+            game=game,
+            scheduled_for=timezone.now(),
+            planned_minutes=60,
             title=f"{game} {number + 1}",
-        )  # fmt: skip
+        )
         services.session_open_lobby(session=session, by=teacher)
         with transaction.atomic():
             for student in people:
@@ -252,6 +278,7 @@ class Device:
     moves: int = 0
     retries: int = 0  # moves sent again after "unavailable"
     connected: bool = False
+    reconnecting: bool = False
 
 
 class School:
@@ -277,14 +304,18 @@ class School:
         headers = {"Origin": f"http://127.0.0.1:{self.port}", "Cookie": f"sessionid={device.cookie}"}
         path = f"/ws/sessions/{device.session}/?as=student"
 
+        opened: dict[str, RawSocket] = {}
+
         def closed(_reason: str, device: Device = device) -> None:
+            if opened.get("ws") is not device.ws:
+                return  # a handshake that failed (open() reports it), or a socket already replaced
             device.connected = False
             device.closes.append(time.time())
-            if not self.stopping:
+            if not self.stopping and not device.reconnecting:
                 asyncio.get_running_loop().create_task(self.reconnect(device))
 
         try:
-            device.ws = await asyncio.wait_for(
+            device.ws = opened["ws"] = await asyncio.wait_for(
                 RawSocket.connect(
                     self.port, path, headers, lambda text, now: self.receive(device, text, now), closed
                 ),
@@ -299,11 +330,18 @@ class School:
             await device.ws.send(json.dumps({"type": "hello", "last_seq": device.last_seq}))
         return True
 
-    async def reconnect(self, device: Device) -> None:
-        while not self.stopping:
-            await asyncio.sleep(0.5 + self.rng.random())
-            if await self.open(device):
-                return
+    async def reconnect(self, device: Device, wait: bool = True) -> None:
+        """The device's one loop of attempts until it is connected again (as the browser client retries)."""
+        device.reconnecting = True
+        try:
+            while not self.stopping:
+                if wait:
+                    await asyncio.sleep(0.5 + self.rng.random())
+                wait = True
+                if await self.open(device):
+                    return
+        finally:
+            device.reconnecting = False
 
     async def connect_all(self, concurrency: int) -> float:
         started = time.time()
@@ -311,8 +349,7 @@ class School:
 
         async def one(device: Device) -> None:
             async with gate:
-                if not await self.open(device):
-                    await self.reconnect(device)
+                await self.reconnect(device, wait=False)
 
         await asyncio.gather(*(one(d) for d in self.devices))
         # Connected means holding a seat and a table view.
@@ -444,8 +481,11 @@ class Memory(threading.Thread):
                 named["web supervisor"] = [supervisor]
                 for number, worker in enumerate(web_workers(self.kit)):
                     named[f"web worker {number + 1}"] = [worker]
-        for unit, name in (("classplay-worker.service", "celery worker"), ("classplay-beat.service", "beat"),
-                           ("classplay-clock.service", "clock")):  # fmt: skip
+        for unit, name in (
+            ("classplay-worker.service", "celery worker"),
+            ("classplay-beat.service", "beat"),
+            ("classplay-clock.service", "clock"),
+        ):
             process = self.kit.units.get(unit)
             if process is not None:
                 add(name, process.pid)
@@ -534,8 +574,9 @@ async def inject(
         victim = max(web_workers(kit), key=lambda worker: before.get(worker.pid, 0))
         killed_at = time.time()
         os.kill(victim.pid, signal.SIGKILL)
-        report.update(kind="kill_web", killed_pid=victim.pid, at=round(killed_at - start, 1),
-                      connections_before=before)  # fmt: skip
+        report.update(
+            kind="kill_web", killed_pid=victim.pid, at=round(killed_at - start, 1), connections_before=before
+        )
         await asyncio.sleep(min(args.outage, 5) + 20)
         hit = [d for d in school.devices if any(t >= killed_at for t in d.closes)]
         back = [
@@ -579,12 +620,19 @@ async def inject(
             postgres.start()
         await asyncio.sleep(30)
         acks_after = sorted(sent for _k, _t, _s, sent in school.acks if sent >= back_at)
+        dropped = [d for d in school.devices if any(stopped_at <= t for t in d.closes)]
+        back = [min((t for t in d.connects if t >= back_at), default=None) for d in dropped]
         report.update(
             kind=f"restart_{service}",
             at=round(stopped_at - start, 1),
             outage_s=round(back_at - stopped_at, 1),
             errors_during=_count(e for t, e in school.error_times if stopped_at <= t < back_at + 5),
             closed_during=sum(1 for d in school.devices for t in d.closes if stopped_at <= t < back_at + 5),
+            devices_dropped=len(dropped),
+            all_back_after_return_s=_round(
+                max(t - back_at for t in back) if back and None not in back else None
+            ),
+            same_seat=sum(1 for d in dropped if len(d.seats) >= 2 and d.seats[-1] == d.seats[0]),
             first_acked_move_after_return_s=_round(acks_after[0] - back_at if acks_after else None),
             acked_moves_first_30s_after=len(acks_after),
         )
@@ -648,10 +696,10 @@ def check_log(acks: list[tuple[str, int, int, float]]) -> dict:
             break
         except OperationalError:
             connections.close_all()
-    counted: dict[tuple[int, str], int] = {}
-    for entry in logged:
-        counted[entry] = counted.get(entry, 0) + 1
-    acked = {(table, key) for key, table, _seq, _sent in acks}
+    counted: dict[str, int] = {}
+    for _table, key in logged:  # keys are unique across the school: a device's number and its move's
+        counted[key] = counted.get(key, 0) + 1
+    acked = {key for key, _table, _seq, _sent in acks}
     return {
         "acked": len(acked),
         "logged": len(logged),
@@ -693,8 +741,20 @@ def main() -> int:
     try:
         postgres.start()
         redis.start()
-        subprocess.run([*postgres.as_user, _pg_bin("createdb"), "-h", "127.0.0.1", "-p", str(postgres.port),
-                        "-U", "postgres", "classplay"], check=True)  # fmt: skip
+        subprocess.run(
+            [
+                *postgres.as_user,
+                _pg_bin("createdb"),
+                "-h",
+                "127.0.0.1",
+                "-p",
+                str(postgres.port),
+                "-U",
+                "postgres",
+                "classplay",
+            ],
+            check=True,
+        )
         env = environment(kit, postgres.url("classplay"), redis.url, folder)
         kit.configure(**env)
         os.environ.update(kit.env)
@@ -719,35 +779,7 @@ def main() -> int:
         figures = asyncio.run(drive(school, kit, redis, postgres, args))
         load_after = os.getloadavg()
         memory.stopped.set()
-        log_check = check_log(school.acks)
-        by_game = school.delivery()
-        lags = [lag for game_lags in by_game.values() for lag in game_lags]
-        result = {
-            "sessions": args.sessions,
-            "students": args.students,
-            "devices": devices,
-            "games": {g: sum(1 for s in world.sessions if s["game"] == g) for g in GAMES},
-            "minutes": args.minutes,
-            "move_every_s": args.move_every,
-            **figures,
-            "connect_failures": len(school.connect_failures),
-            "moves_sent": sum(d.moves for d in school.devices),
-            "moves_resent_after_unavailable": sum(d.retries for d in school.devices),
-            "acks": len(school.acks),
-            "errors": school.errors,
-            "delivery_p50_ms": _ms(percentile(lags, 50)),
-            "delivery_p95_ms": _ms(percentile(lags, 95)),
-            "delivery_p99_ms": _ms(percentile(lags, 99)),
-            "deliveries": len(lags),
-            "delivery_by_game_p50_p95_ms": {
-                game: [_ms(percentile(values, 50)), _ms(percentile(values, 95))] for game, values in by_game.items()
-            },
-            "log_check": log_check,
-            "lost_moves": log_check["acked_not_logged"] + log_check["logged_twice"],
-            "rss": memory.summary(),
-            "units_restarted": memory.restarts,
-            "load_average": [round(x, 2) for x in (*load_before, *load_after)],
-        }
+        result = summarise(args, world, school, figures, memory, (*load_before, *load_after))
     finally:
         if memory is not None:
             memory.stopped.set()
@@ -767,6 +799,39 @@ def main() -> int:
     return 0
 
 
+def summarise(args, world: World, school: School, figures: dict, memory: Memory, load: tuple) -> dict:
+    log_check = check_log(school.acks)
+    by_game = school.delivery()
+    lags = [lag for game_lags in by_game.values() for lag in game_lags]
+    return {
+        "sessions": args.sessions,
+        "students": args.students,
+        "devices": len(school.devices),
+        "games": {g: sum(1 for s in world.sessions if s["game"] == g) for g in GAMES},
+        "minutes": args.minutes,
+        "move_every_s": args.move_every,
+        **figures,
+        "connect_failures": len(school.connect_failures),
+        "moves_sent": sum(d.moves for d in school.devices),
+        "moves_resent_after_unavailable": sum(d.retries for d in school.devices),
+        "acks": len(school.acks),
+        "errors": school.errors,
+        "delivery_p50_ms": _ms(percentile(lags, 50)),
+        "delivery_p95_ms": _ms(percentile(lags, 95)),
+        "delivery_p99_ms": _ms(percentile(lags, 99)),
+        "deliveries": len(lags),
+        "delivery_by_game_p50_p95_ms": {
+            game: [_ms(percentile(values, 50)), _ms(percentile(values, 95))]
+            for game, values in by_game.items()
+        },
+        "log_check": log_check,
+        "lost_moves": log_check["acked_not_logged"] + log_check["logged_twice"],
+        "rss": memory.summary(),
+        "units_restarted": memory.restarts,
+        "load_average": [round(x, 2) for x in load],
+    }
+
+
 def _ms(seconds):
     return None if seconds is None else round(seconds * 1000, 1)
 
@@ -777,15 +842,18 @@ def print_table(r: dict) -> None:
             "devices connected",
             f"{r['connected']} of {r['devices']} in {r['connect_seconds']} s "
             f"({r['connect_failures']} failed attempts)",
-        ),  # fmt: skip
-        ("moves sent / acked", f"{r['moves_sent']} / {r['acks']} over {r['play_seconds']} s "
-                               f"({r['moves_resent_after_unavailable']} resent after 'unavailable')"),  # fmt: skip
+        ),
+        (
+            "moves sent / acked",
+            f"{r['moves_sent']} / {r['acks']} over {r['play_seconds']} s "
+            f"({r['moves_resent_after_unavailable']} resent after 'unavailable')",
+        ),
         ("refusals and errors", json.dumps(r["errors"])),
         (
             "delivery p50/p95/p99",
             f"{r['delivery_p50_ms']} / {r['delivery_p95_ms']} / {r['delivery_p99_ms']} ms "
             f"({r['deliveries']} deliveries)",
-        ),  # fmt: skip
+        ),
         ("delivery by game p50/p95 (ms)", json.dumps(r["delivery_by_game_p50_p95_ms"])),
         ("lost moves", f"{r['lost_moves']}  {json.dumps(r['log_check'])}"),
         (
