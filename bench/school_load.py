@@ -328,6 +328,8 @@ class School:
         device.connects.append(time.time())
         if device.last_seq:
             await device.ws.send(json.dumps({"type": "hello", "last_seq": device.last_seq}))
+        for _sent, raw in list(device.pending.values()):  # as the browser client: resent, same key
+            await device.ws.send(raw)
         return True
 
     async def reconnect(self, device: Device, wait: bool = True) -> None:
@@ -590,11 +592,20 @@ async def inject(
             if any(t >= killed_at for t in d.acks_at)
         ]
         same_seat = sum(1 for d in hit if len(d.seats) >= 2 and d.seats[-1] == d.seats[0])
+        updated = [
+            min(t for t in d.seen.get(d.table, ([], []))[1] if t >= reconnected) - killed_at
+            for d in hit
+            for reconnected in [max(d.connects)]
+            if any(t >= reconnected for t in d.seen.get(d.table, ([], []))[1])
+        ]
         report.update(
             devices_dropped=len(hit),
             back_p50_s=_round(percentile(back, 50)),
             all_back_s=_round(max(back) if back else None),
             back=len(back),
+            table_update_again_p50_s=_round(percentile(updated, 50)),
+            table_update_again_max_s=_round(max(updated) if updated else None),
+            table_update_again=len(updated),
             playing_again_p50_s=_round(percentile(playing, 50)),
             playing_again_max_s=_round(max(playing) if playing else None),
             playing_again=len(playing),
