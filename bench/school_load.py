@@ -326,10 +326,14 @@ class School:
             return False
         device.connected = True
         device.connects.append(time.time())
-        if device.last_seq:
-            await device.ws.send(json.dumps({"type": "hello", "last_seq": device.last_seq}))
-        for _sent, raw in list(device.pending.values()):  # as the browser client: resent, same key
-            await device.ws.send(raw)
+        try:
+            if device.last_seq:
+                await device.ws.send(json.dumps({"type": "hello", "last_seq": device.last_seq}))
+            for _sent, raw in list(device.pending.values()):  # as the browser client: resent, same key
+                await device.ws.send(raw)
+        except ConnectionError:  # closed by the server at once (its channel layer is out): try again
+            device.connected = False
+            return False
         return True
 
     async def reconnect(self, device: Device, wait: bool = True) -> None:
