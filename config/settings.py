@@ -421,6 +421,9 @@ ROSTER_SYNC_MAX_ROWS = env_int("ROSTER_SYNC_MAX_ROWS", 50_000)
 CLASSPLAY_CLOCK_IN_PROCESS = env_bool("CLASSPLAY_CLOCK_IN_PROCESS", not REDIS_URL and not TESTING)
 #: Days learning facts are kept before the daily clean-up (``reports.purge``) erases them (0: for ever).
 REPORT_RETENTION_DAYS = env_int("REPORT_RETENTION_DAYS", 0)
+#: Where ``manage.py backup_database`` writes the database's nightly dumps, and how many it keeps.
+BACKUP_DIR = Path(env_str("BACKUP_DIR") or VAR_DIR / "backups")
+BACKUP_KEEP = env_int("BACKUP_KEEP", 14)
 
 LOGGING = {
     "version": 1,

@@ -661,3 +661,27 @@ def student_game_records(student: Student) -> list[dict]:
 
 def _iso(epoch_seconds: float) -> str:
     return datetime.fromtimestamp(epoch_seconds, tz=UTC).isoformat()
+
+
+@dataclass(frozen=True)
+class UnderWay:
+    """The games an upgrade must wait for, and those it need not (``manage.py running_games``)."""
+
+    #: A class is at the devices: a lobby is open, or a live game's or a homework attempt's clocks run.
+    blocking: list[GameSession]
+    #: Clocks stopped, state in the database: a paused live game, a homework attempt whose student left.
+    paused: list[GameSession]
+
+
+def sessions_under_way() -> UnderWay:
+    """Live games and homework attempts not yet over, split by whether a stop of the site would cost
+    their players time (a running clock keeps counting while the site is down; a paused one does not)."""
+    sessions = list(
+        GameSession.objects.filter(
+            status__in=[GameSession.Status.LOBBY, GameSession.Status.RUNNING, GameSession.Status.PAUSED]
+        )
+        .select_related("classroom__school", "assignment")
+        .order_by("classroom__school__name", "scheduled_for", "id")
+    )
+    paused = [session for session in sessions if session.status == GameSession.Status.PAUSED]
+    return UnderWay(blocking=[session for session in sessions if session not in paused], paused=paused)

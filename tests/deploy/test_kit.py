@@ -7,6 +7,7 @@ tests/kit.py starts the kit's files as they are, but for what a test machine mus
 the example's placeholders)."""
 
 import asyncio
+import contextlib
 import json
 import os
 import re
@@ -20,16 +21,18 @@ from datetime import timedelta
 from http.cookiejar import CookieJar
 from pathlib import Path
 
+import psutil
 import pytest
+import websockets
 from django.conf import settings
 from django.contrib.auth.hashers import PBKDF2PasswordHasher
 from django.db import connection
 from django.utils import timezone
 
 from games import services
-from games.models import GameTable
+from games.models import GameTable, TableLogEntry
 from tests.kit import Kit, make_certificate, nginx_binary, nginx_site
-from tests.live import Client, free_port, student_cookie
+from tests.live import Client, free_port, student_cookie, teacher_cookie
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 REQUIRED = os.environ.get("CLASSPLAY_REQUIRE_SERVICES") == "1"
@@ -180,3 +183,146 @@ def test_the_kit_site_file_works_with_the_nginx_of_debian_stable(kit_tools, tmp_
     command = [nginx_binary(), "-t", "-p", str(tmp_path), "-c", f"{tmp_path}/nginx.conf"]
     result = subprocess.run(command, capture_output=True, text=True)
     assert result.returncode == 0 and "unknown directive" not in result.stderr, result.stderr
+
+
+def web_workers(kit: Kit) -> dict[int, int]:
+    """The web unit's uvicorn worker processes (those holding its listening socket), each with how many
+    connections from the proxy it holds now."""
+    workers = {}
+    for child in psutil.Process(kit.web.pid).children():
+        try:
+            connections = child.net_connections(kind="tcp")
+        except psutil.Error:  # the killed one, until the supervisor has reaped it
+            continue
+        if any(c.status == psutil.CONN_LISTEN and c.laddr.port == kit.web_port for c in connections):
+            workers[child.pid] = sum(
+                c.status == psutil.CONN_ESTABLISHED and c.laddr.port == kit.web_port for c in connections
+            )
+    return workers
+
+
+def until_two_workers(kit: Kit, *, not_pid: int | None = None, seconds: float = 60) -> dict[int, int]:
+    """Wait until the web unit has its two workers (and none of them is ``not_pid``)."""
+    deadline = time.monotonic() + seconds
+    workers = web_workers(kit)
+    while len(workers) < 2 or not_pid in workers:
+        assert time.monotonic() < deadline, (workers, kit.log_tails())
+        time.sleep(0.2)
+        workers = web_workers(kit)
+    return workers
+
+
+class Device(Client):
+    """A device as static/js/live.js behaves: a lost connection is opened again through the proxy (the
+    hello resyncs from its last sequence numbers), and a move not yet acknowledged is sent again under
+    the same key."""
+
+    reconnects = 0
+
+    async def reconnect(self):
+        self.reconnects += 1
+        return await self.connect()
+
+    async def send_move(self, table_id, key, action) -> None:
+        message = json.dumps({"type": "action", "table": table_id, "key": key, "action": action})
+        with contextlib.suppress(websockets.ConnectionClosed):  # then ``acked`` sends it again
+            await self.socket.send(message)
+
+    async def play(self, table_id, key, action) -> dict:
+        await self.send_move(table_id, key, action)
+        return await self.acked(table_id, key, action)
+
+    async def acked(self, table_id, key, action) -> dict:
+        for _attempt in range(3):
+            try:
+                return await self.until(lambda m: m.get("key") == key, timeout=30)
+            except websockets.ConnectionClosed:
+                await self.reconnect()
+                await self.send_move(table_id, key, action)
+        raise AssertionError(f"{key} was never acknowledged")
+
+    async def sees(self, table_id, seq) -> None:
+        for _attempt in range(3):
+            if self.last_seq.get(str(table_id), 0) >= seq:
+                return
+            try:
+                await self.until(
+                    lambda m: m["type"] == "table" and m["table"] == table_id and m["seq"] >= seq, 30
+                )
+                return
+            except websockets.ConnectionClosed:
+                await self.reconnect()
+        raise AssertionError(f"never saw #{seq}")
+
+
+def test_a_web_worker_killed_mid_play_loses_and_repeats_no_acknowledged_move(
+    kit, class_7b, ms_rivera, ava, ben
+):
+    """kill -9 of the uvicorn worker that holds devices' websockets, with moves in flight: its devices
+    reconnect through nginx to a live worker, the supervisor starts a new worker, and every acknowledged
+    move is in the table's log exactly once."""
+    session = services.session_schedule(
+        classroom=class_7b, by=ms_rivera, game="lineup", scheduled_for=timezone.now() + timedelta(minutes=1),
+        settings={"answer_seconds": 300},  # no deadline fires while the test plays
+    )  # fmt: skip
+    services.session_open_lobby(session=session, by=ms_rivera)
+    for student in (ava, ben):
+        services.session_join(session=session, student=student)
+    services.session_start(session=session, by=ms_rivera)
+    table = GameTable.objects.get(session=session)
+    tls = ssl.create_default_context()
+    tls.check_hostname, tls.verify_mode = False, ssl.CERT_NONE
+    websocket_base = kit.base.replace("https://", "wss://")
+    orders = iter(
+        [[2, 1, 3, 4, 5], [3, 1, 2, 4, 5], [1, 3, 2, 4, 5], [4, 1, 2, 3, 5], [1, 2, 4, 3, 5], [5, 1, 2, 3, 4]]
+    )
+    acks: dict[str, dict] = {}
+    cookies = [teacher_cookie(ms_rivera), student_cookie(ava), student_cookie(ben)]
+
+    async def lesson():
+        # No page was fetched through the proxy yet, so the only connections the workers hold are these.
+        teacher, *students = [
+            await Device(websocket_base, session.pk, cookie, role, ssl=tls, origin=kit.base).connect()
+            for cookie, role in zip(cookies, ("teacher", "student", "student"), strict=True)
+        ]
+        for device in [teacher, *students]:
+            await device.until(lambda m: m["type"] == "table")
+        for number, device in enumerate(students):
+            key, action = f"before-{number}", {"type": "rack", "order": next(orders)}
+            acks[key] = await device.play(table.pk, key, action)
+
+        workers = await asyncio.to_thread(until_two_workers, kit)
+        doomed = max(workers, key=workers.get)
+        assert workers[doomed] >= 1, workers  # it holds some of the devices' websockets
+        # Moves in flight: sent, not yet acknowledged, when the worker dies without warning.
+        in_flight = {}
+        for number, device in enumerate(students):
+            key, action = f"in-flight-{number}", {"type": "rack", "order": next(orders)}
+            in_flight[key] = (device, action)
+            await device.send_move(table.pk, key, action)
+        os.kill(doomed, 9)
+        for key, (device, action) in in_flight.items():
+            acks[key] = await device.acked(table.pk, key, action)
+        for number, device in enumerate(students):
+            key, action = f"after-{number}", {"type": "rack", "order": next(orders)}
+            acks[key] = await device.play(table.pk, key, action)
+        last = max(ack["seq"] for ack in acks.values())
+        for device in [teacher, *students]:
+            await device.sees(table.pk, last)
+        assert sum(device.reconnects for device in [teacher, *students]) >= 1
+        for device in [teacher, *students]:
+            await device.socket.close()
+        return doomed
+
+    doomed = asyncio.run(lesson())
+    assert all(ack["type"] == "ack" for ack in acks.values()), acks
+    logged = list(
+        TableLogEntry.objects.filter(table=table, kind=TableLogEntry.Kind.ACTION).values_list(
+            "idempotency_key", "seq"
+        )
+    )
+    keys = [key for key, _seq in logged]
+    assert sorted(keys) == sorted(acks)  # each acknowledged move once, and nothing else
+    assert {key: seq for key, seq in logged} == {key: ack["seq"] for key, ack in acks.items()}
+    # The supervisor replaced the killed worker: the unit serves with two again.
+    assert len(until_two_workers(kit, not_pid=doomed)) == 2
