@@ -221,10 +221,16 @@ if REDIS_URL:
     }
 else:
     CACHES = {
-        "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "classplay"},
+        # Room for a big session's devices and students (classrooms.device_cache: two entries a device) and
+        # the sign-in rate limits; the default 300 entries would be culled again and again by one class.
+        "default": {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "LOCATION": "classplay",
+            "OPTIONS": {"MAX_ENTRIES": 50_000},
+        },
         "fallback": {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "classplay_cache"},
     }
-    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    CHANNEL_LAYERS = {"default": {"BACKEND": "config.channel_layers.InMemoryLayer"}}
 
 #: /healthz fails when the Celery worker's heartbeat stops (beat queues it): on with real services.
 HEALTH_REQUIRE_WORKER = env_bool("HEALTH_REQUIRE_WORKER", bool(REDIS_URL))
@@ -332,6 +338,8 @@ DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "Classplay <no-reply@classpla
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
 
 # --- Sessions and security -------------------------------------------------------------------------
+#: Database sessions that tell the game sockets' device cache when they change (classrooms.device_cache).
+SESSION_ENGINE = "classrooms.sessions"
 SESSION_COOKIE_AGE = 60 * 60 * 12  # a school day; shared devices should not stay signed in for weeks
 SESSION_COOKIE_HTTPONLY = True
 SESSION_COOKIE_SAMESITE = "Lax"
