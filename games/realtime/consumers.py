@@ -7,12 +7,15 @@ Client -> server messages (JSON, at most MAX_MESSAGE_BYTES, at most RATE_PER_SEC
   {"type": "ping"}
 Server -> client: {"type": "session", ...}, {"type": "table", "seq": n, "view": {...}},
   {"type": "ack", "key", "seq"}, {"type": "error", "code", "message", "key"?}, {"type": "pong"};
+  an action the database could not take (it is restarting) gets the error code "unavailable": nothing
+  was saved, the connection stays open, and the same key may be sent again;
   {"type": "error", "code": "replaced"} then close 4409 when the seat is opened on another device;
   every message carries "server_time". Updates reach connections through games.realtime.fanout.
 """
 
 from __future__ import annotations
 
+import logging
 import time
 from typing import Any
 
@@ -21,6 +24,7 @@ from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
+from django.db import InterfaceError, OperationalError
 from django.utils import translation
 from django.utils.translation import gettext as _
 
@@ -32,6 +36,7 @@ from ..models import GameTable, Participant
 from . import batching, fanout, seats, welcome
 from .trips import trips
 
+logger = logging.getLogger(__name__)
 MAX_MESSAGE_BYTES = 16_384
 #: The server's own frame limit (uvicorn --ws-max-size in the Procfiles): a bigger message closes the
 #: connection (1009) before it is read whole, so a flood of 10 MB messages cannot fill the memory.
@@ -323,6 +328,13 @@ class GameConsumer(AsyncWebsocketConsumer):
             outcome = await batching.batcher().submit(message.table, submission)
         except GameTable.DoesNotExist:
             await self._error("not_allowed", _("You cannot act at that table."), key=message.key)
+            return
+        except (OperationalError, InterfaceError):
+            # The database is out (restarting): the move's transaction never committed, so nothing
+            # changed. The device keeps its connection and may send the same key again.
+            logger.warning("a move could not be saved: the database is unavailable", exc_info=True)
+            message_text = _("Reconnecting to the server… your move was not saved, try again.")
+            await self._error("unavailable", message_text, key=message.key)
             return
         if isinstance(outcome, services.ActionRefused):
             await self._error(outcome.code, outcome.message, key=message.key)

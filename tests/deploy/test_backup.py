@@ -26,8 +26,8 @@ from games.engine import core
 from games.models import GameTable
 from reports.build import classrooms_build
 from reports.models import StudentReport
-from tests.deploy.test_kit import ROOT, unit_command
 from tests.factories import play_through_runtime, recorded_facts, started_session
+from tests.kit import ROOT, unit_command
 
 REQUIRED = os.environ.get("CLASSPLAY_REQUIRE_SERVICES") == "1"
 T0 = 2_000_000.0

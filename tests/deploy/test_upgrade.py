@@ -13,8 +13,8 @@ from django.utils import timezone
 
 from games import services
 from games.models import GameSession, GameTable, TableLogEntry
-from tests.deploy.test_kit import KIT, ROOT
 from tests.factories import started_session
+from tests.kit import KIT, ROOT
 
 pytestmark = pytest.mark.django_db
 T0 = 2_000_000.0
