@@ -333,7 +333,7 @@ class GameConsumer(AsyncWebsocketConsumer):
             # The database is out (restarting): the move's transaction never committed, so nothing
             # changed. The device keeps its connection and may send the same key again.
             logger.warning("a move could not be saved: the database is unavailable", exc_info=True)
-            message_text = _("Reconnecting to the server… your move was not saved, try again.")
+            message_text = _("The server is catching up. Your move was not saved yet: send it again.")
             await self._error("unavailable", message_text, key=message.key)
             return
         if isinstance(outcome, services.ActionRefused):

@@ -5,7 +5,8 @@
  * - resyncs: on every (re)connect it sends the last sequence number it saw per table, and the server
  *   sends only tables that moved on (or a fresh snapshot);
  * - resends every action that was not acknowledged, with the same idempotency key, so a double tap or
- *   a drop mid-send is applied exactly once;
+ *   a drop mid-send is applied exactly once; an action the server could not save yet (its database is
+ *   restarting: error "unavailable") is kept and sent again after a short, growing, jittered wait;
  * - keeps the server's clock offset (from round trips) so countdowns draw the server's deadline;
  * - detects a dead connection (a sleeping tablet) by heartbeat and replaces it.
  */
@@ -19,6 +20,8 @@
   const BACKOFF_MAX_MS = 15000;
   const HEARTBEAT_MS = 15000;
   const DEAD_AFTER_MS = 40000;
+  const RESEND_BASE_MS = 1000; // an "unavailable" action: first resend within 1 s, then up to 8 s
+  const RESEND_MAX_MS = 8000;
 
   function newKey() {
     if (window.crypto && crypto.randomUUID) return crypto.randomUUID();
@@ -167,15 +170,43 @@
         const known = this.lastSeq[message.table];
         if (known !== undefined && message.seq < known) return; // an older view overtaken by a newer one
         this.lastSeq[message.table] = message.seq;
+      } else if (message.type === "error" && message.code === "unavailable" && this.pending.has(message.key)) {
+        this.resendLater(message.key);
+        return; // not the game's business: the move is kept, and the banner says so
       } else if ((message.type === "ack" || message.type === "error") && message.key) {
         const pending = this.pending.get(message.key);
         if (pending) {
           this.pending.delete(message.key);
+          clearTimeout(pending.resendTimer);
+          if (this.status === "saving" && ![...this.pending.values()].some((p) => p.resendTimer)) {
+            this.setStatus("open");
+          }
           if (message.type === "ack") pending.resolve(message);
           else pending.reject({ code: message.code, message: message.message });
         }
       }
       this.onMessage(message);
+    }
+
+    /** The server could not save this action yet: send it again (same key) after a jittered wait. */
+    resendLater(key) {
+      const pending = this.pending.get(key);
+      pending.tries = (pending.tries || 0) + 1;
+      const ceiling = Math.min(RESEND_MAX_MS, RESEND_BASE_MS * 2 ** (pending.tries - 1));
+      const delay = ceiling / 2 + (Math.random() * ceiling) / 2;
+      clearTimeout(pending.resendTimer);
+      pending.resendTimer = setTimeout(() => this.resendNow(key), delay);
+      this.setStatus("saving", { retryAt: Date.now() + delay });
+    }
+
+    /** Send every action waiting for a resend at once ("Try now", or its timer). */
+    resendNow(only) {
+      for (const [key, pending] of this.pending) {
+        if (!pending.resendTimer || (only && key !== only)) continue;
+        clearTimeout(pending.resendTimer);
+        pending.resendTimer = null;
+        this.sendRaw(pending.message);
+      }
     }
 
     observeClock(message) {

@@ -111,6 +111,11 @@
         retry.onclick = () => this.connection.resume();
       } else if (status === "refused") {
         text.textContent = gettext("You cannot watch this game from here.");
+      } else if (status === "saving") {
+        // Connected, but the server could not save a move yet (its database is restarting).
+        retry.textContent = gettext("Try now");
+        retry.onclick = () => this.connection.resendNow();
+        text.textContent = gettext("The server is catching up. Your move is kept and will be sent again.");
       } else {
         retry.textContent = gettext("Try now");
         retry.onclick = () => this.connection.reconnectSoon(0);

@@ -15,7 +15,10 @@ PAGE = """<!DOCTYPE html><html lang="en"><body>
 <div data-live-session data-session="1" data-role="player" data-game="stand-in"><div data-tables></div></div>
 <script>
   window.Classplay = {
-    LiveConnection: class { constructor() {} act() {} serverNow() { return Date.now() / 1000; } },
+    LiveConnection: class {
+      constructor() {} act() {} serverNow() { return Date.now() / 1000; }
+      resendNow() { window.resent = true; }
+    },
     countdown() {},
   };
 </script>
@@ -93,3 +96,21 @@ def test_a_long_press_holds_the_updates_back_a_moment_only(page):
         "() => document.querySelector('button').textContent.endsWith('(view 2)')", timeout=3000
     )
     page.mouse.up()
+
+
+def test_a_move_the_server_could_not_save_yet_is_said_to_be_kept(page):
+    page.evaluate(
+        """() => {
+          const banner = document.createElement("div");
+          banner.innerHTML = "<span data-banner-text></span><button data-banner-retry>Try now</button>";
+          banner.hidden = true;
+          document.body.append(banner);
+          Classplay.page.banner = banner;
+          Classplay.page.showConnection("saving", {});
+        }"""
+    )
+    assert page.get_by_text("Your move is kept and will be sent again.").is_visible()
+    page.get_by_role("button", name="Try now").click()
+    assert page.evaluate("window.resent") is True
+    page.evaluate("() => Classplay.page.showConnection('open', {})")
+    assert not page.get_by_text("Your move is kept").is_visible()
