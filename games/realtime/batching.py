@@ -16,6 +16,7 @@ go to this process's fan-out, which then need not read them again.
 from __future__ import annotations
 
 import asyncio
+import logging
 import weakref
 from collections.abc import Callable
 from typing import Any
@@ -24,6 +25,8 @@ from channels.db import database_sync_to_async
 
 from .. import broadcast, clock, services
 from . import fanout
+
+logger = logging.getLogger(__name__)
 
 #: At most this many actions of one table in one trip (a bound on how long its row lock is held).
 MAX_BATCH = 200
@@ -80,11 +83,16 @@ class TableBatcher:
             outcomes, collection = await database_sync_to_async(_apply)(batches)
         except Exception as error:  # the whole trip failed (nothing was committed): every action hears it
             outcomes, collection = dict.fromkeys(trip, error), None
-        for table_id, batch in trip.items():
-            _settle(batch, outcomes[table_id])
-        if collection is not None:
-            fanout.hub().keep_committed(collection.tables.values())
-            await broadcast.send_collected(collection)
+        try:
+            for table_id, batch in trip.items():
+                _settle(batch, outcomes[table_id])
+            if collection is not None:
+                fanout.hub().keep_committed(collection.tables.values())
+                await broadcast.send_collected(collection)
+        except Exception as error:  # a fault here must leave no consumer waiting, nor stop the batcher
+            logger.exception("a trip's outcomes could not all be handed out")
+            for batch in trip.values():
+                _settle(batch, error)
 
 
 def _apply(batches: dict[int, list[services.Submission]]) -> tuple[dict, broadcast.Collected]:
