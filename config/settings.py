@@ -224,7 +224,8 @@ else:
         "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "classplay"},
         "fallback": {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "classplay_cache"},
     }
-    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    # One process: the in-memory layer, its clean-up of expired entries done once a second, not per message.
+    CHANNEL_LAYERS = {"default": {"BACKEND": "games.realtime.layers.LocalChannelLayer"}}
 
 #: /healthz fails when the Celery worker's heartbeat stops (beat queues it): on with real services.
 HEALTH_REQUIRE_WORKER = env_bool("HEALTH_REQUIRE_WORKER", bool(REDIS_URL))
