@@ -4,7 +4,10 @@ students signing in through the school's rostering sign-in (Clever, ClassLink) g
 Students have no user account: a Clever or ClassLink sign-in whose role is student is matched to the
 student the school's roster stored (by the roster id), and the device gets the same student session as
 a login card gives. An unknown student is refused with a page that says what to do; no account is made.
-Teachers go on through allauth as usual, matched to their account by email.
+A ClassLink student is matched by the OneRoster sourcedId ClassLink sends and by nothing else (not its
+own user id, not a name or an email). Either way the student is looked for only in the schools whose
+admin entered the sign-in's Clever district or ClassLink tenant in the school settings. Teachers go on
+through allauth as usual, matched to their account by email.
 """
 
 from allauth.account.adapter import DefaultAccountAdapter
@@ -14,14 +17,20 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 
 from .middleware import sign_in_student
-from .models import Student
+from .models import School, Student
 
 INVITATION_SESSION_KEY = "classplay_invitation_token"
 #: The providers whose students are the school's rostered students (ClassLink is the OpenID Connect
 #: app whose provider id is "classlink").
 ROSTER_PROVIDERS = ("clever", "classlink")
-#: ClassLink's claims that may carry the roster's sourcedId (its OneRoster id), besides the subject.
-CLASSLINK_ID_CLAIMS = ("SourcedId", "sourcedId", "sourced_id", "TenantSourcedId")
+#: The ClassLink claim with the user's OneRoster sourcedId. ClassLink documents it as ``SourcedId`` in its
+#: user-info API (``/v2/my/info``); its casing in the OpenID Connect claims is not verified against a real
+#: tenant, so it is looked up whatever its case.
+CLASSLINK_SOURCED_ID_CLAIM = "SourcedId"
+CLASSLINK_ROLE_CLAIM = "Role"
+#: The ClassLink claim with the user's tenant (their district's ClassLink account): ``TenantId`` in its
+#: user-info API, read whatever its case as the sourcedId is.
+CLASSLINK_TENANT_CLAIM = "TenantId"
 
 
 class AccountAdapter(DefaultAccountAdapter):
@@ -39,14 +48,12 @@ class SocialAccountAdapter(DefaultSocialAccountAdapter):
         ids = roster_student_ids(provider, sociallogin.account.extra_data or {})
         if ids is None:  # a teacher or admin: on through allauth (matched by email)
             return super().pre_social_login(request, sociallogin)
-        student = rostered_student(ids)
+        data = sociallogin.account.extra_data or {}
+        schools = district_schools(provider, data)
+        student = rostered_student(ids, schools) if schools else None
         if student is None:
-            response = render(
-                request,
-                "classrooms/student_unknown.html",
-                {"provider": sociallogin.provider.name},
-                status=403,
-            )
+            context = {"provider": sociallogin.provider.name, "school_not_connected": not schools}
+            response = render(request, "classrooms/student_unknown.html", context, status=403)
             raise ImmediateHttpResponse(response)
         sign_in_student(request, student)
         raise ImmediateHttpResponse(redirect("student_home"))
@@ -61,17 +68,50 @@ def roster_student_ids(provider: str, data: dict) -> list[str] | None:
             return None
         candidates = [role.get("sis_id"), role.get("student_number"), user.get("id")]
     else:
-        claims = data.get("userinfo") or data.get("id_token") or data
-        if str(claims.get("Role") or claims.get("role") or "").lower() != "student":
+        claims = classlink_claims(data)
+        if str(claims.get(CLASSLINK_ROLE_CLAIM.lower()) or "").lower() != "student":
             return None
-        candidates = [claims.get(name) for name in CLASSLINK_ID_CLAIMS] + [claims.get("sub")]
+        # The sourcedId only: ClassLink's own user id ("sub") is no roster id, and a guess by name or
+        # email could sign a student in as someone else.
+        candidates = [claims.get(CLASSLINK_SOURCED_ID_CLAIM.lower())]
     return [str(value).strip() for value in candidates if value and str(value).strip()]
 
 
-def rostered_student(ids: list[str]) -> Student | None:
-    """The one active student with one of these roster ids (none, or several schools' alike: None)."""
+def classlink_claims(data: dict) -> dict:
+    """The sign-in's claims, their names lower-cased: the ID token's, then the user info's over them."""
+    claims: dict = {}
+    for source in (data.get("id_token"), data.get("userinfo")):
+        if isinstance(source, dict):
+            claims.update({str(name).lower(): value for name, value in source.items()})
+    if not claims:
+        claims = {str(name).lower(): value for name, value in data.items()}
+    return claims
+
+
+def district_schools(provider: str, data: dict) -> list[School]:
+    """The schools of the sign-in's district (Clever) or tenant (ClassLink), as their admins entered it.
+
+    Roster ids are unique within a district, not across districts (Clever says so of ``sis_id``), so a
+    student is looked for only in their own district's schools; a district no school entered has none."""
+    if provider == "clever":
+        district = str((data.get("data") or {}).get("district") or "").strip()
+        field = "clever_district_id"
+    else:
+        district = str(classlink_claims(data).get(CLASSLINK_TENANT_CLAIM.lower()) or "").strip()
+        field = "classlink_tenant_id"
+    if not district:
+        return []
+    return list(School.objects.filter(**{field: district}))
+
+
+def rostered_student(ids: list[str], schools: list[School]) -> Student | None:
+    """The one active student of these schools with one of these roster ids. Several students with the
+    same id match none (a district of several schools may reuse one): refused, never guessed."""
     for roster_id in ids:
-        students = list(Student.objects.filter(external_id=roster_id, archived_at__isnull=True)[:2])
-        if len(students) == 1:
+        found = Student.objects.filter(external_id=roster_id, school__in=schools, archived_at__isnull=True)
+        students = list(found[:2])
+        if len(students) > 1:
+            return None  # ambiguous: trying a weaker id next could find someone in another school
+        if students:
             return students[0]
     return None

@@ -41,6 +41,24 @@ class SchoolSettingsForm(forms.Form):
             "Anyone can still switch at the top of every page."
         ),
     )
+    clever_district_id = forms.CharField(
+        label=_("Clever district ID"),
+        max_length=64,
+        required=False,
+        help_text=_(
+            "The ID Clever gives your district. Students who sign in with Clever are looked for only in "
+            "the schools with their own district's ID."
+        ),
+    )
+    classlink_tenant_id = forms.CharField(
+        label=_("ClassLink tenant ID"),
+        max_length=64,
+        required=False,
+        help_text=_(
+            "The tenant ID ClassLink gives your district. Students who sign in with ClassLink are looked "
+            "for only in the schools with their own tenant's ID."
+        ),
+    )
 
 
 class LanguageForm(forms.Form):

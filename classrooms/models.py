@@ -91,6 +91,11 @@ class School(models.Model):
     )
     #: The school's ``orgs.csv`` sourcedId in its SIS, kept from the first OneRoster sync.
     roster_org_id = models.CharField(_("roster org id (sourcedId)"), max_length=64, blank=True, default="")
+    #: The school's district in Clever and its tenant in ClassLink. A student signing in with either is
+    #: looked for only among the schools of their own district: roster ids are unique within a district,
+    #: not across them, so an id alone could match a student of another school.
+    clever_district_id = models.CharField(_("Clever district id"), max_length=64, blank=True, default="")
+    classlink_tenant_id = models.CharField(_("ClassLink tenant id"), max_length=64, blank=True, default="")
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -54,10 +54,16 @@ def school_create(*, name: str, creator: User) -> School:
 
 
 def school_update(
-    *, school: School, name: str, time_zone: str, default_language: str | None = None
+    *,
+    school: School,
+    name: str,
+    time_zone: str,
+    default_language: str | None = None,
+    clever_district_id: str | None = None,
+    classlink_tenant_id: str | None = None,
 ) -> School:
-    """The school's name, clock and default language (None keeps it). An unknown time zone or language is
-    refused, never stored."""
+    """The school's name, clock, default language and sign-in districts (None keeps one). An unknown time
+    zone or language is refused, never stored."""
     if time_zone and time_zone not in available_timezones():
         raise ValidationError({"time_zone": _("Choose a time zone from the list.")})
     school.name = clean_name(name, max_length=120)
@@ -66,6 +72,13 @@ def school_update(
     if default_language is not None:
         school.default_language = _shipped_language(default_language, field="default_language")
         fields.append("default_language")
+    for field, value in (
+        ("clever_district_id", clever_district_id),
+        ("classlink_tenant_id", classlink_tenant_id),
+    ):
+        if value is not None:
+            setattr(school, field, value.strip())
+            fields.append(field)
     school.save(update_fields=fields)
     return school
 

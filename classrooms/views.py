@@ -495,6 +495,8 @@ def school_settings(request):
         "name": school.name,
         "time_zone": school.time_zone or settings.TIME_ZONE,
         "default_language": school.default_language,
+        "clever_district_id": school.clever_district_id,
+        "classlink_tenant_id": school.classlink_tenant_id,
     }
     form = SchoolSettingsForm(request.POST or None, initial=initial)
     if request.method == "POST" and form.is_valid():

@@ -226,6 +226,11 @@ def _student_assignments(student: Student) -> QuerySet[Assignment]:
     )
 
 
+def is_set_for(student: Student, assignment_id: int) -> bool:
+    """Whether this homework is the student's: set for their class (or for them by name)."""
+    return _student_assignments(student).filter(pk=assignment_id).exists()
+
+
 @dataclass
 class HomeworkCard:
     assignment: Assignment

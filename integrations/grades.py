@@ -1,15 +1,14 @@
-"""Assignment and Grade Services: each student's score for a game launched through an LMS link.
+"""Assignment and Grade Services: each student's score for a game or a homework launched through an LMS
+link.
 
 The score of a game session is the share of the student's answers that were right, as a percentage
 (0–100, one decimal): right answers / answers, from the learning facts the session recorded. A student
-who joined but answered nothing gets no score (the LMS shows the column empty, not a zero).
+who joined but answered nothing gets no score (the LMS shows the column empty, not a zero). A homework's
+score is the student's best finished attempt's, scored the same way.
 
 Each score is first written to ``ScoreSent``, then posted; a row marked sent is never posted again, so a
-retried or redelivered task sends each score once.
-
-Homework assignments plug in here: a homework resource link gets its own scores from
-``scores_for_link`` (add a branch for the link's assignment) and is posted by the same task,
-``tasks.post_scores``, queued when the homework closes. Nothing else changes.
+retried or redelivered task sends each score once. A homework's row takes a new score only when a later
+attempt beats it, and is then posted (once) again.
 """
 
 from __future__ import annotations
@@ -22,6 +21,7 @@ from pylti1p3.grade import Grade
 from pylti1p3.lineitem import LineItem
 from pylti1p3.service_connector import ServiceConnector
 
+from games.models import GameSession
 from reports.models import LearningFact
 
 from .lti import registration_for
@@ -31,31 +31,63 @@ SCORE_MAXIMUM = 100
 SCORE_SCOPE = "https://purl.imsglobal.org/spec/lti-ags/scope/score"
 
 
-def session_scores(session_id: int) -> dict[int, float]:
-    """Each student's share of right answers in the session, as a percentage (students who answered)."""
-    rows = (
-        LearningFact.objects.filter(session_id=session_id, student__isnull=False, correct__isnull=False)
-        .values("student_id")
+def _percent(right: int, answered: int) -> float:
+    return round(SCORE_MAXIMUM * right / answered, 1)
+
+
+def _answers(by: tuple[str, ...] = ("student_id",), **filters):
+    return (
+        LearningFact.objects.filter(student__isnull=False, correct__isnull=False, **filters)
+        .values(*by)
         .annotate(answered=Count("id"), right=Count("id", filter=Q(correct=True)))
     )
-    return {row["student_id"]: round(SCORE_MAXIMUM * row["right"] / row["answered"], 1) for row in rows}
+
+
+def session_scores(session_id: int) -> dict[int, float]:
+    """Each student's share of right answers in the session, as a percentage (students who answered)."""
+    return {
+        row["student_id"]: _percent(row["right"], row["answered"]) for row in _answers(session_id=session_id)
+    }
+
+
+def assignment_scores(assignment_id: int) -> dict[int, float]:
+    """Each student's best finished attempt at the homework, scored as a session is."""
+    rows = _answers(
+        ("student_id", "session_id"),
+        session__assignment_id=assignment_id,
+        session__status=GameSession.Status.FINISHED,
+    )
+    best: dict[int, float] = {}
+    for row in rows:
+        score = _percent(row["right"], row["answered"])
+        best[row["student_id"]] = max(score, best.get(row["student_id"], score))
+    return best
 
 
 def scores_for_link(link: ResourceLink) -> dict[int, float]:
+    if link.assignment_id is not None:
+        return assignment_scores(link.assignment_id)
     if link.session_id is not None:
         return session_scores(link.session_id)
     return {}
 
 
 def links_to_grade(session_id: int) -> list[int]:
-    """The session's resource links that may post scores (the LMS granted the score scope)."""
-    links = ResourceLink.objects.filter(session_id=session_id)
+    """The resource links whose scores this session may change, that may post scores (the LMS granted
+    the score scope): the session's own links, or a homework attempt's assignment's links."""
+    assignment_id = GameSession.objects.filter(pk=session_id).values_list("assignment_id", flat=True).first()
+    if assignment_id is not None:
+        links = ResourceLink.objects.filter(assignment_id=assignment_id)
+    else:
+        links = ResourceLink.objects.filter(session_id=session_id)
     return [link.pk for link in links if SCORE_SCOPE in link.ags_scopes]
 
 
 @transaction.atomic
 def scores_record(*, link_id: int) -> int:
-    """Write the link's scores to ``ScoreSent`` (new students only; a sent score is never changed)."""
+    """Write the link's scores to ``ScoreSent``: new students' scores, and a homework student's better
+    one (marked unsent, so it is posted). A game's recorded score never changes. Returns how many rows
+    were written."""
     link = ResourceLink.objects.select_related("course").get(pk=link_id)
     scores = scores_for_link(link)
     people = dict(
@@ -67,7 +99,7 @@ def scores_record(*, link_id: int) -> int:
     for student_id, score in scores.items():
         if student_id not in people:
             continue  # a student who never came from this LMS has no one to send the score to
-        _row, created = ScoreSent.objects.get_or_create(
+        row, created = ScoreSent.objects.get_or_create(
             resource_link=link,
             student_id=student_id,
             defaults={
@@ -76,8 +108,19 @@ def scores_record(*, link_id: int) -> int:
                 "score_maximum": SCORE_MAXIMUM,
             },
         )
-        made += created
+        made += created or (link.assignment_id is not None and _raise_score(row.pk, score))
     return made
+
+
+def _raise_score(score_id: int, score: float) -> bool:
+    """A homework's better attempt: the row takes the new score and is posted again. Locked, so a post
+    under way finishes first (it sent the old score; the new one goes next)."""
+    row = ScoreSent.objects.select_for_update().get(pk=score_id)
+    if score <= row.score_given:
+        return False
+    row.score_given, row.sent_at, row.last_error = score, None, ""
+    row.save(update_fields=["score_given", "sent_at", "last_error"])
+    return True
 
 
 def _service(link: ResourceLink) -> AssignmentsGradesService:
@@ -92,7 +135,7 @@ def _lineitem(link: ResourceLink, service: AssignmentsGradesService) -> LineItem
         return None  # put_grade posts to the launch's line item
     found = service.find_or_create_lineitem(
         LineItem()
-        .set_label(str(link.session or link.resource_link_id)[:100])
+        .set_label(str(link.assignment or link.session or link.resource_link_id)[:100])
         .set_score_maximum(SCORE_MAXIMUM)
         .set_resource_link_id(link.resource_link_id)
         .set_tag(f"classplay-{link.pk}"),
@@ -106,7 +149,7 @@ def _lineitem(link: ResourceLink, service: AssignmentsGradesService) -> LineItem
 def scores_post(*, link_id: int) -> int:
     """Post every unsent score of the link; each accepted one is marked at once. Raises on the first
     refusal, so the task retries the rest later."""
-    link = ResourceLink.objects.select_related("course__platform", "session").get(pk=link_id)
+    link = ResourceLink.objects.select_related("course__platform", "session", "assignment").get(pk=link_id)
     pending = list(
         ScoreSent.objects.filter(resource_link=link, sent_at__isnull=True).values_list("pk", flat=True)
     )

@@ -28,6 +28,8 @@ DEEP_LINKING_CLAIM = "https://purl.imsglobal.org/spec/lti-dl/claim/deep_linking_
 LAUNCH_VALUE_LIFETIME = 600
 #: The custom parameter a deep-linked resource carries: the game session it launches into.
 SESSION_PARAMETER = "classplay_session"
+#: The custom parameter a deep-linked homework carries: the assignment it launches into.
+ASSIGNMENT_PARAMETER = "classplay_assignment"
 
 
 def registration_for(platform: Platform) -> Registration:

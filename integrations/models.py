@@ -11,7 +11,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from classrooms.models import Classroom, School, Student
-from games.models import GameSession
+from games.models import Assignment, GameSession
 
 
 class ToolKey(models.Model):
@@ -108,15 +108,18 @@ class PersonLink(models.Model):
 
 
 class ResourceLink(models.Model):
-    """A link placed in an LMS course (by deep linking) that launches into one game session, and where
-    that link's grades go (Assignment and Grade Services)."""
+    """A link placed in an LMS course (by deep linking) that launches into one game session or one
+    homework assignment, and where that link's grades go (Assignment and Grade Services)."""
 
     course = models.ForeignKey(CourseLink, on_delete=models.CASCADE, related_name="resource_links")
     resource_link_id = models.CharField(max_length=255)
     session = models.ForeignKey(
         GameSession, null=True, blank=True, on_delete=models.SET_NULL, related_name="lti_links"
     )
-    # A homework assignment's resource link gets its own target here (see docs/integrations.md).
+    #: A link to homework: each student's best attempt is the grade (``grades.assignment_scores``).
+    assignment = models.ForeignKey(
+        Assignment, null=True, blank=True, on_delete=models.SET_NULL, related_name="lti_links"
+    )
     lineitems_url = models.URLField(max_length=500, blank=True)
     lineitem_url = models.URLField(max_length=500, blank=True)
     ags_scopes = models.JSONField(default=list, blank=True)

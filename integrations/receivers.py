@@ -1,5 +1,6 @@
 """The integration's side of what the live runtime tells (``games.signals``): once a session has wrapped
-up (every learning fact stored), its scores go to the LMS links that launched it."""
+up (every learning fact stored), its scores go to the LMS links that launched it; a homework attempt's
+student's best score goes to the links to that homework."""
 
 from __future__ import annotations
 

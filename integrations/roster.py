@@ -4,6 +4,7 @@ student record and learning data stay."""
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 
 from django.db import transaction
@@ -17,6 +18,8 @@ from classrooms.models import Enrolment
 from . import services
 from .lti import registration_for
 from .models import CourseLink, PersonLink
+
+logger = logging.getLogger(__name__)
 
 
 @dataclass
@@ -48,6 +51,11 @@ def roster_sync(*, course_id: int) -> RosterSyncResult:
 @transaction.atomic
 def roster_apply(*, course: CourseLink, members: list[dict]) -> RosterSyncResult:
     result = RosterSyncResult()
+    if not members:
+        # Not even the teacher: a course platform's privacy setting or a glitch, never a real course.
+        # Applying it would take every student off the class.
+        logger.warning("LMS course %s sent an empty member list: the class is left as it is", course.pk)
+        return result
     active = {
         member["user_id"]: member
         for member in members
@@ -68,6 +76,12 @@ def roster_apply(*, course: CourseLink, members: list[dict]) -> RosterSyncResult
         elif _rename(link.student, member):
             result.renamed += 1
     gone = [link.student_id for user_id, link in links.items() if user_id not in active]
+    if not active and enrolled.intersection(gone):
+        # Teachers but no learners: platforms hide learners from tools by a privacy setting, and a course
+        # whose learners all left at once is far rarer than that. Taking the whole class off is left to
+        # the teacher, by hand.
+        logger.warning("LMS course %s sent no learners: the class is left as it is", course.pk)
+        return result
     result.removed = Enrolment.objects.filter(classroom=course.classroom, student_id__in=gone).delete()[0]
     course.roster_synced_at = timezone.now()
     course.save(update_fields=["roster_synced_at"])

@@ -3,15 +3,26 @@ checked (``views`` through pylti1p3) when these run; they map the LMS's people a
 
 from __future__ import annotations
 
-from django.core.exceptions import ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from classrooms import services as classroom_services
 from classrooms.models import NAME_MAX_LENGTH, Classroom, Enrolment, Membership, Student, User
+from games import services as game_services
 
-from .lti import AGS_CLAIM, CLAIM, LEARNER_ROLE, NRPS_CLAIM, ROLE_PREFIX, SESSION_PARAMETER, STAFF_ROLES
+from .lti import (
+    AGS_CLAIM,
+    ASSIGNMENT_PARAMETER,
+    CLAIM,
+    LEARNER_ROLE,
+    NRPS_CLAIM,
+    ROLE_PREFIX,
+    SESSION_PARAMETER,
+    STAFF_ROLES,
+)
 from .models import CourseLink, DeepLinkRequest, PersonLink, Platform, ResourceLink
 
 
@@ -167,21 +178,44 @@ def _remember_services(course: CourseLink, launch: dict) -> None:
 
 
 def resource_link_record(*, course: CourseLink, launch: dict) -> ResourceLink | None:
-    """The resource link this launch came through, its game session (from the deep link's custom
-    parameter, if it names one of this class's sessions) and its grade endpoints."""
+    """The resource link this launch came through, its game session or homework (from the deep link's
+    custom parameter, if it names one of this class's) and its grade endpoints."""
     resource = launch.get(CLAIM + "resource_link") or {}
     if not resource.get("id"):
         return None
     link, _created = ResourceLink.objects.get_or_create(course=course, resource_link_id=resource["id"])
-    session_id = str((launch.get(CLAIM + "custom") or {}).get(SESSION_PARAMETER, ""))
+    custom = launch.get(CLAIM + "custom") or {}
+    session_id = str(custom.get(SESSION_PARAMETER, ""))
     if session_id.isdigit() and link.session_id is None:
         link.session = course.classroom.game_sessions.filter(pk=int(session_id)).first()
+    assignment_id = str(custom.get(ASSIGNMENT_PARAMETER, ""))
+    if assignment_id.isdigit() and link.assignment_id is None:
+        link.assignment = course.classroom.assignments.filter(pk=int(assignment_id)).first()
     ags = launch.get(AGS_CLAIM) or {}
     link.lineitems_url = ags.get("lineitems", link.lineitems_url)
     link.lineitem_url = ags.get("lineitem", link.lineitem_url)
     link.ags_scopes = ags.get("scope", link.ags_scopes)
     link.save()
     return link
+
+
+def learner_landing(*, link: ResourceLink | None, student: Student) -> str:
+    """Where a learner's launch lands: the linked live game, joined (no code, no tap); the linked homework
+    on their page, where Start waits; else their page, which lists the class's open games."""
+    home = reverse("student_home")
+    if link is None:
+        return home
+    if link.assignment_id is not None:
+        return f"{home}#homework-{link.assignment_id}"
+    if link.session is not None and link.session.is_live:
+        try:
+            game_services.session_join(session=link.session, student=student)
+        except (PermissionDenied, ValidationError):
+            return (
+                home  # taken out of it by the teacher, or it closed meanwhile: their page says what is open
+            )
+        return reverse("games:play", args=[link.session_id])
+    return home
 
 
 # --- Deep linking --------------------------------------------------------------------------------

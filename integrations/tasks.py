@@ -1,8 +1,9 @@
 """Celery tasks of the LMS integration. They take ids, are queued after the commit that asks for them,
 and are idempotent (a roster sync applies the LMS's list; a score marked sent is never posted again).
 
-* ``integrations.post_scores`` records and posts one resource link's scores, retried with backoff until
-  the platform accepts them (and re-queued nightly while any is unsent);
+* ``integrations.post_scores`` records and posts one resource link's scores (a game's, or a homework's
+  best attempts), retried with backoff until the platform accepts them (and re-queued nightly while any
+  is unsent);
 * ``integrations.sync_roster`` brings one class list in line with its LMS course;
 * ``integrations.nightly`` syncs every linked course, re-queues unsent scores and drops expired
   launch values.
@@ -45,7 +46,8 @@ def sync_roster(course_id: int) -> dict:
 
 
 def queue_session_scores(session_id: int) -> None:
-    """After the session's facts are stored: post its scores to every LMS link that launched it."""
+    """After the session's facts are stored: post its scores to every LMS link that launched it (for a
+    homework attempt, every link to its homework)."""
     for link_id in grades.links_to_grade(session_id):
         transaction.on_commit(partial(post_scores.delay, link_id))
 

@@ -19,6 +19,7 @@ from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
@@ -28,6 +29,7 @@ from pylti1p3.exception import LtiException, OIDCException
 from classrooms import selectors as classroom_selectors
 from classrooms.middleware import sign_in_student
 from classrooms.once import once
+from games import homework_selectors
 from games import services as game_services
 from games.forms import SessionForm
 from games.models import GameSession
@@ -143,11 +145,27 @@ def launch(request):
     link = services.resource_link_record(course=course, launch=data)
     if student is not None:
         sign_in_student(request, student)
-        return redirect("student_home")  # it lists the class's open game: one tap to join
+        if link is not None and link.assignment_id is not None:
+            _tell_about_homework(request, student, link.assignment)
+        return redirect(services.learner_landing(link=link, student=student))
     _sign_in_teacher(request, teacher)
+    if link is not None and link.assignment_id:
+        return redirect("games:homework", pk=link.assignment_id)
     if link is not None and link.session_id:
         return redirect("games:console", pk=link.session_id)
     return redirect("classroom_detail", pk=course.classroom_id)
+
+
+def _tell_about_homework(request, student, assignment) -> None:
+    """A learner launched into homework that is not theirs, or not open yet, lands on their page: say why
+    the homework is not there instead of leaving them looking for it."""
+    if not homework_selectors.is_set_for(student, assignment.pk):
+        messages.info(request, _("This homework is not set for you. Your page shows the homework you have."))
+    elif assignment.opens_at > timezone.now():
+        when = date_format(
+            timezone.localtime(assignment.opens_at, assignment.classroom.school.zone), "DATETIME_FORMAT"
+        )
+        messages.info(request, _("This homework opens on %(when)s.") % {"when": when})
 
 
 def _sign_in_teacher(request, teacher) -> None:
@@ -172,29 +190,44 @@ def _deep_link_request(request, pk) -> DeepLinkRequest:
 
 @login_required
 def deep_link(request, pk):
-    """The teacher picks a scheduled game of the class, or schedules a new one, to add to the course."""
+    """The teacher picks a scheduled game or a homework of the class, or schedules a new game, to add to
+    the course."""
     picking = _deep_link_request(request, pk)
     classroom = picking.course.classroom
     scheduled = classroom.game_sessions.filter(
         status__in=[GameSession.Status.SCHEDULED, GameSession.Status.LOBBY]
     ).order_by("scheduled_for")
+    homework = classroom.assignments.filter(closed_at__isnull=True, due_at__gt=timezone.now()).order_by(
+        "due_at"
+    )
+    action = request.POST.get("action") if request.method == "POST" else None
     form = SessionForm(
-        request.POST if request.POST.get("action") == "schedule" else None,
+        request.POST if action == "schedule" else None,
         classrooms=classroom_selectors.classrooms_for_user(request.user).filter(pk=classroom.pk),
         word_lists=visible_word_lists(request.user),
         vocabulary_lists=visible_vocabulary_lists(request.user),
         initial=SessionForm.initial_for(classroom=classroom),
     )
-    session = None
-    if request.method == "POST" and request.POST.get("action") == "pick":
-        session = scheduled.filter(pk=request.POST.get("session") or 0).first()
-        if session is None:
+    activity = None
+    if action == "pick":
+        activity = scheduled.filter(pk=request.POST.get("session") or 0).first()
+        if activity is None:
             messages.error(request, _("Choose one of the class's scheduled games."))
-    elif request.method == "POST" and form.is_valid():
-        session = _schedule(request, form, classroom)
-    if session is not None:
-        return _deep_link_answer(request, picking, session)
-    context = {"picking": picking, "classroom": classroom, "scheduled": scheduled, "form": form}
+    elif action == "pick_homework":
+        activity = homework.filter(pk=request.POST.get("assignment") or 0).first()
+        if activity is None:
+            messages.error(request, _("Choose one of the class's open homework."))
+    elif action == "schedule" and form.is_valid():
+        activity = _schedule(request, form, classroom)
+    if activity is not None:
+        return _deep_link_answer(request, picking, activity)
+    context = {
+        "picking": picking,
+        "classroom": classroom,
+        "scheduled": scheduled,
+        "homework": homework,
+        "form": form,
+    }
     return render(request, "integrations/deep_link.html", context, status=400 if form.errors else 200)
 
 
@@ -216,17 +249,17 @@ def _schedule(request, form, classroom):
         return None
 
 
-def _deep_link_answer(request, picking, session):
+def _deep_link_answer(request, picking, activity):
     """A page that posts the signed deep-linking response back to the LMS (a button, pressed for the
     teacher by a script where scripts run)."""
     jwt = deep_linking.response_jwt(
         picking=picking,
-        session=session,
+        activity=activity,
         launch_url=request.build_absolute_uri(reverse("integrations:launch")),
     )
     services.deep_link_request_answer(request=picking)
     return_url = picking.settings["deep_link_return_url"]
-    context = {"return_url": return_url, "jwt": jwt, "session": session}
+    context = {"return_url": return_url, "jwt": jwt, "activity": activity}
     response = render(request, "integrations/deep_link_return.html", context)
     # This one form posts to the LMS: the page's CSP lets forms go there too.
     parts = urlsplit(return_url)

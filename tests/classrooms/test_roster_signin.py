@@ -25,6 +25,7 @@ def clever_user(role="student", **role_fields):
     return {
         "data": {
             "id": "5f1a0c6e3c2b1a0012345678",
+            "district": "d-river",
             "email": "ava.moreno@students.example" if role == "student" else "rivera@riverside.example",
             "name": {"first": "Ava", "last": "Moreno"},
             "roles": {role: {"sis_id": "s-1001", "student_number": "1001", **role_fields}},
@@ -41,6 +42,7 @@ def classlink_userinfo(role="Student", **claims):
             "family_name": "Moreno",
             "Role": role,
             "SourcedId": "s-1001",
+            "TenantId": "2000",
             **claims,
         }
     }
@@ -74,6 +76,15 @@ def sign_in(kind: str, data: dict):
     with pytest.raises(ImmediateHttpResponse) as raised:
         SocialAccountAdapter().pre_social_login(request, sociallogin(kind, data, request))
     return request, raised.value.response
+
+
+@pytest.fixture(autouse=True)
+def connected_riverside(riverside):
+    """Riverside's admin entered its Clever district and ClassLink tenant in the school settings."""
+    riverside.clever_district_id = "d-river"
+    riverside.classlink_tenant_id = "2000"
+    riverside.save()
+    return riverside
 
 
 @pytest.fixture
@@ -136,3 +147,104 @@ def test_clever_and_classlink_turn_on_by_settings_alone():
     assert on.stdout.strip().splitlines()[-1] == "['clever', 'openid_connect'] classlink"
     off = manage("shell", "-c", code)
     assert off.stdout.strip().splitlines()[-1] == "[] None"
+
+
+# --- ClassLink matches by the OneRoster sourcedId alone ---------------------------------------------
+
+
+def test_classlink_never_matches_by_its_own_user_id(ava):
+    ava.external_id = "cl-88231"  # ClassLink's own user id ("sub") happens to be a roster id here
+    ava.save()
+    data = classlink_userinfo(SourcedId="")
+    _request, response = sign_in("classlink", data)
+    assert response.status_code == 403
+
+
+def test_classlink_never_matches_by_name_or_email(ava):
+    data = classlink_userinfo(SourcedId="", given_name=ava.given_name, family_name=ava.family_name)
+    _request, response = sign_in("classlink", data)
+    assert response.status_code == 403
+
+
+@pytest.mark.parametrize("claim", ["SourcedId", "sourcedId", "sourcedid"])
+def test_classlink_sourced_id_is_read_whatever_its_casing(claim, rostered_ava):
+    data = {"userinfo": {"sub": "cl-88231", "Role": "Student", "TenantId": "2000", claim: "s-1001"}}
+    request, _response = sign_in("classlink", data)
+    assert request.session[STUDENT_SESSION_KEY] == rostered_ava.pk
+
+
+def test_classlink_sourced_id_in_the_id_token_only(rostered_ava):
+    data = {
+        "userinfo": {"sub": "cl-88231", "Role": "Student"},
+        "id_token": {"SourcedId": "s-1001", "TenantId": "2000"},
+    }
+    request, _response = sign_in("classlink", data)
+    assert request.session[STUDENT_SESSION_KEY] == rostered_ava.pk
+
+
+def test_a_roster_id_two_schools_of_one_district_share_signs_no_one_in(rostered_ava, dan, hillside):
+    hillside.clever_district_id, hillside.classlink_tenant_id = "d-river", "2000"  # one district
+    hillside.save()
+    dan.external_id = "s-1001"  # Hillside's roster uses the same id
+    dan.save()
+    for kind, data in (("classlink", classlink_userinfo()), ("clever", clever_user())):
+        request, response = sign_in(kind, data)
+        assert response.status_code == 403 and STUDENT_SESSION_KEY not in request.session
+
+
+@pytest.mark.parametrize(
+    ("kind", "data"),
+    [
+        ("clever", clever_user()),
+        ("classlink", classlink_userinfo()),
+    ],
+)
+def test_a_student_is_looked_for_only_in_their_own_district(kind, data, ava, dan, hillside):
+    """Roster ids are unique within a district only: the same id in another district is another child."""
+    hillside.clever_district_id, hillside.classlink_tenant_id = "d-hill", "3000"
+    hillside.save()
+    dan.external_id = "s-1001"  # Hillside's own student, in another district, with the same id
+    dan.save()
+    _request, response = sign_in(kind, data)
+    assert response.status_code == 403  # Riverside has no s-1001; Dan is never signed in from d-river
+    ava.external_id = "s-1001"
+    ava.save()
+    request, _response = sign_in(kind, data)
+    assert request.session[STUDENT_SESSION_KEY] == ava.pk
+
+
+@pytest.mark.parametrize(
+    ("kind", "data"),
+    [
+        ("clever", {"data": {**clever_user()["data"], "district": "d-unknown"}}),
+        ("classlink", classlink_userinfo(TenantId="")),
+    ],
+)
+def test_a_district_no_school_connected_is_refused_with_what_to_do(kind, data, rostered_ava):
+    request, response = sign_in(kind, data)
+    page = response.content.decode()
+    assert response.status_code == 403 and STUDENT_SESSION_KEY not in request.session
+    assert "has not connected its" in page and "/join/" in page
+
+
+def test_the_school_admin_enters_the_districts_in_the_school_settings(client, riverside, dr_patel):
+    client.force_login(dr_patel)
+    page = client.get("/school/settings/")
+    assert "Clever district ID" in page.content.decode()
+    form = {"name": riverside.name, "time_zone": "Europe/London", "default_language": ""}
+    client.post("/school/settings/", {**form, "clever_district_id": " d-42 ", "classlink_tenant_id": "77"})
+    riverside.refresh_from_db()
+    assert (riverside.clever_district_id, riverside.classlink_tenant_id) == ("d-42", "77")
+
+
+def test_an_ambiguous_clever_sis_id_does_not_fall_back_to_the_student_number(
+    rostered_ava, dan, cleo, hillside
+):
+    hillside.clever_district_id = "d-river"  # one district of two schools
+    hillside.save()
+    dan.external_id = "s-1001"
+    dan.save()
+    cleo.external_id = "1001"  # the student number: unique, but whose it is cannot be told
+    cleo.save()
+    request, response = sign_in("clever", clever_user())
+    assert response.status_code == 403 and STUDENT_SESSION_KEY not in request.session

@@ -15,6 +15,7 @@ from games import services as game_services
 from integrations import tasks
 from integrations.lti import CLAIM
 from integrations.models import CourseLink, LaunchValue, PersonLink, ResourceLink
+from tests.factories import enrolled_student
 
 from .platform import CLIENT_ID, FORGER_PEM, INSTRUCTOR, LEARNER
 
@@ -236,3 +237,93 @@ def test_one_device_changing_hands_signs_the_last_person_in_only(client, lms, mo
     assert STUDENT_SESSION_KEY in client.session and "_auth_user_id" not in client.session
     lms.launch(client)
     assert STUDENT_SESSION_KEY not in client.session and "_auth_user_id" in client.session
+
+
+# --- Where a link lands -----------------------------------------------------------------------------
+
+
+def _homework(classroom, *, opens_at=None, students=None):
+    return game_services.assignment_create(
+        classroom=classroom,
+        by=classroom.teachers.get(),
+        game="lineup",
+        title="Fractions at home",
+        opens_at=opens_at or timezone.now() - timedelta(hours=1),
+        due_at=timezone.now() + timedelta(days=2),
+        students=students,
+    )
+
+
+def test_a_learner_from_a_games_link_lands_in_the_game_already_joined(client, lms, moodle):
+    lms.launch(client)
+    course = CourseLink.objects.get()
+    session = game_services.session_play_now(
+        classroom=course.classroom, by=course.classroom.teachers.get(), game="lineup"
+    )
+    custom = {CLAIM + "custom": {"classplay_session": str(session.pk)}}
+    response = lms.launch(client.__class__(), **(_learner_claims() | custom))
+    assert response.status_code == 302 and response["Location"] == reverse("games:play", args=[session.pk])
+    assert session.participants.get().student.given_name == "Ava"
+
+
+def test_a_learner_from_a_finished_games_link_lands_on_their_page(client, lms, moodle):
+    lms.launch(client)
+    course = CourseLink.objects.get()
+    session = game_services.session_play_now(
+        classroom=course.classroom, by=course.classroom.teachers.get(), game="lineup"
+    )
+    session.status = session.Status.FINISHED
+    session.save(update_fields=["status"])
+    custom = {CLAIM + "custom": {"classplay_session": str(session.pk)}}
+    response = lms.launch(client.__class__(), **(_learner_claims() | custom))
+    assert response["Location"] == reverse("student_home") and not session.participants.exists()
+
+
+def test_a_homework_link_lands_the_learner_on_it_and_the_teacher_on_its_page(client, lms, moodle):
+    lms.launch(client)
+    course = CourseLink.objects.get()
+    assignment = _homework(course.classroom)
+    custom = {CLAIM + "custom": {"classplay_assignment": str(assignment.pk)}}
+    response = lms.launch(client, **custom)
+    assert response["Location"] == reverse("games:homework", args=[assignment.pk])
+    assert ResourceLink.objects.get().assignment == assignment
+    student_client = client.__class__()
+    response = lms.launch(student_client, **(_learner_claims() | custom))
+    assert response["Location"] == reverse("student_home") + f"#homework-{assignment.pk}"
+    page = student_client.get(reverse("student_home")).content.decode()
+    assert (
+        f'id="homework-{assignment.pk}"' in page
+        and reverse("games:homework_start", args=[assignment.pk]) in page
+    )
+
+
+def test_a_learner_the_homework_is_not_set_for_is_told_so(client, lms, moodle):
+    lms.launch(client)
+    course = CourseLink.objects.get()
+    someone_else = enrolled_student(course.classroom, given_name="Zoe")
+    assignment = _homework(course.classroom, students=[someone_else])
+    custom = {CLAIM + "custom": {"classplay_assignment": str(assignment.pk)}}
+    lms.launch(client, **custom)
+    student_client = client.__class__()
+    response = lms.launch(student_client, **(_learner_claims() | custom))
+    page = student_client.get(response["Location"]).content.decode()
+    assert "This homework is not set for you." in page and f'id="homework-{assignment.pk}"' not in page
+
+
+def test_a_learner_launched_before_the_homework_opens_is_told_when(client, lms, moodle):
+    lms.launch(client)
+    course = CourseLink.objects.get()
+    assignment = _homework(course.classroom, opens_at=timezone.now() + timedelta(days=1))
+    custom = {CLAIM + "custom": {"classplay_assignment": str(assignment.pk)}}
+    lms.launch(client, **custom)
+    student_client = client.__class__()
+    response = lms.launch(student_client, **(_learner_claims() | custom))
+    page = student_client.get(response["Location"]).content.decode()
+    assert "This homework opens on" in page
+
+
+def test_a_link_naming_another_classs_homework_is_not_tied_to_it(client, lms, moodle, class_7c):
+    lms.launch(client)
+    elsewhere = _homework(class_7c)
+    lms.launch(client, **{CLAIM + "custom": {"classplay_assignment": str(elsewhere.pk)}})
+    assert ResourceLink.objects.get().assignment is None

@@ -17,7 +17,7 @@ from integrations.lti import CLAIM, SESSION_PARAMETER
 from integrations.models import CourseLink, DeepLinkRequest, ResourceLink, ScoreSent
 from reports.models import LearningFact
 
-from .platform import CLIENT_ID, ISSUER, learner
+from .platform import CLIENT_ID, INSTRUCTOR, ISSUER, learner
 
 pytestmark = pytest.mark.django_db
 
@@ -209,3 +209,26 @@ def test_scores_of_a_launched_session_are_posted_once(
     tasks.nightly.delay()
     assert len(lms.scores) == 2
     assert ResourceLink.objects.get().session == session
+
+
+def test_an_empty_member_list_takes_no_one_off_the_class(client, lms, moodle):
+    lms.launch(client)
+    course = CourseLink.objects.get()
+    lms.members = [learner("lms-ava", "Ava", "Okoro")]
+    roster.roster_sync(course_id=course.pk)
+    lms.members = []  # not even the teacher: a privacy setting or a glitch on the platform
+    result = roster.roster_sync(course_id=course.pk)
+    assert result.removed == 0
+    assert Enrolment.objects.filter(classroom=course.classroom, student__given_name="Ava").exists()
+
+
+def test_a_member_list_with_no_learners_takes_no_one_off_the_class(client, lms, moodle):
+    lms.launch(client)
+    course = CourseLink.objects.get()
+    lms.members = [learner("lms-ava", "Ava", "Okoro")]
+    roster.roster_sync(course_id=course.pk)
+    teacher = {**learner("lms-rivera", "Ana", "Rivera"), "roles": [INSTRUCTOR]}
+    lms.members = [teacher]  # the learners hidden by the platform's privacy setting
+    result = roster.roster_sync(course_id=course.pk)
+    assert result.removed == 0
+    assert Enrolment.objects.filter(classroom=course.classroom, student__given_name="Ava").exists()

@@ -4,7 +4,6 @@ deadline, and deadlines stopped for seconds at a time; now a failure is noticed 
 it lasts, and what was skipped is made good (facts at the session's wrap-up, screens on reconnect)."""
 
 import asyncio
-import time
 from datetime import timedelta
 from unittest import mock
 
@@ -57,14 +56,14 @@ def test_deadlines_keep_firing_while_redis_is_down(monkeypatch, committed, class
     assert len(tables) == 3
     calls = _redis_down(monkeypatch)
     now = max(table.deadline for table in tables) + 1
-    started = time.monotonic()
     for _round in range(3):  # three rounds of every table's deadline, each fired at once
         with committed():
             assert clock.tick(now=now, check_lobbies=False) >= len(tables)
         now = max(GameTable.objects.get(pk=table.pk).deadline or now for table in tables) + 1
     assert TableLogEntry.objects.filter(table__session=session, kind="deadline").count() >= 3 * len(tables)
-    assert calls["channel layer"] == 1  # noticed once, then not waited on
-    assert time.monotonic() - started < 3 * SLOW_FAILURE  # not nine slow failures, one
+    # Noticed once, then not waited on: one slow failure, not nine. (Counted, not timed: a wall-clock
+    # bound fails on a loaded machine.)
+    assert calls["channel layer"] == 1
     assert outbox.is_down("channel layer")
 
 
