@@ -174,7 +174,7 @@ def test_a_trip_of_many_tables_gives_each_its_own_outcomes_and_one_broadcast(
     assert outcomes[first.pk][0].seq == first.seq + 1
     assert outcomes[second.pk][0].seq == second.seq + 1
     assert isinstance(outcomes[second.pk][1], services.ActionRefused)
-    # Each table's news once, with the table as committed for this process's fan-out (no state in the message).
+    # Each table's news once, with the table as committed for this process's fan-out (no state sent).
     assert [message["table"] for _group, message in collection.messages.values()] == [first.pk, second.pk]
     assert all("state" not in message for _group, message in collection.messages.values())
     assert {pk: table.seq for pk, table in collection.tables.items()} == {
