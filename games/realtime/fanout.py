@@ -46,6 +46,8 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 THROTTLE_SECONDS = 0.25
+#: At most this many committed tables wait in the hub for their fan-out (see SessionHub.keep_committed).
+COMMITTED_KEPT = 256
 #: After a failed read of the channel layer the hub waits this long, doubling up to the maximum: an outage
 #: must not become a loop that burns the server's CPU and floods its log.
 READ_RETRY_SECONDS = 0.5
@@ -79,12 +81,17 @@ class SessionHub:
     def keep_committed(self, tables) -> None:
         """Tables as the writer on this process's database thread just committed them (state, seq and
         session loaded, never changed again): their fan-out uses them instead of reading them back. Kept
-        only for sessions with connections here, until their announcement arrives."""
+        only for sessions with connections here, until their announcement arrives, and at most
+        COMMITTED_KEPT at once: a state is held for every table waiting, and when the fan-out falls behind
+        a thousand homework tables wait (the rest are read when their turn comes, as before)."""
         for table in tables:
             if self.sessions.get(table.session_id):
                 kept = self.committed.get(table.pk)
-                if kept is None or kept.seq < table.seq:
-                    self.committed[table.pk] = table
+                if kept is not None and kept.seq >= table.seq:
+                    continue
+                if kept is None and len(self.committed) >= COMMITTED_KEPT:
+                    continue
+                self.committed[table.pk] = table
 
     async def join(self, consumer: GameConsumer) -> None:
         async with self.lock:

@@ -135,3 +135,16 @@ def test_the_hub_keeps_no_table_of_a_session_nobody_here_watches():
     hub = fanout.SessionHub()
     hub.keep_committed([_table(9)])
     assert hub.committed == {}
+
+
+def test_the_hub_keeps_a_bounded_number_of_committed_tables(monkeypatch):
+    """When the fan-out falls behind, the tables beyond the bound are read when their turn comes."""
+    from types import SimpleNamespace
+
+    monkeypatch.setattr(fanout, "COMMITTED_KEPT", 2)
+    hub = fanout.SessionHub()
+    hub.sessions[7] = {object()}
+    hub.keep_committed([SimpleNamespace(pk=pk, session_id=7, seq=1) for pk in (1, 2, 3)])
+    assert sorted(hub.committed) == [1, 2]
+    hub.keep_committed([SimpleNamespace(pk=2, session_id=7, seq=2)])  # a newer state of a kept table
+    assert hub.committed[2].seq == 2
