@@ -13,7 +13,6 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402  (needs
 from django.conf import settings  # noqa: E402
 
 from games.clock import start_in_thread  # noqa: E402
-from games.realtime.batching import sweep_on  # noqa: E402
 from games.realtime.routing import build_websocket_application  # noqa: E402
 
 router = ProtocolTypeRouter(
@@ -34,8 +33,7 @@ async def application(scope, receive, send):
         if message["type"] == "lifespan.startup":
             _tune_garbage_collector()
             if settings.CLASSPLAY_CLOCK_IN_PROCESS:
-                # Its sweeps run on this loop's database thread, with the moves (games.clock).
-                clock = start_in_thread(sweep=sweep_on(asyncio.get_running_loop()))
+                clock = start_in_thread()
             await send({"type": "lifespan.startup.complete"})
         elif message["type"] == "lifespan.shutdown":
             if clock is not None:

@@ -6,10 +6,10 @@ so two clocks never fire one deadline twice). In embedded mode it runs as a thre
 process (see config.asgi); with real services it runs as its own process (``manage.py run_clock``).
 
 Each tick's sweep (the due deadlines and computer moves) broadcasts once, after it: its commits'
-broadcasts are collected and handed over together. In the server process the whole sweep is handed to
-the server's event loop instead (``sweep=``, see ``games.realtime.batching.sweep_on``): it runs on the
-database thread the moves use, so SQLite's writers do not take turns across two threads, and the tables
-it moved on go straight to the fan-out.
+broadcasts are collected and handed over together, not one hand-over per table. (Handing the whole sweep
+to the server's event loop, to run on the database thread the moves use, was measured and dropped: with
+1000 homework games that thread has a queue, and the computer's moves waited in it, see
+docs/performance.md.)
 """
 
 from __future__ import annotations

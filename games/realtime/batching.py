@@ -18,12 +18,11 @@ from __future__ import annotations
 import asyncio
 import logging
 import weakref
-from collections.abc import Callable
 from typing import Any
 
 from channels.db import database_sync_to_async
 
-from .. import broadcast, clock, services
+from .. import broadcast, services
 from . import fanout
 
 logger = logging.getLogger(__name__)
@@ -68,13 +67,6 @@ class TableBatcher:
                 self._waiting[table_id] = queue[MAX_BATCH:]  # to the back of the line
         return trip
 
-    async def sweep(self, now: float | None = None) -> int:
-        """The clock's sweep (due deadlines, computer moves) on the database thread, told as a trip is."""
-        fired, collection = await database_sync_to_async(clock.sweep_collected)(now)
-        fanout.hub().keep_committed(collection.tables.values())
-        await broadcast.send_collected(collection)
-        return fired
-
     async def _trip(self, trip: dict[int, Waiting]) -> None:
         batches = {
             table_id: [submission for submission, _future in batch] for table_id, batch in trip.items()
@@ -113,23 +105,6 @@ def _settle(batch: Waiting, outcome: list | Exception) -> None:
     for (_submission, future), result in zip(batch, outcome, strict=True):
         if not future.done():
             future.set_result(result)
-
-
-#: A sweep handed over that has not come back in this long is given up (the clock logs it and goes on).
-SWEEP_TIMEOUT = 60.0
-
-
-def sweep_on(loop: asyncio.AbstractEventLoop) -> Callable[[float | None], int]:
-    """For the clock thread of a server process: each sweep handed to the server's event loop in one
-    hand-over (see games.clock)."""
-
-    async def on_loop(now: float | None) -> int:
-        return await batcher().sweep(now)
-
-    def sweep(now: float | None = None) -> int:
-        return asyncio.run_coroutine_threadsafe(on_loop(now), loop).result(SWEEP_TIMEOUT)
-
-    return sweep
 
 
 _BATCHERS: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, TableBatcher] = weakref.WeakKeyDictionary()

@@ -148,28 +148,3 @@ def test_a_sweep_tells_the_screens_in_one_hand_over_after_it(monkeypatch, class_
     monkeypatch.setattr(clock.broadcast, "send_collected", send_collected)
     assert clock.tick(now=max(t.deadline for t in tables) + 1, check_lobbies=False) >= len(tables)
     assert handed_over == [sorted(t.pk for t in tables)]
-
-
-def test_the_server_process_clock_hands_each_sweep_to_the_event_loop(monkeypatch):
-    import asyncio
-    import threading
-
-    from games.realtime import batching
-
-    loop = asyncio.new_event_loop()
-    server = threading.Thread(target=loop.run_forever)
-    server.start()
-    ran = []
-
-    async def sweep(self, now):
-        ran.append((threading.current_thread(), now))
-        return 2
-
-    monkeypatch.setattr(batching.TableBatcher, "sweep", sweep)
-    try:
-        assert clock.tick(now=T0, check_lobbies=False, sweep=batching.sweep_on(loop)) == 2
-    finally:
-        loop.call_soon_threadsafe(loop.stop)
-        server.join()
-        loop.close()
-    assert ran == [(server, T0)]
