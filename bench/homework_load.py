@@ -355,7 +355,11 @@ def argument_parser() -> argparse.ArgumentParser:
     parser.add_argument("--mode", choices=["embedded", "redis"], default="embedded")
     parser.add_argument("--redis-db", type=int, default=13)
     parser.add_argument(
-        "--pg-url", default=PG_URL, help="redis mode: this PostgreSQL database is dropped and made again"
+        "--pg-url",
+        "--database-url",
+        dest="database_url",
+        default=PG_URL,
+        help="the PostgreSQL database (redis mode), dropped and remade",
     )
     parser.add_argument("--think", type=float, nargs=2, default=(2.0, 6.0), help="a student's think time, s")
     parser.add_argument("--connect-concurrency", type=int, default=100)

@@ -74,10 +74,9 @@ def raise_fd_limit(wanted: int) -> int:
     return resource.getrlimit(resource.RLIMIT_NOFILE)[0]
 
 
-def environment(mode: str, var_dir: str, redis_db: int, pg_url: str = PG_URL) -> dict[str, str]:
+def environment(mode: str, var_dir: str, redis_db: int, database_url: str = PG_URL) -> dict[str, str]:
     """The server processes' environment: production settings over plain HTTP on loopback, one web
-    process (embedded: the channel layer lives in it) and no mail (production settings refuse to start
-    without these two)."""
+    process in embedded mode (the channel layer lives in it) and no mail."""
     env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
     env.update(
         DJANGO_SETTINGS_MODULE="config.settings",
@@ -91,13 +90,14 @@ def environment(mode: str, var_dir: str, redis_db: int, pg_url: str = PG_URL) ->
         CSRF_COOKIE_SECURE="false",
         BEHIND_TLS_PROXY="false",
         LOG_LEVEL="WARNING",
+        EMAIL_CONSOLE_ALLOWED="true",  # no mail is sent; the server refuses to start without it
         PYTHONUNBUFFERED="1",
-        WEB_CONCURRENCY="1",
-        EMAIL_CONSOLE_ALLOWED="true",
     )
     env.pop("PYTEST_XDIST_WORKER", None)
+    if mode == "embedded":
+        env["WEB_CONCURRENCY"] = "1"  # one process holds the embedded channel layer
     if mode == "redis":
-        env["DATABASE_URL"] = pg_url
+        env["DATABASE_URL"] = database_url
         env["REDIS_URL"] = f"redis://127.0.0.1:6379/{redis_db}"
     return env
 
@@ -109,9 +109,9 @@ def prepare(args, prefix: str) -> tuple[str, dict[str, str], int]:
     Returns the directory, the environment and the file descriptor limit."""
     limit = raise_fd_limit(2 * args.students + 1000)  # the server inherits it: one socket each side
     var_dir = tempfile.mkdtemp(prefix=prefix)
-    env = environment(args.mode, var_dir, args.redis_db, args.pg_url)
+    env = environment(args.mode, var_dir, args.redis_db, args.database_url)
     if args.mode == "redis":
-        fresh_postgres(args.pg_url)
+        fresh_postgres(args.database_url)
         flush_redis(env["REDIS_URL"])
     os.environ.update(env)
     for name in ("DATABASE_URL", "REDIS_URL"):
@@ -474,6 +474,8 @@ class Client:
     received: int = 0
     bytes: int = 0
     push_lag: list[float] = field(default_factory=list)  # receive time - server_time, table messages
+    #: when this connection received its first table view (the device is playing), else None
+    playing_at: float | None = None
 
 
 class Bench:
@@ -549,6 +551,8 @@ class Bench:
     @staticmethod
     def receive(client: Client, raw: str, now: float) -> None:
         client.received += 1
+        if client.playing_at is None and '"type":"table"' in raw:
+            client.playing_at = now
         client.bytes += len(raw)
         head = raw[:24]
         if head.startswith('{"type":"bundle"') and not client.teacher:
@@ -609,6 +613,7 @@ class Bench:
 
     async def connect_all(self, concurrency: int) -> float:
         started = time.perf_counter()
+        self.connect_started = time.time()
         await self.open(self.teacher)
         gate = asyncio.Semaphore(concurrency)
 
@@ -626,6 +631,49 @@ class Bench:
         await asyncio.gather(*(one(c) for c in self.students))
         reporter.cancel()
         return time.perf_counter() - started
+
+    async def all_playing(self, since: float, limit: float) -> float | None:
+        """Seconds from ``since`` until every student's current connection has its first table view
+        (None if some never did within ``limit``)."""
+        deadline = time.monotonic() + limit
+        while time.monotonic() < deadline:
+            if all(c.playing_at is not None for c in self.students):
+                return max(c.playing_at for c in self.students) - since
+            await asyncio.sleep(0.01)
+        return None
+
+    async def storm(self, concurrency: int) -> dict:
+        """Every student's device drops (no close frame, as a Wi-Fi access point going down does) and
+        reconnects at once; the time until every one is playing again."""
+        for client in self.students:
+            if client.ws is not None and not self.library_client:
+                client.ws.closed = True  # a drop, not a close the server is told about
+                client.ws.transport.abort()
+            elif client.ws is not None:
+                with contextlib.suppress(Exception):
+                    client.ws.transport.abort()
+            client.ws, client.closed, client.playing_at = None, None, None
+        failures_before = len(self.connect_failures)
+        started = time.time()
+        gate = asyncio.Semaphore(concurrency)
+
+        async def one(client: Client) -> None:
+            async with gate:
+                await self.open(client)
+
+        await asyncio.gather(*(one(c) for c in self.students))
+        handshakes = time.time() - started
+        playing = await self.all_playing(started, self.timeout)
+        result = {
+            "handshakes_seconds": round(handshakes, 2),
+            "all_playing_seconds": None if playing is None else round(playing, 2),
+            "not_playing": sum(1 for c in self.students if c.playing_at is None),
+            "failures": len(self.connect_failures) - failures_before,
+            "closed_by_server": sum(1 for c in self.students if c.closed),
+            "load": round(os.getloadavg()[0], 2),
+        }
+        print(f"# storm: {json.dumps(result)}", flush=True)
+        return result
 
     async def close_all(self) -> None:
         async def close(client: Client) -> None:
@@ -841,7 +889,14 @@ def percentile(values: list[float], p: float) -> float | None:
 async def drive(bench: Bench, args) -> dict:
     figures: dict = {}
     figures["connect_seconds"] = await bench.connect_all(args.connect_concurrency)
+    playing = await bench.all_playing(bench.connect_started, bench.timeout)
+    figures["all_playing_seconds"] = None if playing is None else round(playing, 2)
+    print(f"# every student playing after {figures['all_playing_seconds']} s", flush=True)
     await bench.wait_teacher(lambda v: True, bench.timeout)
+    await bench.settle(limit=bench.timeout)
+    figures["storms"] = []
+    for _storm in range(args.storms):
+        figures["storms"].append(await bench.storm(args.storm_concurrency))
     await bench.settle(limit=bench.timeout)
     figures["connected"] = len(bench.connected()) - 1
     # phase changes with nothing else going on
@@ -861,6 +916,91 @@ async def drive(bench: Bench, args) -> dict:
     figures["push_to_receive_p95"] = percentile(lag, 95)
     await bench.close_all()
     return figures
+
+
+RAW_SERVER = """
+import asyncio, json, sys, time
+from websockets.asyncio.server import serve
+
+async def handler(ws):
+    message = {"type": "table", "table": 1, "number": 1, "seq": 1, "server_time": time.time()}
+    await ws.send(json.dumps(message))
+    async for _message in ws:
+        pass
+
+async def main():
+    port = int(sys.argv[1])
+    async with serve(handler, "127.0.0.1", port, compression=None, backlog=4096, ping_interval=None):
+        await asyncio.Future()
+
+try:
+    import uvloop
+    uvloop.run(main())
+except ImportError:
+    asyncio.run(main())
+"""
+
+
+def raw_baseline(args, preexec) -> dict:
+    """The same minimal clients against a bare websockets server that sends each connection one small
+    message and nothing else: what the handshakes alone cost on this machine, in the same run."""
+    port = free_port()
+    server = subprocess.Popen(
+        [PYTHON, "-c", RAW_SERVER, str(port)], cwd=ROOT, preexec_fn=preexec, stderr=subprocess.DEVNULL
+    )
+    try:
+        wait_listening(port, server)
+        result = asyncio.run(_raw_run(args, port))
+        result["load"] = round(os.getloadavg()[0], 2)
+        print(f"# raw websockets baseline: {json.dumps(result)}", flush=True)
+        return result
+    finally:
+        server.send_signal(signal.SIGINT)
+        try:
+            server.wait(10)
+        except subprocess.TimeoutExpired:
+            server.kill()
+
+
+async def _raw_run(args, port: int) -> dict:
+    clients = [Client(f"raw{n}", "") for n in range(args.students)]
+    first = await _raw_open_all(clients, port, args.connect_concurrency, args.timeout)
+    storms = []
+    for _storm in range(args.storms):
+        for client in clients:
+            if client.ws is not None:
+                client.ws.closed = True
+                client.ws.transport.abort()
+            client.ws, client.playing_at = None, None
+        storms.append(round(await _raw_open_all(clients, port, args.storm_concurrency, args.timeout), 2))
+    for client in clients:
+        if client.ws is not None:
+            await client.ws.close()
+    failed = sum(1 for c in clients if c.transport_errors or c.playing_at is None)
+    return {"connect_all_seconds": round(first, 2), "storms_seconds": storms, "failed": failed}
+
+
+async def _raw_open_all(clients: list[Client], port: int, concurrency: int, timeout: float) -> float:
+    """Seconds until every client has its first message."""
+    started = time.time()
+    gate = asyncio.Semaphore(concurrency)
+
+    async def one(client: Client) -> None:
+        def on_text(text: str, now: float) -> None:
+            if client.playing_at is None:
+                client.playing_at = now
+
+        async with gate:
+            try:
+                client.ws = await RawSocket.connect(port, "/", {}, on_text, lambda reason: None)
+            except Exception as error:
+                client.transport_errors.append(str(error))
+
+    await asyncio.gather(*(one(c) for c in clients))
+    deadline = time.monotonic() + timeout
+    while any(c.playing_at is None for c in clients) and time.monotonic() < deadline:
+        await asyncio.sleep(0.01)
+    return max((c.playing_at or time.time()) for c in clients) - started
 
 
 def check_log(table_id: int, keys: list[str]) -> dict:
@@ -917,6 +1057,8 @@ def summarise(args, figures: dict, changes: list[dict], rss: int, load: tuple, l
         "ws": args.ws,
         "connected": figures["connected"],
         "connect_seconds": round(figures["connect_seconds"], 2),
+        "all_playing_seconds": figures["all_playing_seconds"],
+        "storms": figures["storms"],
         "connect_failures": figures["connect_failures"],
         "phase_changes": len(changes),
         "delivery_last_p50_ms": ms(percentile(lasts, 50)),
@@ -950,12 +1092,16 @@ def main() -> int:
     port = free_port()
     if args.workers > 1 and args.mode != "redis":
         parser.error("--workers needs --mode redis (the embedded channel layer lives in one process)")
+    if args.storms and (args.websockets_client or args.server_deflate):
+        parser.error("--storms drops the minimal client's connections (not the websockets library's)")
     preexec = pinned_to({0}) if args.pin else None
-    processes = start_processes(args, env, port, Path(var_dir), preexec)
     if args.pin:
         os.sched_setaffinity(0, {1})  # the clients (this process)
+    baseline = raw_baseline(args, preexec) if args.raw_baseline else None
+    processes = start_processes(args, env, port, Path(var_dir), preexec)
     try:
         result = measure(args, world, port, server=processes[-1])
+        result["raw_baseline"] = baseline
     finally:
         for process in processes:
             if process is not None and process.poll() is None:
@@ -984,7 +1130,11 @@ def argument_parser() -> argparse.ArgumentParser:
     parser.add_argument("--cycles", type=int, default=5, help="pause/resume pairs measured before the burst")
     parser.add_argument("--redis-db", type=int, default=13, help="a spare Redis database number (redis mode)")
     parser.add_argument(
-        "--pg-url", default=PG_URL, help="redis mode: this PostgreSQL database is dropped and made again"
+        "--database-url",
+        "--pg-url",
+        dest="database_url",
+        default=PG_URL,
+        help="the PostgreSQL database (redis mode), dropped and remade",
     )
     parser.add_argument("--timeout", type=float, default=120.0, help="seconds to wait for any one step")
     parser.add_argument("--connect-concurrency", type=int, default=100, help="websocket handshakes at once")
@@ -1017,6 +1167,21 @@ def argument_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="run the server's processes (web, worker, clock) on CPU 0 and the clients on CPU 1, so that "
         "they do not take each other's time (PostgreSQL and Redis are not pinned)",
+    )
+    parser.add_argument(
+        "--storms",
+        type=int,
+        default=0,
+        help="drop every student's connection and reconnect them all at once this many times (after the "
+        "first connect), measuring until every student is playing again",
+    )
+    parser.add_argument(
+        "--storm-concurrency", type=int, default=2000, help="reconnecting handshakes at once in a storm"
+    )
+    parser.add_argument(
+        "--raw-baseline",
+        action="store_true",
+        help="first connect the same clients (and storms) to a bare websockets server, as a floor",
     )
     parser.add_argument("--keep", action="store_true", help="keep the temporary directory (server log)")
     parser.add_argument("--profile", help="run the server under cProfile and write its profile here")
@@ -1120,6 +1285,12 @@ def print_table(r: dict) -> None:
     rows = [
         ("students connected", f"{r['connected']} of {r['students']} ({r['connect_failures']} failed)"),
         ("connect all", f"{r['connect_seconds']} s"),
+        ("every student playing", f"{r['all_playing_seconds']} s after the first connect"),
+        (
+            "storms: every student playing again",
+            ", ".join(f"{s['all_playing_seconds']} s (load {s['load']})" for s in r["storms"]) or "-",
+        ),
+        ("raw websockets baseline", json.dumps(r.get("raw_baseline"))),
         (
             "delivery to last client p50/p95/p99",
             f"{r['delivery_last_p50_ms']} / {r['delivery_last_p95_ms']} / {r['delivery_last_p99_ms']} ms"

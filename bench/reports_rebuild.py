@@ -16,7 +16,9 @@ as in production). Then, in this one process, exactly as one Celery worker runs 
 For each build: wall clock, the worker's CPU and its PostgreSQL backends' CPU (all of this database's
 backends: the build reads and writes on connections of its own threads), and the 1-minute load average
 before and after. Prints one JSON line of figures. Needs PostgreSQL; ``--students 200 --sessions 40``
-makes a quick run.
+makes a quick run. ``--homework N``: on N% of its days a class has homework instead of a live game: one
+assignment, which each student plays as an attempt of their own (a session with only them in it), with as
+many answers as a live game, so the facts are as many as without homework and only the sessions more.
 """
 
 from __future__ import annotations
@@ -60,16 +62,18 @@ def prepare_database(url: str, fresh: bool) -> None:
             connection.execute(f'create database "{name}"')
 
 
-def populate(students: int, sessions: int, per_session: int, class_size: int, seed: int) -> dict:
+def populate(
+    students: int, sessions: int, per_session: int, class_size: int, seed: int, homework: int = 0
+) -> dict:
     from django.db import connection
 
     rng = random.Random(seed)
     school, admin, teacher, classrooms, people = _school(students, class_size)
     ability = {s.pk: rng.uniform(1, 5) for s in people}
-    game_sessions = _game_sessions(rng, classrooms, teacher, sessions)
     members: dict[int, list[int]] = {}
     for i, s in enumerate(people):
         members.setdefault(classrooms[i // class_size].pk, []).append(s.pk)
+    game_sessions = _game_sessions(rng, classrooms, teacher, sessions, homework, members)
     raw = connection.connection
     with raw.cursor() as cursor:
         _copy_participants(cursor, game_sessions, members)
@@ -119,19 +123,40 @@ def _school(students: int, class_size: int) -> tuple:
     return school, admin, teacher, classrooms, people
 
 
-def _game_sessions(rng: random.Random, classrooms: list, teacher, sessions: int) -> list:
+#: Games a teacher can set as homework (a computer cannot draw: Mind the Lines is live only).
+HOMEWORK_GAMES = [game for game in GAMES if game[0] != "mindlines"]
+
+
+def _game_sessions(
+    rng: random.Random, classrooms: list, teacher, sessions: int, homework: int, members: dict
+) -> list:
+    """Each class's session of each day: a live game, or on ``homework`` % of the days an assignment
+    that each student plays alone (an attempt: ``bench_student`` is its one player)."""
     from django.utils import timezone
 
-    from games.models import GameSession
+    from games.models import Assignment, GameSession
 
     start = timezone.now() - dt.timedelta(days=sessions + 5)
-    game_rows = []
+    game_rows, assignments = [], []
     for index in range(sessions):  # day by day, as a school plays them
         for classroom in classrooms:
-            game = rng.choices([g[0] for g in GAMES], weights=[g[1] for g in GAMES])[0]
+            set_as_homework = rng.random() * 100 < homework
+            choices = HOMEWORK_GAMES if set_as_homework else GAMES
+            game = rng.choices([g[0] for g in choices], weights=[g[1] for g in choices])[0]
             when = start + dt.timedelta(days=index, hours=rng.randint(8, 15))
-            game_rows.append(
-                GameSession(
+            players = members[classroom.pk] if set_as_homework else [None]
+            if set_as_homework:
+                assignments.append(
+                    Assignment(
+                        classroom=classroom,
+                        created_by=teacher,
+                        game=game,
+                        opens_at=when,
+                        due_at=when + dt.timedelta(days=2),
+                    )
+                )
+            for student_id in players:
+                session = GameSession(
                     classroom=classroom,
                     created_by=teacher,
                     game=game,
@@ -140,8 +165,23 @@ def _game_sessions(rng: random.Random, classrooms: list, teacher, sessions: int)
                     ended_at=when + dt.timedelta(minutes=25),
                     status=GameSession.Status.FINISHED,
                 )
-            )
-    return GameSession.objects.bulk_create(game_rows, batch_size=5000)
+                session.bench_student = student_id
+                session.bench_assignment = len(assignments) - 1 if set_as_homework else None
+                game_rows.append(session)
+    created = Assignment.objects.bulk_create(assignments, batch_size=5000)
+    for session in game_rows:
+        if session.bench_assignment is not None:
+            session.assignment = created[session.bench_assignment]
+    saved = GameSession.objects.bulk_create(game_rows, batch_size=5000)
+    for session, planned in zip(saved, game_rows, strict=True):
+        session.bench_student = planned.bench_student
+    return saved
+
+
+def _players(session, members: dict[int, list[int]]) -> list[int]:
+    """The students of a session: the class, or the one student of a homework attempt."""
+    student_id = getattr(session, "bench_student", None)
+    return [student_id] if student_id is not None else members[session.classroom_id]
 
 
 def _copy_participants(cursor, game_sessions: list, members: dict[int, list[int]]) -> None:
@@ -150,7 +190,7 @@ def _copy_participants(cursor, game_sessions: list, members: dict[int, list[int]
         "last_seen_at, connection) FROM STDIN"
     ) as copy:
         for session in game_sessions:
-            for student_id in members[session.classroom_id]:
+            for student_id in _players(session, members):
                 copy.write_row(
                     (
                         session.pk,
@@ -175,7 +215,7 @@ def _copy_facts(
     facts = 0
     with cursor.copy(f"COPY reports_learningfact ({columns}) FROM STDIN") as copy:
         for session in game_sessions:
-            for student_id in members[session.classroom_id]:
+            for student_id in _players(session, members):
                 for answer in range(per_session):
                     copy.write_row(_fact_row(rng, session, student_id, ability[student_id], answer))
                     facts += 1
@@ -342,6 +382,9 @@ def main() -> None:
     parser.add_argument(
         "--reuse", action="store_true", help="keep the school of the last run (skip writing the facts)"
     )
+    parser.add_argument(
+        "--homework", type=int, default=0, metavar="N", help="N%% of the days are homework, not a live game"
+    )
     args = parser.parse_args()
 
     load_at_start = os.getloadavg()[0]  # before this script adds its own (writing the facts)
@@ -369,7 +412,7 @@ def main() -> None:
     if args.reuse and School.objects.filter(name="Bench Academy").exists():
         data = existing()
     else:
-        data = populate(args.students, args.sessions, args.answers, args.class_size, args.seed)
+        data = populate(args.students, args.sessions, args.answers, args.class_size, args.seed, args.homework)
     populate_s = time.perf_counter() - began
 
     database = url.rsplit("/", 1)[1]
@@ -388,6 +431,7 @@ def main() -> None:
     figures = {
         "students": data["student_count"],
         "sessions": data["sessions"],
+        "homework_percent": args.homework,
         "facts": data["facts"],
         "populate_s": round(populate_s, 1),
         "cpus": os.cpu_count(),

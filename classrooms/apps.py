@@ -7,4 +7,4 @@ class ClassroomsConfig(AppConfig):
     verbose_name = _("Schools and classes")
 
     def ready(self):
-        from . import signals  # noqa: F401 - connects the receivers
+        from . import device_cache, signals  # noqa: F401 - connects the receivers

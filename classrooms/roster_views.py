@@ -184,8 +184,8 @@ def _import(request, client, course, classroom):
     messages.success(
         request,
         _(
-            "Google Classroom import finished: %(created)d new, %(linked)d added to the class, "
-            "%(renamed)d renamed, %(unenrolled)d no longer in the course taken off the class."
+            "Google Classroom import finished: %(created)d new students, %(linked)d added to the class, "
+            "%(renamed)d renamed, %(unenrolled)d taken off the class (no longer in the course)."
         )
         % {
             "created": result.created,

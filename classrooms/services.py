@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import timedelta
+from functools import partial
 from zoneinfo import available_timezones
 
 from django.conf import settings
@@ -17,7 +18,7 @@ from django.utils import timezone, translation
 from django.utils.crypto import constant_time_compare
 from django.utils.translation import gettext as _
 
-from . import languages, selectors
+from . import device_cache, languages, selectors
 from .models import (
     ACCOMMODATION_FLAGS,
     AccommodationChange,
@@ -228,9 +229,11 @@ def classroom_new_join_code(*, classroom: Classroom) -> str:
         try:
             with transaction.atomic():
                 classroom.save(update_fields=["join_code"])
-                Student.objects.filter(enrolments__classroom=classroom).update(
-                    signin_version=F("signin_version") + 1
-                )
+                students = Student.objects.filter(enrolments__classroom=classroom)
+                signed_out = list(students.values_list("pk", flat=True))
+                students.update(signin_version=F("signin_version") + 1)
+                # a bulk update sends no signal: the game sockets' cache of these students is told here
+                transaction.on_commit(partial(device_cache.forget_students, signed_out))
             return classroom.join_code
         except IntegrityError:
             continue

@@ -221,11 +221,16 @@ if REDIS_URL:
     }
 else:
     CACHES = {
-        "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "classplay"},
+        # Room for a big session's devices and students (classrooms.device_cache: two entries a device) and
+        # the sign-in rate limits; the default 300 entries would be culled again and again by one class.
+        "default": {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "LOCATION": "classplay",
+            "OPTIONS": {"MAX_ENTRIES": 50_000},
+        },
         "fallback": {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "classplay_cache"},
     }
-    # One process: the in-memory layer, its clean-up of expired entries done once a second, not per message.
-    CHANNEL_LAYERS = {"default": {"BACKEND": "games.realtime.layers.LocalChannelLayer"}}
+    CHANNEL_LAYERS = {"default": {"BACKEND": "config.channel_layers.InMemoryLayer"}}
 
 #: /healthz fails when the Celery worker's heartbeat stops (beat queues it): on with real services.
 HEALTH_REQUIRE_WORKER = env_bool("HEALTH_REQUIRE_WORKER", bool(REDIS_URL))
@@ -333,6 +338,8 @@ DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "Classplay <no-reply@classpla
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
 
 # --- Sessions and security -------------------------------------------------------------------------
+#: Database sessions that tell the game sockets' device cache when they change (classrooms.device_cache).
+SESSION_ENGINE = "classrooms.sessions"
 SESSION_COOKIE_AGE = 60 * 60 * 12  # a school day; shared devices should not stay signed in for weeks
 SESSION_COOKIE_HTTPONLY = True
 SESSION_COOKIE_SAMESITE = "Lax"
@@ -422,6 +429,9 @@ ROSTER_SYNC_MAX_ROWS = env_int("ROSTER_SYNC_MAX_ROWS", 50_000)
 CLASSPLAY_CLOCK_IN_PROCESS = env_bool("CLASSPLAY_CLOCK_IN_PROCESS", not REDIS_URL and not TESTING)
 #: Days learning facts are kept before the daily clean-up (``reports.purge``) erases them (0: for ever).
 REPORT_RETENTION_DAYS = env_int("REPORT_RETENTION_DAYS", 0)
+#: Where ``manage.py backup_database`` writes the database's nightly dumps, and how many it keeps.
+BACKUP_DIR = Path(env_str("BACKUP_DIR") or VAR_DIR / "backups")
+BACKUP_KEEP = env_int("BACKUP_KEEP", 14)
 
 LOGGING = {
     "version": 1,

@@ -15,6 +15,7 @@ from django.utils.dateformat import format as date_format
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
+from classrooms import device_cache
 from classrooms.models import Classroom, Enrolment, Student, StudentLevel, User
 from classrooms.selectors import accommodations_by_student, can_manage_classroom, classrooms_for_user
 from classrooms.text import tidy_sentence
@@ -67,6 +68,47 @@ def participant_for_student(student: Student, session_id: int) -> Participant | 
         .exclude(status=Participant.Status.REMOVED)
         .first()
     )
+
+
+@dataclass(frozen=True)
+class Player:
+    """A student's device that may play in a session: who, its seat, and the session."""
+
+    device: device_cache.Device
+    participant: Participant
+
+
+def players_for_devices(requests: list[tuple[str | None, int]]) -> list[Player | None]:
+    """For each (session key, session id) of a connecting device, the student it is signed in as and
+    their seat in that session, as ``participant_for_student`` finds it (None: refused). One query for
+    all of them (a class reconnecting at once), after the device cache."""
+    devices = device_cache.devices([key for key, _session_id in requests])
+    wanted = {
+        (device.student.pk, session_id)
+        for device, (_key, session_id) in zip(devices, requests, strict=True)
+        if device is not None
+    }
+    seats: dict[tuple[int, int], Participant] = {}
+    if wanted:
+        rows = (
+            # not the table: each row would carry its own copy of the table's (large) state
+            Participant.objects.select_related("session")
+            .filter(
+                student_id__in={student for student, _session in wanted},
+                session_id__in={session for _student, session in wanted},
+                # still in the session's class (a student moved to another class no longer opens its games)
+                session__classroom__enrolments__student=models.F("student"),
+            )
+            .exclude(status=Participant.Status.REMOVED)
+        )
+        seats = {(row.student_id, row.session_id): row for row in rows}
+    players: list[Player | None] = []
+    for device, (_key, session_id) in zip(devices, requests, strict=True):
+        participant = seats.get((device.student.pk, session_id)) if device is not None else None
+        players.append(
+            Player(device, participant) if device is not None and participant is not None else None
+        )
+    return players
 
 
 def table_view(table: GameTable, viewer: dict) -> dict:
@@ -329,13 +371,22 @@ def student_snapshot(session_id: int, participant_id: int) -> SessionSnapshot | 
     """What a student's connecting device needs: the session, the lobby's counts, its own seat and only
     its own table's state. Reading every participant for each of 2000 connecting devices made the
     connects of a big session quadratic."""
+    return players_snapshot(session_id, [participant_id])
+
+
+def players_snapshot(session_id: int, participant_ids: list[int]) -> SessionSnapshot | None:
+    """``student_snapshot`` for many devices of one session at once (a class connecting together): their
+    seats, the lobby's counts, and the state of only the tables they sit at; the session's sentences in
+    every language (the devices may each read a different one)."""
     session = GameSession.objects.select_related("classroom__school").filter(pk=session_id).first()
     if session is None:
         return None
-    seat = (
-        session.participants.filter(pk=participant_id).values_list("status", "table_id", "player_id").first()
+    rows = session.participants.filter(pk__in=participant_ids).values_list(
+        "pk", "status", "table_id", "player_id"
     )
-    seats = {participant_id: seat} if seat else {}
+    seats: dict[int, tuple[str, int | None, str]] = {
+        pk: (status, table_id, player) for pk, status, table_id, player in rows
+    }
     statuses = dict(
         session.participants.filter(status__in=[Participant.Status.PRESENT, Participant.Status.WAITING])
         .order_by()
@@ -343,9 +394,15 @@ def student_snapshot(session_id: int, participant_id: int) -> SessionSnapshot | 
         .annotate(n=models.Count("pk"))
     )
     tables = list(session.tables.select_related("session").defer("state", "config"))
-    own_table = seat[1] if seat and seat[0] != Participant.Status.REMOVED else None
-    with_state = {table.pk: table for table in _with_state([t for t in tables if t.pk == own_table])}
+    seated = {
+        table_id for status, table_id, _player in seats.values() if status != Participant.Status.REMOVED
+    }
+    with_state = {table.pk: table for table in _with_state([t for t in tables if t.pk in seated])}
     summary = _summary(session, [], {table.pk: with_state.get(table.pk, table) for table in tables})
+    localized = {}
+    for code, _name in settings.LANGUAGES:
+        with translation.override(code):
+            localized[code] = {"when": session_when(session)}
     return SessionSnapshot(
         summary=summary,
         seats=seats,
@@ -354,6 +411,7 @@ def student_snapshot(session_id: int, participant_id: int) -> SessionSnapshot | 
             "present": statuses.get(Participant.Status.PRESENT, 0),
             "waiting": statuses.get(Participant.Status.WAITING, 0),
         },
+        localized=localized,
     )
 
 
@@ -661,3 +719,27 @@ def student_game_records(student: Student) -> list[dict]:
 
 def _iso(epoch_seconds: float) -> str:
     return datetime.fromtimestamp(epoch_seconds, tz=UTC).isoformat()
+
+
+@dataclass(frozen=True)
+class UnderWay:
+    """The games an upgrade must wait for, and those it need not (``manage.py running_games``)."""
+
+    #: A class is at the devices: a lobby is open, or a live game's or a homework attempt's clocks run.
+    blocking: list[GameSession]
+    #: Clocks stopped, state in the database: a paused live game, a homework attempt whose student left.
+    paused: list[GameSession]
+
+
+def sessions_under_way() -> UnderWay:
+    """Live games and homework attempts not yet over, split by whether a stop of the site would cost
+    their players time (a running clock keeps counting while the site is down; a paused one does not)."""
+    sessions = list(
+        GameSession.objects.filter(
+            status__in=[GameSession.Status.LOBBY, GameSession.Status.RUNNING, GameSession.Status.PAUSED]
+        )
+        .select_related("classroom__school", "assignment")
+        .order_by("classroom__school__name", "scheduled_for", "id")
+    )
+    paused = [session for session in sessions if session.status == GameSession.Status.PAUSED]
+    return UnderWay(blocking=[session for session in sessions if session not in paused], paused=paused)

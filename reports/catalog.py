@@ -32,7 +32,7 @@ ANSWER_SHOWN = 120
 
 def game_skill(game: str) -> str:
     """The skill a game's facts practise ("" for a game the reports do not know)."""
-    measures = all_measures().get(game)
+    measures = _measures(game)
     return measures.skill if measures else ""
 
 
@@ -91,8 +91,14 @@ def wrong_answers_q() -> Q:
     return _games_q(games_spec("wrong_answer_categories")) & Q(correct=False, response__isnull=False)
 
 
+def _measures(game: str) -> ReportMeasures | None:
+    """A game's measures, looked up without building every game's (a build asks per category row)."""
+    found = DEFINITIONS.get(game)
+    return found.reports if found is not None else None
+
+
 def is_answer(game: str, category: str) -> bool:
-    measures: ReportMeasures | None = all_measures().get(game)
+    measures = _measures(game)
     if measures is None:
         return False
     return measures.answer_categories is None or category in measures.answer_categories
@@ -100,14 +106,14 @@ def is_answer(game: str, category: str) -> bool:
 
 def is_quality(game: str, category: str) -> bool:
     """Whether the category is measured by a quality score (its mean), not right or wrong."""
-    measures: ReportMeasures | None = all_measures().get(game)
+    measures = _measures(game)
     return measures is not None and category in measures.quality_categories
 
 
 def measure_of(game: str, category: str) -> str:
     """How a category that is not counted in accuracy is shown: "quality" (a mean score), "share" (its
     own right of made) or "wins" (a result)."""
-    measures: ReportMeasures | None = all_measures().get(game)
+    measures = _measures(game)
     if measures is not None and category in measures.quality_categories:
         return "quality"
     if measures is not None and category in measures.share_categories:
@@ -135,7 +141,7 @@ def answer_text(game: str, response: Any) -> str:
     """A wrong answer as a teacher would read it."""
     if isinstance(response, str):
         return response.strip()[:ANSWER_SHOWN]
-    measures = all_measures().get(game)
+    measures = _measures(game)
     worded = measures.word_answer(response) if measures else None
     if worded is not None:
         return worded[:ANSWER_SHOWN]

@@ -11,12 +11,16 @@ from dataclasses import dataclass
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
-from django.db.models import QuerySet
+from django.db.models import Count, QuerySet, Sum
+from django.utils import timezone
+from django.utils.translation import gettext as _
 from django.utils.translation import pgettext_lazy
 from openpyxl import Workbook
 
 from . import catalog
-from .models import ClassSessionStat, LearningFact, SkillSummary
+from .build.read import BOTH
+from .models import ClassSessionStat, LearningFact, SkillSummary, StudentSessionStat
+from .selectors import in_mode
 
 #: How a moment is written: the school's local time, to the second.
 WHEN_FORMAT = "%Y-%m-%d %H:%M:%S"
@@ -55,6 +59,7 @@ ANSWER_HEADER = [
     pgettext_lazy("CSV column", "score"),
     pgettext_lazy("CSV column", "seconds"),
     pgettext_lazy("CSV column", "teacher_marked"),
+    pgettext_lazy("CSV column", "homework"),
 ]
 SESSION_HEADER = [
     "session_id",
@@ -67,6 +72,7 @@ SESSION_HEADER = [
     "correct",
     "accuracy",
     "mean_seconds",
+    "homework",
 ]
 ITEM_HEADER = [
     "game",
@@ -125,17 +131,25 @@ def csv_lines(header: list[str], rows: Iterable[list]) -> Iterator[str]:
         yield writer.writerow([safe_cell(value) for value in row])
 
 
-def skill_rows(students: QuerySet, class_names: dict[int, str]) -> Iterator[list]:
-    """One row per student per levelled skill (students without answers get zeros)."""
+def skill_rows(students: QuerySet, class_names: dict[int, str], mode: str = BOTH) -> Iterator[list]:
+    """One row per student per levelled skill (students without answers get zeros). Live games or
+    homework only: the totals are those sessions' (from the built per-session rows); the levels and the
+    recommendation stay the student's own, from all their answers."""
     summaries = {
         (summary.student_id, summary.skill): summary
         for summary in SkillSummary.objects.filter(student__in=students.values("pk"))
     }
+    totals = None if mode == BOTH else _skill_totals_in_mode(students, mode)
     for student in students:
         for skill in catalog.LEVELLED_SKILLS:
             summary = summaries.get((student.pk, skill))
-            answered = summary.answered if summary else 0
-            correct = summary.correct if summary else 0
+            if totals is None:
+                answered = summary.answered if summary else 0
+                correct = summary.correct if summary else 0
+                mean_time = summary.mean_time if summary else None
+                sessions = summary.sessions if summary else 0
+            else:
+                answered, correct, mean_time, sessions = totals.get((student.pk, skill), (0, 0, None, 0))
             yield [
                 student.pk,
                 student.external_id,
@@ -145,13 +159,39 @@ def skill_rows(students: QuerySet, class_names: dict[int, str]) -> Iterator[list
                 answered,
                 correct,
                 round(correct / answered, 4) if answered else "",
-                tenths(summary.mean_time) if summary else "",
-                summary.sessions if summary else 0,
+                tenths(mean_time),
+                sessions,
                 summary.current_level if summary else "",
                 summary.recommended_level if summary else "",
                 summary.confidence if summary else "",
                 summary.evidence_answers if summary else 0,
             ]
+
+
+def _skill_totals_in_mode(students: QuerySet, mode: str) -> dict[tuple[int, str], tuple]:
+    """(answers, right, mean seconds, sessions) per student and levelled skill, of one mode's sessions."""
+    rows = (
+        in_mode(StudentSessionStat.objects.filter(student__in=students.values("pk"), answered__gt=0), mode)
+        .filter(skill__in=catalog.LEVELLED_SKILLS)
+        .values("student_id", "skill")
+        .annotate(
+            answers=Sum("answered"),
+            right=Sum("correct"),
+            time=Sum("time_total"),
+            timed=Sum("time_count"),
+            sessions=Count("id"),
+        )
+        .order_by()
+    )
+    return {
+        (row["student_id"], row["skill"]): (
+            row["answers"],
+            row["right"],
+            round(row["time"] / row["timed"], 2) if row["timed"] else None,
+            row["sessions"],
+        )
+        for row in rows
+    }
 
 
 def answer_rows(facts: QuerySet[LearningFact], zone: ZoneInfo) -> Iterator[list]:
@@ -177,10 +217,12 @@ def answer_rows(facts: QuerySet[LearningFact], zone: ZoneInfo) -> Iterator[list]
             "score",
             "time_taken",
             "teacher_marked",
+            "session__assignment_id",
         )
     )
     for row in rows.iterator(chunk_size=2000):
         row = list(row)
+        row[16] = row[16] is not None  # homework: the answer's session is an attempt
         row[0] = when(row[0], zone)
         row[11] = catalog.answer_text(row[6], row[11]) if row[11] is not None else ""
         row[13] = "" if row[13] is None else round(row[13], 4)
@@ -202,6 +244,7 @@ def session_rows(stats: list[ClassSessionStat], zone: ZoneInfo) -> Iterator[list
             stat.correct,
             round(stat.correct / stat.answered, 4) if stat.answered else "",
             tenths(stat.time_total / stat.time_count) if stat.time_count else "",
+            session.assignment_id is not None,
         ]
 
 
@@ -219,6 +262,15 @@ def item_rows(analysis: list[dict]) -> Iterator[list]:
             "" if row["share"] is None else round(row["share"], 4),
             "" if row["discrimination"] is None else row["discrimination"],
         ]
+
+
+def about_sheet(classroom, shows: str, zone: ZoneInfo) -> Sheet:
+    """The spreadsheet's last sheet: which class, what it counts (live games, homework or both), when."""
+    return Sheet(
+        _("About"),
+        [_("Class"), classroom.name],
+        [[_("Shows"), shows], [_("Exported"), when(timezone.now(), zone)]],
+    )
 
 
 def workbook(sheets: list[Sheet]) -> bytes:

@@ -4,6 +4,25 @@ from django.utils.translation import gettext_lazy as _
 from classrooms.models import Level
 
 from . import catalog
+from .build.read import MODES
+from .present import MODE_LABELS
+
+#: The label of the live games / homework filter, on every page that has it.
+MODE_FIELD_LABEL = _("Live games or homework")
+
+
+def mode_field() -> forms.ChoiceField:
+    return forms.ChoiceField(
+        label=MODE_FIELD_LABEL,
+        required=False,
+        choices=[(mode, MODE_LABELS[mode]) for mode in MODES],
+    )
+
+
+class ModeForm(forms.Form):
+    """Which games a report counts: a plain GET parameter (``?mode=live``), "both" when absent."""
+
+    mode = mode_field()
 
 
 class ReviewFilterForm(forms.Form):
@@ -12,11 +31,7 @@ class ReviewFilterForm(forms.Form):
     classroom = forms.TypedChoiceField(label=_("Class"), required=False, coerce=int, empty_value=None)
     teacher = forms.TypedChoiceField(label=_("Teacher"), required=False, coerce=int, empty_value=None)
     game = forms.ChoiceField(label=_("Game"), required=False)
-    mode = forms.ChoiceField(
-        label=_("Live games or homework"),
-        required=False,
-        choices=(("both", _("Both")), ("live", _("Live games")), ("homework", _("Homework"))),
-    )
+    mode = mode_field()
     start = forms.DateField(label=_("From"), required=False, widget=forms.DateInput(attrs={"type": "date"}))
     end = forms.DateField(label=_("To"), required=False, widget=forms.DateInput(attrs={"type": "date"}))
 

@@ -242,6 +242,9 @@ class ClassItemStat(models.Model):
     answered = models.PositiveIntegerField(default=0)
     correct = models.PositiveIntegerField(default=0)
     archived = models.BooleanField(default=False)
+    #: Answers given in homework attempts (a question's live and homework answers are two rows, so a
+    #: report of either reads its own; rows archived before the split count as live).
+    homework = models.BooleanField(default=False)
 
     class Meta:
         indexes = [models.Index(fields=["classroom", "archived"], name="reports_cis_class")]
@@ -267,6 +270,8 @@ class ClassWrongAnswer(models.Model):
     answer = models.CharField(max_length=120)
     count = models.PositiveIntegerField(default=0)
     archived = models.BooleanField(default=False)
+    #: Given in homework attempts (as for :class:`ClassItemStat`).
+    homework = models.BooleanField(default=False)
 
     class Meta:
         indexes = [models.Index(fields=["classroom", "archived"], name="reports_cwa_class")]
@@ -277,7 +282,10 @@ class ClassWrongAnswer(models.Model):
 
 class StudentReport(models.Model):
     """A student's report in one class, ready to render. The columns are what lists filter and sort on;
-    ``data`` holds the rest (by game, category and level, times, trend, insights, plain-word notes)."""
+    ``data`` holds the rest (by game, category and level, times, trend, insights, plain-word notes).
+    Columns and data count live games and homework together; ``data["modes"]`` holds the same report of
+    live games only and of homework only (``{"live": {"row": {column: value}, **data}, "homework": ...}``;
+    a report built before the split has none: ``reports.selectors.report_in_mode``)."""
 
     student = models.ForeignKey(Student, on_delete=models.CASCADE, related_name="reports")
     classroom = models.ForeignKey(Classroom, on_delete=models.CASCADE, related_name="student_reports")
@@ -328,6 +336,9 @@ class SkillSummary(models.Model):
 
 
 class ClassReport(models.Model):
+    """A class's report; ``data["modes"]`` holds its live-only and homework-only figures (as for
+    :class:`StudentReport`)."""
+
     classroom = models.OneToOneField(Classroom, on_delete=models.CASCADE, related_name="report")
     data = models.JSONField(default=dict)
     built_at = models.DateTimeField()

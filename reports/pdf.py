@@ -121,9 +121,10 @@ def _document(story: list, *, title: str, pagesize=A4) -> bytes:
     return buffer.getvalue()
 
 
-def student_card(*, student, classroom, report, summaries) -> bytes:
+def student_card(*, student, classroom, report, summaries, mode: str = present.BOTH) -> bytes:
+    """A student's card of live games, homework or both (``report`` as that mode shows it)."""
     styles = _styles()
-    view = present.student_view(report, summaries, name=student.display_name)
+    view = present.student_view(report, summaries, name=student.display_name, mode=mode)
     totals = view["totals"]
     story = [
         _p(_("Progress report: %(name)s") % {"name": student.display_name}, styles["title"]),
@@ -136,6 +137,7 @@ def student_card(*, student, classroom, report, summaries) -> bytes:
             },
             styles["muted"],
         ),
+        _p(present.shows_line(mode), styles["body"]),
         Spacer(1, 6),
         _table(
             [
@@ -143,7 +145,7 @@ def student_card(*, student, classroom, report, summaries) -> bytes:
                     _("Answers"),
                     *[_("Right in %(skill)s") % {"skill": item["label"]} for item in view["skill_shares"]],
                     _("Average time"),
-                    _("Sessions"),
+                    _("Homework played") if mode == present.HOMEWORK else _("Live games played"),
                 ],
                 [
                     totals["answered"],
@@ -152,7 +154,9 @@ def student_card(*, student, classroom, report, summaries) -> bytes:
                         for item in view["skill_shares"]
                     ],
                     present.seconds(totals["mean_time"]),
-                    f"{totals['sessions_played']} / {totals['sessions_held']}",
+                    present.games_played(
+                        totals["sessions_played"], totals["sessions_held"], totals["homework_sessions"], mode
+                    ),
                 ],
             ]
         ),
@@ -203,9 +207,12 @@ def student_card(*, student, classroom, report, summaries) -> bytes:
 
 
 def class_card(*, classroom, context) -> bytes:
+    """A class's card of live games, homework or both (``context``: ``reports.selectors.class_report``
+    in ``context["mode"]``)."""
     styles = _styles()
     report = context["report"]
-    data = report.data if report else {"totals": {}, "sessions": [], "hardest": [], "wrong": []}
+    mode = context.get("mode", present.BOTH)
+    data = context.get("data") or {"totals": {}, "sessions": [], "hardest": [], "wrong": []}
     totals = data.get("totals", {})
     story = [
         _p(_("Class report: %(class)s") % {"class": classroom.name}, styles["title"]),
@@ -218,6 +225,8 @@ def class_card(*, classroom, context) -> bytes:
             },
             styles["muted"],
         ),
+        _p(present.shows_line(mode), styles["body"]),
+        *([_p(present.rebuild_needed_text(), styles["body"])] if context.get("rebuild_needed") else []),
         Spacer(1, 6),
         _table(
             [
@@ -233,7 +242,7 @@ def class_card(*, classroom, context) -> bytes:
     ]
     for item in class_trend_charts(data.get("sessions", []), classroom.name):
         story += [_p(item["chart"].title, styles["h2"]), _drawing(item["chart"], scale=1.0)]
-    story += [_p(_("Students"), styles["h2"]), _student_table(context["rows"], styles)]
+    story += [_p(_("Students"), styles["h2"]), _student_table(context["rows"], styles, mode)]
     if context.get("participation"):
         chart = present.participation_chart(context["participation"])
         story += [_p(chart.title, styles["h2"]), _drawing(chart, scale=1.0)]
@@ -274,7 +283,7 @@ def class_card(*, classroom, context) -> bytes:
 CLASS_WIDTH = 297 * mm - 32 * mm
 
 
-def _student_table(rows, styles) -> Table:
+def _student_table(rows, styles, mode: str = present.BOTH) -> Table:
     """Every student, their share right in each skill they answered in (never one share across skills)
     and each skill's level: cells wrap, and the widths add up to the page's."""
     levelled = catalog.LEVELLED_SKILLS
@@ -284,7 +293,7 @@ def _student_table(rows, styles) -> Table:
         _("Student"),
         _("Answers"),
         *[_("Right in %(skill)s") % {"skill": catalog.skill_label(skill)} for skill in answered],
-        _("Sessions"),
+        _("Homework played") if mode == present.HOMEWORK else _("Live games played"),
         *_skill_heads(),
     ]
     body = []
@@ -295,13 +304,21 @@ def _student_table(rows, styles) -> Table:
                 row.student.display_name,
                 rep.answered if rep else 0,
                 *[_share(shares[row.student.pk].get(skill)) for skill in answered],
-                f"{rep.sessions_played}/{rep.sessions_held}" if rep else "—",
+                present.games_played(
+                    rep.sessions_played,
+                    rep.sessions_held,
+                    rep.data["totals"].get("homework_sessions", 0),
+                    mode,
+                )
+                if rep
+                else "—",
                 *[_level_cell(row, skill) for skill in levelled],
             ]
         )
-    name, count = 52 * mm, 20 * mm
-    each = (CLASS_WIDTH - name - 2 * count) / max(1, len(answered) + len(levelled))
-    widths = [name, count, *[each] * len(answered), count, *[each] * len(levelled)]
+    # The games column holds "12 / 14 + 3 homework".
+    name, count, games = 52 * mm, 20 * mm, 34 * mm
+    each = (CLASS_WIDTH - name - count - games) / max(1, len(answered) + len(levelled))
+    widths = [name, count, *[each] * len(answered), games, *[each] * len(levelled)]
     cells = [[_cell(value, styles["cell"]) for value in line] for line in [head, *body]]
     return _table(cells, widths=widths)
 

@@ -11,11 +11,13 @@ from typing import Any
 
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
 
 from games.definitions import all_measures
 from games.definitions.reporting import percent
 
 from . import catalog, charts
+from .build.read import BOTH, HOMEWORK, LIVE
 
 
 def pct(value: float | None) -> str:
@@ -72,7 +74,7 @@ def note_text(note: dict[str, Any]) -> str:
             "time": seconds(note["mean_time"]),
         }
     if kind == "participation":
-        return _("Took part in %(pct)s of the class's sessions.") % {"pct": pct(note["participation"])}
+        return _("Took part in %(pct)s of the class's live games.") % {"pct": pct(note["participation"])}
     return ""
 
 
@@ -260,8 +262,9 @@ def category_chart(categories: list[dict]) -> charts.Chart:
     return charts.bar_chart(rows, title=_("Right answers by category"), summary=summary)
 
 
-def student_view(report, summaries: list, *, name: str) -> dict[str, Any]:
-    """Everything the student report page (and its PDF) shows, from one StudentReport row."""
+def student_view(report, summaries: list, *, name: str, mode: str = BOTH) -> dict[str, Any]:
+    """Everything the student report page (and its PDF) shows, from one StudentReport row (as
+    ``reports.selectors.report_in_mode`` gives it for ``mode``)."""
     data = report.data
     categories = [
         {
@@ -291,6 +294,7 @@ def student_view(report, summaries: list, *, name: str) -> dict[str, Any]:
             "skill": catalog.skill_label(point_skill(point)),
             "right": f"{point['correct']}/{point['answered']} ({pct(point['accuracy'])})",
             "time": seconds(point["mean_time"]),
+            "homework": point.get("homework", False),
         }
         for point in reversed(data["trend"])
     ]
@@ -314,8 +318,14 @@ def student_view(report, summaries: list, *, name: str) -> dict[str, Any]:
         }
         for game in games
     ]
+    totals = data["totals"]
+    homework = totals.get("homework_sessions", 0)  # none in a report built before homework was counted
     return {
-        "totals": data["totals"],
+        "totals": {
+            **totals,
+            "homework_sessions": homework,
+            "live_played": totals["sessions_played"] - homework,
+        },
         "skill_shares": _skill_share_rows(data),
         "games": games,
         "categories": categories,
@@ -330,6 +340,7 @@ def student_view(report, summaries: list, *, name: str) -> dict[str, Any]:
         "strengths": [note for note in notes if note["kind"] in ("strength", "rising")],
         "weaknesses": [note for note in notes if note["kind"] not in ("strength", "rising")],
         "attention": data.get("attention", []),
+        "attention_labels": attention_labels(data.get("attention", []), mode),
         "skills": [skill_view(summary) for summary in summaries],
     }
 
@@ -368,10 +379,55 @@ def skill_view(summary) -> dict[str, Any]:
 
 ATTENTION_LABELS = {
     "falling": lambda: _("Accuracy falling"),
-    "absent": lambda: _("Not taking part"),
-    "rarely": lambda: _("Rarely takes part"),
+    # Live games and homework: neither played (a student who only did homework is taking part).
+    "absent": lambda: _("Not taking part: no live games or homework"),
+    "rarely": lambda: _("Rarely takes part in live games"),
 }
+#: Live games only: "not taking part" means in the class's live games.
+LIVE_ATTENTION_LABELS = {**ATTENTION_LABELS, "absent": lambda: _("Not taking part in live games")}
 
 
-def attention_labels(reasons: list[str]) -> list[str]:
-    return [ATTENTION_LABELS[reason]() for reason in reasons if reason in ATTENTION_LABELS]
+def attention_labels(reasons: list[str], mode: str = BOTH) -> list[str]:
+    """Why a student needs attention, worded for what the report counts (participation is always in
+    the class's live games; a homework-only report has no participation reason)."""
+    labels = LIVE_ATTENTION_LABELS if mode == LIVE else ATTENTION_LABELS
+    return [labels[reason]() for reason in reasons if reason in labels]
+
+
+#: How each mode is named, everywhere: the filter, the pages, the exports (one wording).
+MODE_LABELS = {
+    BOTH: gettext_lazy("Live games and homework"),
+    LIVE: gettext_lazy("Live games"),
+    HOMEWORK: gettext_lazy("Homework"),
+}
+#: The end of an export's file name (never translated: a file keeps its name in every language).
+MODE_SUFFIXES = {BOTH: "live-games-and-homework", LIVE: "live-games", HOMEWORK: "homework"}
+
+
+def mode_label(mode: str) -> str:
+    return str(MODE_LABELS[mode])
+
+
+def games_played(played: int, held: int, homework: int, mode: str) -> str:
+    """A student's games as a card prints them: live games played of the class's, and homework apart
+    ("4 / 5 + 2 homework"), or with homework only, the attempts."""
+    if mode == HOMEWORK:
+        return str(played)
+    text = f"{played - homework} / {held}"
+    if homework:
+        text += " " + ngettext("+ %(counter)s homework", "+ %(counter)s homework", homework) % {
+            "counter": homework
+        }
+    return text
+
+
+def rebuild_needed_text() -> str:
+    return _(
+        "This report was built before live games and homework could be shown apart: rebuild it to see "
+        "them apart (it is rebuilt after the next session and every night)."
+    )
+
+
+def shows_line(mode: str) -> str:
+    """The line an export or card prints to say what it counts."""
+    return _("Shows: %(mode)s") % {"mode": mode_label(mode)}

@@ -26,6 +26,7 @@ from questions.selectors import ROTATED_KINDS, playable_items
 
 from . import catalog, items
 from .build.classes import item_labels
+from .build.read import BOTH, HOMEWORK, LIVE, MODES
 from .models import (
     ClassItemStat,
     ClassReport,
@@ -39,6 +40,8 @@ from .models import (
 
 TERM_DAYS = 91
 ATTENTION_SHOWN = 60
+
+__all__ = ["BOTH", "HOMEWORK", "LIVE", "MODES"]  # re-exported: "which games a report counts"
 
 
 # --- permissions ---------------------------------------------------------------------------------------
@@ -62,6 +65,63 @@ def can_see_build(user: User, build: ReportBuild) -> bool:
     if can_review_school(user, build.school_id):
         return True
     return build.classroom is not None and can_manage_classroom(user, build.classroom)
+
+
+# --- live games, homework or both ----------------------------------------------------------------------
+
+
+def in_mode(rows: QuerySet, mode: str, session_field: str = "session") -> QuerySet:
+    """Rows of live games only, homework only (a session that is a homework attempt), or both."""
+    if mode == BOTH:
+        return rows
+    if mode not in (LIVE, HOMEWORK):
+        raise ValueError(f"mode must be {LIVE}, {HOMEWORK} or {BOTH}")
+    return rows.filter(**{f"{session_field}__assignment__isnull": mode == LIVE})
+
+
+def report_in_mode(report: StudentReport | None, mode: str) -> StudentReport | None:
+    """A student's report as one mode shows it: the row itself for both, else an unsaved copy holding
+    that mode's built columns and data. None if there is no report, or it was built before the reports
+    split live games from homework (:func:`built_before_modes`)."""
+    if report is None or mode == BOTH:
+        return report
+    part = report.data.get("modes", {}).get(mode)
+    if part is None:
+        return None
+    row = dict(part["row"])
+    last = row.pop("last_played")
+    shown = StudentReport(
+        pk=report.pk,
+        student_id=report.student_id,
+        classroom_id=report.classroom_id,
+        built_at=report.built_at,
+        last_played=dt.date.fromisoformat(last) if last else None,
+        data={key: value for key, value in part.items() if key != "row"},
+        **row,
+    )
+    if StudentReport.classroom.is_cached(report):
+        shown.classroom = report.classroom
+    return shown
+
+
+def class_data_in_mode(report: ClassReport | None, mode: str) -> dict[str, Any] | None:
+    """A class report's data as one mode shows it (the students' levels are the same in every mode);
+    None if there is none, or it was built before the split."""
+    if report is None:
+        return None
+    if mode == BOTH:
+        return report.data
+    part = report.data.get("modes", {}).get(mode)
+    if part is None:
+        return None
+    data = report.data
+    return {**part, "levels": data.get("levels", {}), "recommended": data.get("recommended", {})}
+
+
+def built_before_modes(report: StudentReport | ClassReport | None) -> bool:
+    """A report built before live games and homework were built apart: shown as both only, until it is
+    rebuilt (the next session's or night's build, or "Rebuild now")."""
+    return report is not None and "modes" not in report.data
 
 
 # --- pages ---------------------------------------------------------------------------------------------
@@ -106,15 +166,17 @@ class ClassRow:
     recommended: dict[str, int | None]
 
 
-def class_report(classroom: Classroom) -> dict[str, Any]:
-    """The class page: its report, and every enrolled student with their report and levels (5 queries)."""
+def class_report(classroom: Classroom, mode: str = BOTH) -> dict[str, Any]:
+    """The class page: its report, and every enrolled student with their report and levels (5 queries),
+    in ``mode`` (``data``: the class's figures in it; ``rebuild_needed``: built before the split)."""
     report = ClassReport.objects.filter(classroom=classroom).first()
     students = list(
         Student.objects.filter(enrolments__classroom=classroom)
         .prefetch_related(Prefetch("levels", queryset=StudentLevel.objects.order_by("skill")))
         .order_by("display_name", "id")
     )
-    reports = {row.student_id: row for row in StudentReport.objects.filter(classroom=classroom)}
+    stored = list(StudentReport.objects.filter(classroom=classroom))
+    reports = {row.student_id: report_in_mode(row, mode) for row in stored}
     recommended: dict[int, dict[str, int | None]] = defaultdict(dict)
     for student_id, skill, level in SkillSummary.objects.filter(
         student__enrolments__classroom=classroom
@@ -132,47 +194,47 @@ def class_report(classroom: Classroom) -> dict[str, Any]:
         )
         for student in students
     ]
-    return {"report": report, "rows": rows, "build": active_build(classroom=classroom)}
+    rebuild_needed = mode != BOTH and (
+        built_before_modes(report) or any(built_before_modes(row) for row in stored)
+    )
+    return {
+        "report": report,
+        "data": None if rebuild_needed else class_data_in_mode(report, mode),
+        "rows": rows,
+        "build": active_build(classroom=classroom),
+        "rebuild_needed": rebuild_needed,
+    }
 
 
 def student_in_class(classroom: Classroom, student_id: int) -> Student | None:
     return Student.objects.filter(pk=student_id, enrolments__classroom=classroom).first()
 
 
-def student_report(student: Student, classroom: Classroom) -> dict[str, Any]:
+def student_report(student: Student, classroom: Classroom, mode: str = BOTH) -> dict[str, Any]:
+    stored = StudentReport.objects.filter(student=student, classroom=classroom).first()
     return {
-        "report": StudentReport.objects.filter(student=student, classroom=classroom).first(),
+        "report": report_in_mode(stored, mode),
+        "rebuild_needed": mode != BOTH and built_before_modes(stored),
         "summaries": list(SkillSummary.objects.filter(student=student).order_by("skill")),
     }
 
 
-def own_progress(student: Student) -> dict[str, Any]:
-    """The student's own page: their reports in their classes and their skills (2 queries)."""
-    reports = list(
+def own_progress(student: Student, mode: str = BOTH) -> dict[str, Any]:
+    """The student's own page: their reports in their classes and their skills (2 queries). A report
+    built before the split shows in both only (``waiting``: the classes whose report will come)."""
+    stored = list(
         StudentReport.objects.filter(student=student, classroom__archived=False)
         .select_related("classroom")
         .order_by("classroom__name")
     )
     return {
-        "reports": reports,
+        "reports": [shown for shown in (report_in_mode(row, mode) for row in stored) if shown is not None],
+        "waiting": [row.classroom for row in stored if mode != BOTH and built_before_modes(row)],
         "summaries": list(SkillSummary.objects.filter(student=student).order_by("skill")),
     }
 
 
 # --- the school review ---------------------------------------------------------------------------------
-
-
-#: Which games a report counts: live games, homework, or both (the default).
-LIVE, HOMEWORK, BOTH = "live", "homework", "both"
-
-
-def in_mode(rows: QuerySet, mode: str, session_field: str = "session") -> QuerySet:
-    """Rows of live games only, homework only (a session that is a homework attempt), or both."""
-    if mode == BOTH:
-        return rows
-    if mode not in (LIVE, HOMEWORK):
-        raise ValueError(f"mode must be {LIVE}, {HOMEWORK} or {BOTH}")
-    return rows.filter(**{f"{session_field}__assignment__isnull": mode == LIVE})
 
 
 @dataclass
@@ -215,9 +277,7 @@ def school_review(school: School, filters: ReviewFilters) -> dict[str, Any]:
     per_class = {
         row["classroom_id"]: row
         for row in stats.values("classroom_id")
-        .annotate(
-            sessions=Count("id"), answered=Sum("answered"), right=Sum("correct"), seats=Sum("participants")
-        )
+        .annotate(sessions=Count("id"), answered=Sum("answered"), right=Sum("correct"), **_LIVE_SEATS)
         .order_by()
     }
     weekly = defaultdict(lambda: [0, 0])
@@ -228,16 +288,14 @@ def school_review(school: School, filters: ReviewFilters) -> dict[str, Any]:
     for row in (
         stats.annotate(week=TruncWeek("day"))
         .values("classroom_id", "week")
-        .annotate(
-            answered=Sum("answered"), right=Sum("correct"), sessions=Count("id"), seats=Sum("participants")
-        )
+        .annotate(answered=Sum("answered"), right=Sum("correct"), **_LIVE_SEATS)
         .order_by("week")
     ):
         week = _week_of(row["week"])
         weekly[week][0] += row["right"] or 0
         weekly[week][1] += row["answered"] or 0
         seats_weekly[week][0] += row["seats"] or 0
-        seats_weekly[week][1] += row["sessions"] * class_size.get(row["classroom_id"], 0)
+        seats_weekly[week][1] += row["live_sessions"] * class_size.get(row["classroom_id"], 0)
         class_weekly[row["classroom_id"]][week] = (
             (row["right"] / row["answered"]) if row["answered"] else None
         )
@@ -256,6 +314,7 @@ def school_review(school: School, filters: ReviewFilters) -> dict[str, Any]:
         row = per_class.get(classroom.pk, {})
         answered = row.get("answered") or 0
         sessions = row.get("sessions") or 0
+        live = row.get("live_sessions") or 0
         class_rows.append(
             {
                 "classroom": classroom,
@@ -263,14 +322,16 @@ def school_review(school: School, filters: ReviewFilters) -> dict[str, Any]:
                 "sessions": sessions,
                 "answered": answered,
                 "accuracy": (row["right"] / answered) if answered else None,
-                "participation": (row["seats"] / (sessions * classroom.student_count))
-                if sessions and classroom.student_count
+                "participation": (row["seats"] / (live * classroom.student_count))
+                if live and classroom.student_count
                 else None,
                 "spark": [class_weekly[classroom.pk].get(week) for week in weeks],
             }
         )
     progress = [(week, weekly[week][0] / weekly[week][1] if weekly[week][1] else None) for week in weeks]
     attention = _attention(class_ids, student_stats, per_class, start, end)
+    for item in attention:
+        item["mode"] = filters.mode
     return {
         "progress_by_skill": {
             skill: [(week, by_week.get(week)) for week in weeks]
@@ -312,6 +373,7 @@ def _attention(class_ids, student_stats, per_class, start, end) -> list[dict[str
         for row in student_stats.values("student_id", "classroom_id")
         .annotate(
             played=Count("id"),
+            live_played=Count("id", filter=Q(session__assignment__isnull=True)),
             before_n=Sum("answered", filter=Q(day__lt=middle)),
             before_r=Sum("correct", filter=Q(day__lt=middle)),
             after_n=Sum("answered", filter=Q(day__gte=middle)),
@@ -326,13 +388,16 @@ def _attention(class_ids, student_stats, per_class, start, end) -> list[dict[str
         .order_by("classroom__name", "student__display_name")
     )
     for enrolment in enrolments:
-        held = (per_class.get(enrolment.classroom_id) or {}).get("sessions") or 0
+        # The class's live games: a classmate's homework is not a game the others missed (and with
+        # homework only there are none, so nobody is "not taking part").
+        held = (per_class.get(enrolment.classroom_id) or {}).get("live_sessions") or 0
         row = figures.get((enrolment.student_id, enrolment.classroom_id))
         played = row["played"] if row else 0
+        live_played = row["live_played"] if row else 0
         reasons, drop = [], None
         if held >= 2 and played == 0:
             reasons.append("absent")
-        elif held >= 4 and played / held < 0.5:
+        elif held >= 4 and live_played / held < 0.5:
             reasons.append("rarely")
         if row and (row["before_n"] or 0) >= 10 and (row["after_n"] or 0) >= 10:
             before, after = row["before_r"] / row["before_n"], row["after_r"] / row["after_n"]
@@ -346,6 +411,8 @@ def _attention(class_ids, student_stats, per_class, start, end) -> list[dict[str
                     "classroom": enrolment.classroom,
                     "reasons": reasons,
                     "played": played,
+                    "live_played": live_played,
+                    "homework_played": played - live_played,
                     "held": held,
                     "drop": drop,
                 }
@@ -353,6 +420,13 @@ def _attention(class_ids, student_stats, per_class, start, end) -> list[dict[str
     found.sort(key=lambda item: ("falling" not in item["reasons"], item["played"] / (item["held"] or 1)))
     return found
 
+
+#: A class's live games and the places taken in them, in a grouped query of session statistics
+#: (participation counts live games only).
+_LIVE_SEATS = {
+    "live_sessions": Count("id", filter=Q(session__assignment__isnull=True)),
+    "seats": Sum("participants", filter=Q(session__assignment__isnull=True)),
+}
 
 #: Classes listed as needing attention most.
 CLASSES_NEEDING_ATTENTION = 8
@@ -465,12 +539,13 @@ def _seen_keys(game: str, kind: str, classroom_ids: list[int]) -> dict[int, set[
 # --- item analysis and exports ----------------------------------------------------------------------------
 
 
-def item_analysis(classroom: Classroom) -> list[dict[str, Any]]:
-    """Every question the class answered (answers that are right or wrong; quality scores are not): share
-    right, how often asked, and the discrimination index (``reports.items``), hardest first. Three
-    queries, and a fourth or fifth for the questions' names."""
-    answers_of = LearningFact.objects.filter(
-        catalog.answers_q(), classroom=classroom, student__isnull=False
+def item_analysis(classroom: Classroom, mode: str = BOTH) -> list[dict[str, Any]]:
+    """Every question the class answered (answers that are right or wrong; quality scores are not) in
+    live games, homework or both: share right, how often asked, and the discrimination index
+    (``reports.items``), hardest first. Three queries, and a fourth or fifth for the questions' names."""
+    answers_of = in_mode(
+        LearningFact.objects.filter(catalog.answers_q(), classroom=classroom, student__isnull=False),
+        mode,
     ).exclude(item_id="")
     answers = [
         items.Answers(student_id, game, skill, item_id, answered, correct)
@@ -508,10 +583,10 @@ def item_analysis(classroom: Classroom) -> list[dict[str, Any]]:
     ]
 
 
-def class_sessions(classroom: Classroom) -> list[ClassSessionStat]:
-    """The class's sessions with their figures, oldest first."""
+def class_sessions(classroom: Classroom, mode: str = BOTH) -> list[ClassSessionStat]:
+    """The class's sessions (live games, homework attempts or both) with their figures, oldest first."""
     return list(
-        ClassSessionStat.objects.filter(classroom=classroom)
+        in_mode(ClassSessionStat.objects.filter(classroom=classroom), mode)
         .select_related("session")
         .order_by("day", "session__started_at", "session_id")
     )
@@ -525,10 +600,11 @@ WEAK_SPOTS_SHOWN = 8
 
 
 def class_participation(classroom: Classroom) -> list[dict[str, Any]]:
-    """The class's last sessions, each with who played and who was absent (students enrolled by the
-    session's day who have no record of it). Three queries."""
+    """The class's last live games, each with who played and who was absent (students enrolled by the
+    session's day who have no record of it): a homework attempt is one student's, not a game the others
+    missed. Three queries."""
     stats = list(
-        ClassSessionStat.objects.filter(classroom=classroom)
+        in_mode(ClassSessionStat.objects.filter(classroom=classroom), LIVE)
         .select_related("session")
         .order_by("-day", "-session__started_at", "-session_id")[:PARTICIPATION_SESSIONS]
     )
@@ -564,10 +640,12 @@ def class_participation(classroom: Classroom) -> list[dict[str, Any]]:
     return sessions
 
 
-def class_weak_spots(classroom: Classroom) -> dict[str, list[dict[str, Any]]]:
+def class_weak_spots(classroom: Classroom, mode: str = BOTH) -> dict[str, list[dict[str, Any]]]:
     """The class's weakest categories and question levels (share right, lowest first, answered at
-    least a few times), from its per-question counts. Two queries."""
+    least a few times) in ``mode``, from its per-question counts. Two queries."""
     items = ClassItemStat.objects.filter(classroom=classroom)
+    if mode != BOTH:
+        items = items.filter(homework=mode == HOMEWORK)
     categories = [
         {
             "game": row["game"],

@@ -24,7 +24,7 @@ from games import services as game_services
 from games.models import GameSession
 
 from . import catalog, tasks
-from .build import WRONG_FIELDS, bulk_insert, classrooms_build, wrong_answer_rows
+from .build import WRONG_FIELDS, bulk_insert, classrooms_build, homework_fact, wrong_answer_rows
 from .models import (
     ClassItemStat,
     ClassSessionStat,
@@ -404,7 +404,8 @@ def _keep_anonymous_counts(facts, *, keep_wrong_answers: bool = True) -> None:
     items = (
         facts.filter(catalog.answers_q(), classroom_id__isnull=False)
         .exclude(item_id="")
-        .values("classroom_id", "game", "category", "level", "item_id")
+        .annotate(homework=homework_fact())
+        .values("classroom_id", "game", "category", "level", "item_id", "homework")
         .annotate(answered=Count("id"), right=Count("id", filter=Q(correct=True)))
         .order_by()
     )
@@ -420,6 +421,7 @@ def _keep_anonymous_counts(facts, *, keep_wrong_answers: bool = True) -> None:
                 answered=row["answered"],
                 correct=row["right"],
                 archived=True,
+                homework=row["homework"],
             )
             for row in items
         ],

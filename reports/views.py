@@ -25,7 +25,7 @@ from questions import services as question_services
 from questions.models import ItemReview
 
 from . import catalog, charts, exports, pdf, present, selectors, services
-from .forms import ApplyLevelForm, EraseForm, ReviewFilterForm
+from .forms import ApplyLevelForm, EraseForm, ModeForm, ReviewFilterForm
 from .models import LearningFact, ReportBuild, SkillSummary
 
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
@@ -66,8 +66,27 @@ def _school_student(request, student_id: int) -> tuple[School, Student]:
     return student.school, student
 
 
-def _filename(*parts: str) -> str:
-    return "-".join(slugify(part) or "report" for part in parts)
+def _filename(*parts: str, mode: str | None = None) -> str:
+    """An export's file name; with ``mode``, ending with what it counts (``-live-games``)."""
+    name = "-".join(slugify(part) or "report" for part in parts)
+    return f"{name}-{present.MODE_SUFFIXES[mode]}" if mode else name
+
+
+def _mode(request) -> str:
+    """Which games the page counts: ``?mode=live|homework|both`` (both when absent or unknown)."""
+    form = ModeForm(request.GET)
+    return (form.cleaned_data["mode"] or selectors.BOTH) if form.is_valid() else selectors.BOTH
+
+
+def _mode_context(mode: str) -> dict:
+    """The filter's form and what links between the report pages add to keep it (``mode_query``)."""
+    return {
+        "mode": mode,
+        "mode_form": ModeForm(initial={"mode": mode}),
+        "mode_query": "" if mode == selectors.BOTH else f"?mode={mode}",
+        "mode_label": present.mode_label(mode),
+        "homework_mode": mode == selectors.HOMEWORK,
+    }
 
 
 def _csv_response(lines, filename: str) -> StreamingHttpResponse:
@@ -112,11 +131,13 @@ def content_left(request):
 @require_GET
 def class_report(request, pk: int):
     classroom = _classroom(request, pk)
-    context = selectors.class_report(classroom)
-    data = context["report"].data if context["report"] else None
+    mode = _mode(request)
+    context = selectors.class_report(classroom, mode)
+    data = context["data"]
     trends = pdf.class_trend_charts(data["sessions"], classroom.name) if data else []
-    participation = selectors.class_participation(classroom)
-    weak_spots = selectors.class_weak_spots(classroom)
+    # Participation is in the class's live games: a homework-only report has none.
+    participation = selectors.class_participation(classroom) if mode != selectors.HOMEWORK else []
+    weak_spots = selectors.class_weak_spots(classroom, mode)
     shares = {
         row.student.pk: present.skill_shares(row.report.data if row.report else None)
         for row in context["rows"]
@@ -134,7 +155,10 @@ def class_report(request, pk: int):
             "row": row,
             # The share right per skill, never one share across skills.
             "shares": [_share_cell(shares[row.student.pk].get(skill)) for skill in answered_skills],
-            "attention": present.attention_labels(row.report.data.get("attention", [])) if row.report else [],
+            "attention": present.attention_labels(row.report.data.get("attention", []), mode)
+            if row.report
+            else [],
+            **_sessions_cell(row.report, mode),
         }
         for row in context["rows"]
     ]
@@ -172,8 +196,24 @@ def class_report(request, pk: int):
             "answered_skills": [catalog.skill_label(skill) for skill in answered_skills],
             "class_shares": class_shares,
             "game_labels": catalog.GAME_LABELS,
+            "rebuild_needed": context["rebuild_needed"],
+            **_mode_context(mode),
         },
     )
+
+
+def _sessions_cell(report, mode: str) -> dict:
+    """A student's games in the class list: live games played of those held (homework apart, as a
+    badge), or with homework only, the attempts."""
+    if report is None:
+        return {"sessions": "—", "homework_sessions": 0}
+    homework = report.data.get("totals", {}).get("homework_sessions", 0)
+    if mode == selectors.HOMEWORK:
+        return {"sessions": str(report.sessions_played), "homework_sessions": homework}
+    return {
+        "sessions": f"{report.sessions_played - homework} / {report.sessions_held}",
+        "homework_sessions": homework,
+    }
 
 
 @login_required
@@ -181,9 +221,10 @@ def class_report(request, pk: int):
 def student_report(request, pk: int, student_id: int):
     classroom = _classroom(request, pk)
     student = _student(classroom, student_id)
-    context = selectors.student_report(student, classroom)
+    mode = _mode(request)
+    context = selectors.student_report(student, classroom, mode)
     view = (
-        present.student_view(context["report"], context["summaries"], name=student.display_name)
+        present.student_view(context["report"], context["summaries"], name=student.display_name, mode=mode)
         if context["report"]
         else None
     )
@@ -201,6 +242,8 @@ def student_report(request, pk: int, student_id: int):
             "is_admin": classroom.viewer_is_admin,
             "game_labels": catalog.GAME_LABELS,
             "accommodations": _accommodation_labels(student),
+            "rebuild_needed": context["rebuild_needed"],
+            **_mode_context(mode),
         },
     )
 
@@ -294,72 +337,93 @@ def build_status(request, build_id):
 @login_required
 def class_skills_csv(request, pk: int):
     classroom = _classroom(request, pk)
+    mode = _mode(request)
     students = Student.objects.filter(enrolments__classroom=classroom).order_by("display_name", "id")
     names = {student.pk: classroom.name for student in students}
-    lines = exports.csv_lines(exports.SKILL_HEADER, exports.skill_rows(students, names))
-    return _csv_response(lines, _filename(classroom.name, "skills"))
+    lines = exports.csv_lines(exports.SKILL_HEADER, exports.skill_rows(students, names, mode))
+    return _csv_response(lines, _filename(classroom.name, "skills", mode=mode))
+
+
+def _class_facts(classroom: Classroom, mode: str):
+    return selectors.in_mode(LearningFact.objects.filter(classroom=classroom, student__isnull=False), mode)
 
 
 @login_required
 def class_answers_csv(request, pk: int):
     classroom = _classroom(request, pk)
-    facts = LearningFact.objects.filter(classroom=classroom, student__isnull=False)
-    lines = exports.csv_lines(exports.ANSWER_HEADER, exports.answer_rows(facts, classroom.school.zone))
-    return _csv_response(lines, _filename(classroom.name, "answers"))
+    mode = _mode(request)
+    rows = exports.answer_rows(_class_facts(classroom, mode), classroom.school.zone)
+    lines = exports.csv_lines(exports.ANSWER_HEADER, rows)
+    return _csv_response(lines, _filename(classroom.name, "answers", mode=mode))
 
 
 @login_required
 def class_sessions_csv(request, pk: int):
     classroom = _classroom(request, pk)
-    rows = exports.session_rows(selectors.class_sessions(classroom), classroom.school.zone)
+    mode = _mode(request)
+    rows = exports.session_rows(selectors.class_sessions(classroom, mode), classroom.school.zone)
     return _csv_response(
-        exports.csv_lines(exports.SESSION_HEADER, rows), _filename(classroom.name, "sessions")
+        exports.csv_lines(exports.SESSION_HEADER, rows), _filename(classroom.name, "sessions", mode=mode)
     )
 
 
 @login_required
 def class_items_csv(request, pk: int):
     classroom = _classroom(request, pk)
-    rows = exports.item_rows(selectors.item_analysis(classroom))
-    return _csv_response(exports.csv_lines(exports.ITEM_HEADER, rows), _filename(classroom.name, "questions"))
+    mode = _mode(request)
+    rows = exports.item_rows(selectors.item_analysis(classroom, mode))
+    return _csv_response(
+        exports.csv_lines(exports.ITEM_HEADER, rows), _filename(classroom.name, "questions", mode=mode)
+    )
 
 
 @login_required
 def class_xlsx(request, pk: int):
-    """The class's exports as one spreadsheet: a sheet per view, the same cells as the CSV files."""
+    """The class's exports as one spreadsheet: a sheet per view, the same cells as the CSV files, and a
+    last sheet saying what it counts."""
     classroom = _classroom(request, pk)
+    mode = _mode(request)
     zone = classroom.school.zone
     students = Student.objects.filter(enrolments__classroom=classroom).order_by("display_name", "id")
-    facts = LearningFact.objects.filter(classroom=classroom, student__isnull=False)
     content = exports.workbook(
         [
             exports.Sheet(
                 _("Students × skills"),
                 exports.SKILL_HEADER,
-                exports.skill_rows(students, {student.pk: classroom.name for student in students}),
+                exports.skill_rows(students, {student.pk: classroom.name for student in students}, mode),
             ),
-            exports.Sheet(_("Every answer"), exports.ANSWER_HEADER, exports.answer_rows(facts, zone)),
+            exports.Sheet(
+                _("Every answer"),
+                exports.ANSWER_HEADER,
+                exports.answer_rows(_class_facts(classroom, mode), zone),
+            ),
             exports.Sheet(
                 _("Sessions"),
                 exports.SESSION_HEADER,
-                exports.session_rows(selectors.class_sessions(classroom), zone),
+                exports.session_rows(selectors.class_sessions(classroom, mode), zone),
             ),
             exports.Sheet(
-                _("Questions"), exports.ITEM_HEADER, exports.item_rows(selectors.item_analysis(classroom))
+                _("Questions"),
+                exports.ITEM_HEADER,
+                exports.item_rows(selectors.item_analysis(classroom, mode)),
             ),
+            exports.about_sheet(classroom, present.mode_label(mode), zone),
         ]
     )
     response = HttpResponse(content, content_type=XLSX)
-    response["Content-Disposition"] = f'attachment; filename="{_filename(classroom.name, "report")}.xlsx"'
+    name = _filename(classroom.name, "report", mode=mode)
+    response["Content-Disposition"] = f'attachment; filename="{name}.xlsx"'
     return response
 
 
 @login_required
 @require_GET
 def class_items(request, pk: int):
-    """Item analysis: every question the class answered, hardest first."""
+    """Item analysis: every question the class answered (in live games, homework or both), hardest
+    first."""
     classroom = _classroom(request, pk)
-    rows = selectors.item_analysis(classroom)
+    mode = _mode(request)
+    rows = selectors.item_analysis(classroom, mode)
     reviews = question_selectors.item_reviews(classroom.school_id)
     for row in rows:
         row["game_label"] = catalog.game_label(row["game"])
@@ -367,7 +431,9 @@ def class_items(request, pk: int):
         bank = definition(row["game"]).bank
         row["reviewable"] = bank is not None and bank.reviewable
         row["review"] = reviews.get((bank.kind, row["item_id"])) if row["reviewable"] else None
-    return render(request, "reports/class_items.html", {"classroom": classroom, "rows": rows})
+    return render(
+        request, "reports/class_items.html", {"classroom": classroom, "rows": rows, **_mode_context(mode)}
+    )
 
 
 @login_required
@@ -398,41 +464,50 @@ def class_item_review(request, pk: int):
                 "restore": _("Question back in play."),
             }
             messages.success(request, done[action])
-    return redirect("reports:class_items", pk=classroom.pk)
+    mode = _mode(request)  # the form posts to a URL that keeps the page's filter
+    return redirect(reverse("reports:class_items", args=[classroom.pk]) + _mode_context(mode)["mode_query"])
 
 
 @login_required
 def student_answers_csv(request, pk: int, student_id: int):
     classroom = _classroom(request, pk)
     student = _student(classroom, student_id)
-    facts = LearningFact.objects.filter(classroom=classroom, student=student)
+    mode = _mode(request)
+    facts = selectors.in_mode(LearningFact.objects.filter(classroom=classroom, student=student), mode)
     lines = exports.csv_lines(exports.ANSWER_HEADER, exports.answer_rows(facts, classroom.school.zone))
-    return _csv_response(lines, _filename(student.display_name, classroom.name, "answers"))
+    return _csv_response(lines, _filename(student.display_name, classroom.name, "answers", mode=mode))
 
 
 @login_required
 def class_pdf(request, pk: int):
     classroom = _classroom(request, pk)
+    mode = _mode(request)
     context = {
-        **selectors.class_report(classroom),
-        "participation": selectors.class_participation(classroom),
-        "weak_spots": selectors.class_weak_spots(classroom),
+        **selectors.class_report(classroom, mode),
+        "participation": selectors.class_participation(classroom) if mode != selectors.HOMEWORK else [],
+        "weak_spots": selectors.class_weak_spots(classroom, mode),
+        "mode": mode,
     }
     content = pdf.class_card(classroom=classroom, context=context)
-    return _pdf_response(content, _filename(classroom.name, "report"))
+    return _pdf_response(content, _filename(classroom.name, "report", mode=mode))
 
 
 @login_required
 def student_pdf(request, pk: int, student_id: int):
     classroom = _classroom(request, pk)
     student = _student(classroom, student_id)
-    context = selectors.student_report(student, classroom)
+    mode = _mode(request)
+    context = selectors.student_report(student, classroom, mode)
     if context["report"] is None:
         raise Http404
     content = pdf.student_card(
-        student=student, classroom=classroom, report=context["report"], summaries=context["summaries"]
+        student=student,
+        classroom=classroom,
+        report=context["report"],
+        summaries=context["summaries"],
+        mode=mode,
     )
-    return _pdf_response(content, _filename(student.display_name, classroom.name))
+    return _pdf_response(content, _filename(student.display_name, classroom.name, mode=mode))
 
 
 # --- the school admin --------------------------------------------------------------------------------
@@ -518,7 +593,7 @@ def school_review(request):
             row["spark"], title=_("Weekly accuracy of %(class)s") % {"class": row["classroom"].name}
         )
     for item in review["attention"]:
-        item["labels"] = present.attention_labels(item["reasons"])
+        item["labels"] = present.attention_labels(item["reasons"], filters.mode)
     return render(
         request,
         "reports/school_review.html",
@@ -531,6 +606,7 @@ def school_review(request):
             "participation_chart": participation_chart,
             "attention_chart": attention_chart,
             "query": request.GET.urlencode(),
+            **_mode_context(filters.mode),
         },
     )
 
@@ -549,6 +625,7 @@ def school_build(request):
 @login_required
 def school_skills_csv(request):
     school = _admin_school(request)
+    mode = _mode(request)
     students = Student.objects.filter(school=school).order_by("display_name", "id")
     names: dict[int, str] = {}
     for student_id, name in (
@@ -558,8 +635,8 @@ def school_skills_csv(request):
     ):
         if name:
             names[student_id] = f"{names[student_id]}; {name}" if student_id in names else name
-    lines = exports.csv_lines(exports.SKILL_HEADER, exports.skill_rows(students, names))
-    return _csv_response(lines, _filename(school.name, "skills"))
+    lines = exports.csv_lines(exports.SKILL_HEADER, exports.skill_rows(students, names, mode))
+    return _csv_response(lines, _filename(school.name, "skills", mode=mode))
 
 
 @login_required
@@ -616,7 +693,8 @@ def my_progress(request):
     student = request.student
     if not student:
         return redirect("join")
-    context = selectors.own_progress(student)
+    mode = _mode(request)
+    context = selectors.own_progress(student, mode)
     cards = []
     for report in context["reports"]:
         data = report.data
@@ -639,6 +717,11 @@ def my_progress(request):
                 "rising": any(note["kind"] == "rising" for note in notes),
                 "practise": practise[0] if practise else "",
                 "games": [catalog.game_label(row["game"]) for row in data.get("games", [])],
+                "homework_games": data.get("totals", {}).get("homework_sessions", 0),
             }
         )
-    return render(request, "reports/my_progress.html", {"student": student, "cards": cards})
+    return render(
+        request,
+        "reports/my_progress.html",
+        {"student": student, "cards": cards, "waiting": context["waiting"], **_mode_context(mode)},
+    )

@@ -61,4 +61,4 @@ def test_running_games_says_whether_an_upgrade_must_wait(class_7b, ms_rivera, av
     with pytest.raises(SystemExit) as exited:
         call_command("running_games")
     assert exited.value.code == 1
-    assert "(Running)" in capsys.readouterr().out
+    assert "(live, Running)" in capsys.readouterr().out

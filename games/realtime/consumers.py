@@ -7,30 +7,36 @@ Client -> server messages (JSON, at most MAX_MESSAGE_BYTES, at most RATE_PER_SEC
   {"type": "ping"}
 Server -> client: {"type": "session", ...}, {"type": "table", "seq": n, "view": {...}},
   {"type": "ack", "key", "seq"}, {"type": "error", "code", "message", "key"?}, {"type": "pong"};
+  an action the database could not take (it is restarting) gets the error code "unavailable": nothing
+  was saved, the connection stays open, and the same key may be sent again;
   {"type": "error", "code": "replaced"} then close 4409 when the seat is opened on another device;
   every message carries "server_time". Updates reach connections through games.realtime.fanout.
 """
 
 from __future__ import annotations
 
+import logging
 import time
 from typing import Any
 
 import msgspec
+from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
+from django.db import InterfaceError, OperationalError
 from django.utils import translation
 from django.utils.translation import gettext as _
 
 from classrooms import languages
-from classrooms.middleware import student_for_session
 
 from .. import selectors, services
 from ..engine.core import TEACHER
 from ..models import GameTable, Participant
-from . import batching, fanout
+from . import batching, fanout, seats, welcome
+from .trips import trips
 
+logger = logging.getLogger(__name__)
 MAX_MESSAGE_BYTES = 16_384
 #: The server's own frame limit (uvicorn --ws-max-size in the Procfiles): a bigger message closes the
 #: connection (1009) before it is read whole, so a flood of 10 MB messages cannot fill the memory.
@@ -126,84 +132,95 @@ class GameConsumer(AsyncWebsocketConsumer):
                 await fanout.hub().leave(self)
             raise
 
+    async def dispatch(self, message):
+        """Channels' dispatch without its trip to the database thread before every message (to close
+        stale database connections): every database call here goes through ``database_sync_to_async``,
+        which closes them around each call anyway, and that extra trip per connect, message and
+        disconnect queued behind a whole class reconnecting at once."""
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
+
     async def connect(self):
         self.session_id = int(self.scope["url_route"]["kwargs"]["session_id"])
         self.bucket = TokenBucket()
         self.last_hello = -HELLO_EVERY
-        if not await self._authorise():
+        wanted = self._query().get("as", "student")
+        if wanted in ("teacher", "projector"):
+            allowed = await self._authorise_staff(wanted)
+        else:
+            allowed = await self._authorise_player()
+        if not allowed:
             await self.close(code=4403)  # refused before accept(): nothing is sent
             return
         if self.role == "player" and self.previous_device not in ("", self.channel_name):
             await self.channel_layer.send(self.previous_device, {"type": "seat.replaced"})
         await fanout.hub().join(self)
         await self.accept()
-        with translation.override(self.language):
-            await self._send_snapshot({})
+        await self._send_snapshot(None)
 
     async def disconnect(self, code):
         if self.role is None:
             return
         await fanout.hub().leave(self)
         if self.role == "player":
-            await database_sync_to_async(services.seat_release)(
-                participant_id=self.participant_id, connection=self.channel_name
-            )
+            await seats.release(self.participant_id, self.channel_name)
             if self.homework:  # and stop when it leaves: the game waits where it stopped
                 await database_sync_to_async(services.attempt_device_left)(participant_id=self.participant_id)
 
     # --- who is this ----------------------------------------------------------------------------
 
-    @database_sync_to_async
-    def _authorise(self) -> bool:
-        allowed = self._authorise_role()
-        if allowed:
-            self.language = self._language()
-        return allowed
-
-    def _language(self) -> str:
-        """This device's language, chosen as for its pages (classrooms.languages): each device of a
-        session (the projector, the console, every student's) reads the game in its own."""
-        session = self.scope.get("session")
-        headers = dict(self.scope.get("headers") or [])
-        return languages.resolve(
-            chosen=session.get(languages.LANGUAGE_CHOICE_KEY) if session is not None else None,
-            student=self.student,
-            cookie=(self.scope.get("cookies") or {}).get(settings.LANGUAGE_COOKIE_NAME),
-            user=self.scope.get("user"),
-            accept_language=headers.get(b"accept-language", b"").decode("latin-1"),
-        )
-
-    def _authorise_role(self) -> bool:
-        query = dict(
+    def _query(self) -> dict[str, str]:
+        return dict(
             part.split("=", 1)
             for part in self.scope.get("query_string", b"").decode().split("&")
             if "=" in part
         )
-        wanted = query.get("as", "student")
+
+    @database_sync_to_async
+    def _authorise_staff(self, wanted: str) -> bool:
         user = self.scope.get("user")
-        if wanted in ("teacher", "projector"):
-            if user is None or not user.is_authenticated:
-                return False
-            if selectors.session_for_staff(user, self.session_id) is None:
-                return False
-            self.role = wanted
-            return True
-        student = self.student = student_for_session(self.scope.get("session"))
-        participant = selectors.participant_for_student(student, self.session_id) if student else None
-        if participant is None:
+        if user is None or not user.is_authenticated:
             return False
-        self.role = "player"
-        self.participant_id = participant.pk
+        if selectors.session_for_staff(user, self.session_id) is None:
+            return False
+        self.role = wanted
+        self.language = self._language(chosen=self.scope["session"].get(languages.LANGUAGE_CHOICE_KEY))
+        return True
+
+    async def _authorise_player(self) -> bool:
+        """The device's student and seat (looked up together with the other devices connecting now, see
+        ``trips``), then the seat's claim (batched likewise, see ``seats``). The Django session is never
+        read: ``classrooms.device_cache`` knows the device by its session key."""
+        request = (self.scope.get("session_key"), self.session_id)
+        player = await trips(selectors.players_for_devices).call(request)
+        if player is None:
+            return False
+        participant = player.participant
+        self.role, self.student, self.participant_id = "player", player.device.student, participant.pk
         self.adopt_seat({participant.pk: (participant.status, participant.table_id, participant.player_id)})
-        # This device now holds the seat (in the same trip to the database thread: connects of a whole
-        # class queue there); the device that held it before is told and closed once this one is in.
-        self.previous_device = (
-            services.seat_claim(participant_id=participant.pk, connection=self.channel_name) or ""
-        )
+        self.language = self._language(chosen=player.device.chosen_language)
+        # This device now holds the seat; the device that held it before is told and closed once this
+        # one is in (one device per seat, and the newest wins).
+        self.previous_device = await seats.claim(participant.pk, self.channel_name)
         self.homework = participant.session.assignment_id is not None
         if self.homework:  # a homework attempt's clocks run while its student's device is here
-            services.attempt_device_arrived(participant_id=participant.pk)
+            await database_sync_to_async(services.attempt_device_arrived)(participant_id=participant.pk)
         return True
+
+    def _language(self, chosen: str | None) -> str:
+        """This device's language, chosen as for its pages (classrooms.languages): each device of a
+        session (the projector, the console, every student's) reads the game in its own. Reads the
+        staff's user (the database) only for a staff screen."""
+        headers = dict(self.scope.get("headers") or [])
+        return languages.resolve(
+            chosen=chosen,
+            student=self.student,
+            cookie=(self.scope.get("cookies") or {}).get(settings.LANGUAGE_COOKIE_NAME),
+            user=self.scope.get("user") if self.student is None else None,
+            accept_language=headers.get(b"accept-language", b"").decode("latin-1"),
+        )
 
     def adopt_seat(self, seats: dict[int, tuple[str, int | None, str]]) -> None:
         """Seats change when the game starts, a latecomer is seated or the teacher removes a student."""
@@ -238,28 +255,11 @@ class GameConsumer(AsyncWebsocketConsumer):
         message["server_time"] = time.time()
         await self.send(text_data=ENCODER.encode(message).decode())
 
-    async def _send_snapshot(self, last_seq: dict[str, int]) -> None:
-        """The session and every table this viewer may see; a table the client already holds at its
-        current sequence number is skipped (a reconnect after a short drop costs almost nothing)."""
-        if self.role == "player":
-            read = database_sync_to_async(selectors.student_snapshot)(self.session_id, self.participant_id)
-        else:
-            read = database_sync_to_async(selectors.session_snapshot)(self.session_id)
-        snapshot = await read
-        if snapshot is None:
-            await self.close(code=4404)
-            return
-        self.adopt_seat(snapshot.seats)
-        session = snapshot.summary_for(self.role, self.language)
-        await self.push({"type": "session", "session": session, **self.me()})
-        wanted = [
-            table_id
-            for table_id in snapshot.table_ids
-            if self.may_watch(table_id) and last_seq.get(str(table_id)) != snapshot.tables[table_id].seq
-        ]
-        views = await database_sync_to_async(fanout.views_of)(snapshot, wanted, self.engine_viewer())
-        for view in views:
-            await self.push({"type": "table", **view})
+    async def _send_snapshot(self, last_seq: dict[str, int] | None) -> None:
+        """The session and every table this viewer may see; after a hello (``last_seq``), a table the client
+        already holds at its current sequence number is skipped (a reconnect after a short drop costs
+        almost nothing). Read and built together with the other devices of the session asking now."""
+        await welcome.welcomer().snapshot(self, last_seq)
 
     def me(self) -> dict:
         if self.role != "player":
@@ -328,6 +328,13 @@ class GameConsumer(AsyncWebsocketConsumer):
             outcome = await batching.batcher().submit(message.table, submission)
         except GameTable.DoesNotExist:
             await self._error("not_allowed", _("You cannot act at that table."), key=message.key)
+            return
+        except (OperationalError, InterfaceError):
+            # The database is out (restarting): the move's transaction never committed, so nothing
+            # changed. The device keeps its connection and may send the same key again.
+            logger.warning("a move could not be saved: the database is unavailable", exc_info=True)
+            message_text = _("Reconnecting to the server… your move was not saved, try again.")
+            await self._error("unavailable", message_text, key=message.key)
             return
         if isinstance(outcome, services.ActionRefused):
             await self._error(outcome.code, outcome.message, key=message.key)

@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
+from django.db import InterfaceError, OperationalError
 
 from .. import selectors
 from ..broadcast import session_group
@@ -52,6 +53,9 @@ COMMITTED_KEPT = 256
 #: must not become a loop that burns the server's CPU and floods its log.
 READ_RETRY_SECONDS = 0.5
 READ_RETRY_MAX_SECONDS = 10.0
+#: A table read that fails because the database is out (restarting) is tried again this often, so the
+#: devices get the table as soon as the database is back instead of never.
+TABLE_READ_RETRY_SECONDS = 1.0
 ENCODER = msgspec.json.Encoder()
 #: Views are pure and need no database: they are computed here, off the thread the ORM calls share.
 _VIEW_THREAD = ThreadPoolExecutor(max_workers=1, thread_name_prefix="classplay-views")
@@ -190,7 +194,7 @@ class SessionHub:
                 self.table_jobs[table_id] = False
                 consumers = list(self.sessions.get(session_id, ()))
                 if consumers:
-                    await self._table_changed(table_id, consumers)
+                    await self._table_changed(session_id, table_id, consumers)
                 if not self.table_jobs.get(table_id):
                     break
         except Exception:
@@ -233,15 +237,27 @@ class SessionHub:
 
     # --- table views ------------------------------------------------------------------------------
 
-    async def _table_changed(self, table_id: int, consumers: list[GameConsumer]) -> None:
+    async def _table_changed(self, session_id: int, table_id: int, consumers: list[GameConsumer]) -> None:
         # The table as this process's writer committed it, unless a later change was announced (made by
         # another process, or the clock's): then it is read.
         table = self.committed.pop(table_id, None)
         if table is None or table.seq < self.announced.get(table_id, 0):
-            table = await database_sync_to_async(selectors.table_for_fanout)(table_id)
+            table = await self._read_table(session_id, table_id)
         if table is None:
             return
         await self._deliver(table, self._claim(table, consumers))
+
+    async def _read_table(self, session_id: int, table_id: int):
+        """The table as it stands; while the database is out, tried again every TABLE_READ_RETRY_SECONDS
+        for as long as the session has connections here (None once it has none, or the table is gone)."""
+        while True:
+            try:
+                return await database_sync_to_async(selectors.table_for_fanout)(table_id)
+            except (OperationalError, InterfaceError):
+                logger.warning("session hub cannot read table %s; retrying", table_id, exc_info=True)
+            await asyncio.sleep(TABLE_READ_RETRY_SECONDS)
+            if not self.sessions.get(session_id):
+                return None
 
     def _claim(self, table, consumers: list[GameConsumer]) -> list[tuple[GameConsumer, tuple]]:
         """The connections still missing this table as it stands (the hub remembers the seq, status and

@@ -31,6 +31,7 @@ from .homework import (  # noqa: F401 - the runtime's write API
     homework_settings,
 )
 from .lobby import (  # noqa: F401 - the runtime's write API
+    SeatChange,
     participant_admit,
     participant_plan,
     participant_readmit,
@@ -39,6 +40,7 @@ from .lobby import (  # noqa: F401 - the runtime's write API
     seat_claim,
     seat_latecomers,
     seat_release,
+    seats_update,
     session_arrange,
     session_join,
     session_lock_lobby,

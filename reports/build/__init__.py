@@ -34,7 +34,7 @@ from django.utils import timezone
 from ..models import ClassItemStat, ClassReport, ClassSessionStat, ClassWrongAnswer, StudentSessionStat
 from .classes import class_reports
 from .read import ITEM_FIELDS, WRONG_FIELDS, FactFigures, facts_read, replaced_sessions
-from .statistics import class_session_rows, item_rows, session_rows, wrong_answer_rows
+from .statistics import class_session_rows, homework_fact, item_rows, session_rows, wrong_answer_rows
 from .students import student_reports
 from .write import Plan, Row, bulk_insert
 
@@ -49,6 +49,7 @@ __all__ = [
     "chunk_plan",
     "classrooms_build",
     "facts_read",
+    "homework_fact",
     "school_build",
     "wrong_answer_rows",
 ]

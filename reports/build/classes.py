@@ -19,7 +19,7 @@ from games.definitions.reporting import ItemLabels
 
 from .. import catalog
 from ..models import LearningFact
-from .read import FactFigures, SessionLine
+from .read import BOTH, HOMEWORK, LIVE, MODES, FactFigures, SessionLine
 from .statistics import most_written
 from .students import mean, ratio
 from .write import Row
@@ -62,36 +62,54 @@ def class_reports(figures: FactFigures, class_sessions, items, wrong, summaries,
         levels_of[student_id].append((skill, level))
     recommended_of = _recommended_levels(figures, summaries)
     lists = {
-        classroom_id: (_hardest(classes[classroom_id].items), _most_wrong(classes[classroom_id].wrong))
+        (mode, classroom_id): (_hardest(found[classroom_id].items), _most_wrong(found[classroom_id].wrong))
+        for mode, found in classes.items()
         for classroom_id in classroom_ids
+        if mode != LIVE or classroom_id in figures.classes_with_homework
     }
-    labels = item_labels(
-        {
-            classroom_id: [(row["game"], row["item_id"]) for row in hardest + wrong_list]
-            for classroom_id, (hardest, wrong_list) in lists.items()
-        }
-    )
-    reports = []
-    for classroom_id in classroom_ids:
-        hardest, wrong_list = lists[classroom_id]
+    for classroom_id in classroom_ids:  # no homework: live games are all there is
+        lists.setdefault((LIVE, classroom_id), lists[(BOTH, classroom_id)])
+    wanted: dict[int, set[tuple[str, str]]] = defaultdict(set)
+    for (_mode, classroom_id), (hardest, wrong_list) in lists.items():
+        wanted[classroom_id] |= {(row["game"], row["item_id"]) for row in hardest + wrong_list}
+    labels = item_labels({classroom_id: sorted(pairs) for classroom_id, pairs in wanted.items()})
+    for (_mode, classroom_id), (hardest, wrong_list) in lists.items():
         for row in hardest + wrong_list:
             row["label"] = labels.get((classroom_id, row["game"], row["item_id"]), row["item_id"])
-        students = classes[classroom_id].students
+    reports = []
+    for classroom_id in classroom_ids:
+        part = {
+            mode: {
+                **_session_data(classes[mode][classroom_id].sessions),
+                "hardest": lists[(mode, classroom_id)][0],
+                "wrong": lists[(mode, classroom_id)][1],
+            }
+            for mode in MODES
+            if mode != LIVE or classroom_id in figures.classes_with_homework
+        }
+        part.setdefault(LIVE, part[BOTH])
+        students = classes[BOTH][classroom_id].students
         data = {
-            **_session_data(classes[classroom_id].sessions),
-            "hardest": hardest,
-            "wrong": wrong_list,
+            **part[BOTH],
             **_level_data(students, levels_of, recommended_of),
+            # The same report of live games only and of homework only (the levels are the students').
+            "modes": {LIVE: part[LIVE], HOMEWORK: part[HOMEWORK]},
         }
         reports.append(Row(classroom_id=classroom_id, data=data, built_at=now))
     return reports
 
 
-def _class_figures(figures: FactFigures, class_sessions, items, wrong) -> dict[int, _ClassFigures]:
-    classes: dict[int, _ClassFigures] = defaultdict(lambda: _ClassFigures([], {}, {}, set()))
+def _class_figures(figures: FactFigures, class_sessions, items, wrong) -> dict[str, dict[int, _ClassFigures]]:
+    """The classes' figures in each mode: every row counts in both and in its own (live or homework),
+    in one pass over the rows."""
+    classes: dict[str, dict[int, _ClassFigures]] = {
+        mode: defaultdict(lambda: _ClassFigures([], {}, {}, set())) for mode in MODES
+    }
+    both, of_mode = classes[BOTH], {False: classes[LIVE], True: classes[HOMEWORK]}
     titles = {pk: session["title"] for pk, session in figures.sessions.items()}
-    for row in class_sessions:
-        classes[row.classroom_id].sessions.append(
+    lines = [
+        (
+            row.classroom_id,
             SessionLine(
                 row.day,
                 row.session_id,
@@ -102,22 +120,33 @@ def _class_figures(figures: FactFigures, class_sessions, items, wrong) -> dict[i
                 row.correct,
                 row.time_total,
                 row.time_count,
-            )
+                figures.is_homework(row.session_id),
+            ),
         )
-    for classroom_id, line in figures.kept_class_sessions:
-        classes[classroom_id].sessions.append(line)
-    for classroom_id, game, category, level, item_id, answered, right, _archived in [
+        for row in class_sessions
+    ]
+    for classroom_id, line in [*lines, *figures.kept_class_sessions]:
+        both[classroom_id].sessions.append(line)
+        of_mode[line.homework][classroom_id].sessions.append(line)
+    for classroom_id, game, category, level, item_id, answered, right, _archived, homework in [
         *items,
         *figures.kept_items,
     ]:
-        total = classes[classroom_id].items.setdefault((game, category, level, item_id), [0, 0])
-        total[0] += answered
-        total[1] += right
-    for classroom_id, game, category, item_id, answer, count, _archived in [*wrong, *figures.kept_wrong]:
-        texts = classes[classroom_id].wrong.setdefault((game, category, item_id, answer.casefold()), {})
-        texts[answer] = texts.get(answer, 0) + count
+        key = (game, category, level, item_id)
+        for found in (both[classroom_id], of_mode[bool(homework)][classroom_id]):
+            total = found.items.setdefault(key, [0, 0])
+            total[0] += answered
+            total[1] += right
+    for classroom_id, game, category, item_id, answer, count, _archived, homework in [
+        *wrong,
+        *figures.kept_wrong,
+    ]:
+        key = (game, category, item_id, answer.casefold())
+        for found in (both[classroom_id], of_mode[bool(homework)][classroom_id]):
+            texts = found.wrong.setdefault(key, {})
+            texts[answer] = texts.get(answer, 0) + count
     for classroom_id, student_id in figures.enrolled:
-        classes[classroom_id].students.add(student_id)
+        both[classroom_id].students.add(student_id)
     return classes
 
 
@@ -200,6 +229,7 @@ def _session_data(sessions: list[SessionLine]) -> dict[str, Any]:
             "correct": line.correct,
             "accuracy": ratio(line.correct, line.answered),
             "mean_time": mean(line.time_total, line.time_count),
+            **({"homework": True} if line.homework else {}),
         }
         for line in lines
     ]

@@ -7,6 +7,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any, NamedTuple
 
 from django.db import connection
@@ -32,6 +33,11 @@ from ..models import (
 )
 
 STARTED = (GameSession.Status.RUNNING, GameSession.Status.PAUSED, GameSession.Status.FINISHED)
+#: What a report can show: live games only, homework only, or both (``reports.selectors.in_mode``). A
+#: build computes every student's and every class's report in each (the "both" one is the row's own
+#: columns and data; the others go in ``data["modes"]``).
+LIVE, HOMEWORK, BOTH = "live", "homework", "both"
+MODES = (BOTH, LIVE, HOMEWORK)
 #: The temporary table a build reads the facts into (one per connection, dropped at the end).
 FACTS_TABLE = "report_build_facts"
 #: Sums of seconds and scores are added up exactly, as whole millionths (see :func:`_sum`).
@@ -58,6 +64,8 @@ class CategoryFigures(NamedTuple):
     score_micros: int | None
     scored: int
     marked: int
+    #: Facts of homework attempts (the rows of one key are split into live and homework).
+    homework: bool
 
 
 class SessionRow(NamedTuple):
@@ -79,8 +87,18 @@ class SessionRow(NamedTuple):
 #: in the order of their tuples. Plain tuples, not named ones: a chunk has tens of thousands of them, and
 #: the garbage collector stops looking at a tuple of plain values but not at a named tuple (a fifth more
 #: CPU for reading and computing a chunk, measured).
-ITEM_FIELDS = ("classroom_id", "game", "category", "level", "item_id", "answered", "correct", "archived")
-WRONG_FIELDS = ("classroom_id", "game", "category", "item_id", "answer", "count", "archived")
+ITEM_FIELDS = (
+    "classroom_id",
+    "game",
+    "category",
+    "level",
+    "item_id",
+    "answered",
+    "correct",
+    "archived",
+    "homework",
+)
+WRONG_FIELDS = ("classroom_id", "game", "category", "item_id", "answer", "count", "archived", "homework")
 
 
 class SessionLine(NamedTuple):
@@ -95,6 +113,7 @@ class SessionLine(NamedTuple):
     correct: int
     time_total: float
     time_count: int
+    homework: bool = False
 
 
 class Scope(NamedTuple):
@@ -128,12 +147,13 @@ class FactFigures:
     #: level, item, answered, right)
     items: list[tuple] | None
     #: Over listable wrong answers (whole class): (classroom, game, category, item, response as JSON text,
-    #: times)
+    #: times, homework)
     wrong: list[tuple] | None
     #: Over every fact, answer or result, in key order.
     grouped: list[CategoryFigures]
-    #: Each game's own insight rows, ``(classroom, student, *group_by, *figures)`` (see ``InsightQuery``).
-    insights: dict[str, list[tuple]]
+    #: Per mode, each game's own insight rows, ``(classroom, student, *group_by, *figures)`` (see
+    #: ``InsightQuery``).
+    insights: dict[str, dict[str, list[tuple]]]
     #: (classroom, student) the reports are for: the classes' enrolled students (or the chosen ones)
     targets: list[tuple[int, int]]
     enrolled_on: dict[tuple[int, int], dt.date]
@@ -158,6 +178,16 @@ class FactFigures:
     @property
     def target_students(self) -> list[int]:
         return sorted({student for _classroom, student in self.targets})
+
+    @cached_property
+    def classes_with_homework(self) -> set[int]:
+        """The classes with a homework attempt (in the others, a live-games report is the whole one)."""
+        return {s["classroom_id"] for s in self.sessions.values() if s.get("assignment_id") is not None}
+
+    def is_homework(self, session_id: int) -> bool:
+        """Whether the session is a homework attempt (one student's, against computer players)."""
+        session = self.sessions.get(session_id)
+        return session is not None and session.get("assignment_id") is not None
 
 
 def session_day(session: dict[str, Any]) -> dt.date:
@@ -233,16 +263,23 @@ def _facts_table_sql(scope: Scope) -> tuple[str, list]:
         where += f" AND student_id {students_in}"
         where_params += student_params
     temporary = "ON COMMIT DROP" if connection.vendor == "postgresql" else ""
+    # A fact is homework when its session is an attempt: one hashed look-up of the classes' attempts.
+    sessions_table = connection.ops.quote_name(GameSession._meta.db_table)
+    attempts_in, attempt_params = _in(scope.classroom_ids)
+    homework = f"""COALESCE(session_id IN (
+        SELECT id FROM {sessions_table} WHERE classroom_id {attempts_in} AND assignment_id IS NOT NULL
+    ), FALSE)"""
     create = f"""
         CREATE TEMPORARY TABLE {FACTS_TABLE} {temporary} AS
         SELECT student_id, session_id, classroom_id, game, category, skill, level, item_id, correct,
                time_taken, score, teacher_marked,
                (correct IS NOT NULL AND {answers}) AS answer,
-               CASE WHEN correct = FALSE AND response IS NOT NULL AND {listable} THEN response END AS wrong
+               CASE WHEN correct = FALSE AND response IS NOT NULL AND {listable} THEN response END AS wrong,
+               {homework} AS homework
                {details}
         FROM {facts_table} WHERE {where}
     """
-    return create, [*answer_params, *listable_params, *detail_params, *where_params]
+    return create, [*answer_params, *listable_params, *attempt_params, *detail_params, *where_params]
 
 
 def _figure_sql(figure: Counted | Summed) -> str:
@@ -251,12 +288,16 @@ def _figure_sql(figure: Counted | Summed) -> str:
     return f"COUNT(*) FILTER (WHERE {figure.where})" if figure.where else "COUNT(*)"
 
 
-def _insight_sql(query: InsightQuery, table: str) -> str:
+#: The facts of each mode, as a condition on the temporary table.
+MODE_WHERE = {BOTH: "TRUE", LIVE: "NOT homework", HOMEWORK: "homework"}
+
+
+def _insight_sql(query: InsightQuery, table: str, mode: str = BOTH) -> str:
     grouping = ", ".join(("classroom_id", "student_id", *query.group_by))
     figures = ", ".join(_figure_sql(figure) for figure in query.figures)
     return f"""
         SELECT {grouping}, {figures}
-        FROM {table} WHERE game = %s AND ({query.where}) AND student_id IS NOT NULL
+        FROM {table} WHERE game = %s AND ({query.where}) AND student_id IS NOT NULL AND {MODE_WHERE[mode]}
         GROUP BY {grouping}"""
 
 
@@ -277,7 +318,7 @@ class _FactsTableFigures:
     items: list[tuple] | None
     wrong: list[tuple] | None
     grouped: list[CategoryFigures]
-    insights: dict[str, list[tuple]]
+    insights: dict[str, dict[str, list[tuple]]]
 
 
 def _facts_table_read(scope: Scope) -> _FactsTableFigures:
@@ -296,8 +337,11 @@ def _facts_table_read(scope: Scope) -> _FactsTableFigures:
                 wrong=None if scope.student_ids is not None else _wrong(table),
                 grouped=[CategoryFigures._make(row) for row in _fetch(_grouped_sql(table))],
                 insights={
-                    game: _exact_sums_in_seconds(query, _fetch(_insight_sql(query, table), [game]))
-                    for game, query in _insight_queries()
+                    mode: {
+                        game: _exact_sums_in_seconds(query, _fetch(_insight_sql(query, table, mode), [game]))
+                        for game, query in _insight_queries()
+                    }
+                    for mode in MODES
                 },
             )
         finally:
@@ -332,30 +376,31 @@ def _grouped_sql(table: str) -> str:
         SELECT student_id, classroom_id, game, category, skill, level, COUNT(*), COUNT(correct),
                COUNT(*) FILTER (WHERE correct), {_sum("time_taken", "correct IS NOT NULL")},
                COUNT(time_taken) FILTER (WHERE correct IS NOT NULL), {_sum("score")}, COUNT(score),
-               COUNT(*) FILTER (WHERE teacher_marked)
+               COUNT(*) FILTER (WHERE teacher_marked), homework
         FROM {table} WHERE student_id IS NOT NULL
-        GROUP BY student_id, classroom_id, game, category, skill, level"""
+        GROUP BY student_id, classroom_id, game, category, skill, level, homework"""
 
 
 def _items(table: str) -> list[tuple]:
     sql = f"""
-        SELECT classroom_id, game, category, level, item_id, COUNT(*), COUNT(*) FILTER (WHERE correct)
+        SELECT classroom_id, game, category, level, item_id, COUNT(*), COUNT(*) FILTER (WHERE correct),
+               homework
         FROM {table} WHERE answer AND item_id <> ''
-        GROUP BY classroom_id, game, category, level, item_id"""
+        GROUP BY classroom_id, game, category, level, item_id, homework"""
     return _fetch(sql)
 
 
 def _wrong(table: str) -> list[tuple]:
     sql = f"""
-        SELECT classroom_id, game, category, item_id, wrong, COUNT(*)
+        SELECT classroom_id, game, category, item_id, wrong, COUNT(*), homework
         FROM {table} WHERE wrong IS NOT NULL
-        GROUP BY classroom_id, game, category, item_id, wrong"""
+        GROUP BY classroom_id, game, category, item_id, wrong, homework"""
     return _fetch(sql)
 
 
 def _in_key_order(grouped: list[CategoryFigures]) -> list[CategoryFigures]:
     """Sorted: the per-level rows of a category are added up in the same order on every run."""
-    return sorted(grouped, key=lambda row: (*row[:5], -1 if row.level is None else row.level))
+    return sorted(grouped, key=lambda row: (*row[:5], -1 if row.level is None else row.level, row.homework))
 
 
 # --- the other rows a build needs ------------------------------------------------------------------------
@@ -442,9 +487,13 @@ def _kept_class_sessions(classroom_ids: list[int], replaced: set[int]) -> list[t
             "correct",
             "time_total",
             "time_count",
+            "session__assignment_id",
         )
     )
-    return [(classroom_id, SessionLine(*line)) for classroom_id, *line in rows]
+    return [
+        (classroom_id, SessionLine(*line, homework=assignment_id is not None))
+        for classroom_id, *line, assignment_id in rows
+    ]
 
 
 def facts_read(

@@ -10,7 +10,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Count
+from django.db.models import BooleanField, Count, ExpressionWrapper, Q
 
 from .. import catalog
 from .read import MICRO, FactFigures, SessionRow
@@ -124,10 +124,10 @@ def item_rows(figures: FactFigures) -> tuple[list[tuple], list[tuple]]:
     """Per question: answers and right answers, and the wrong answers given (anonymous, whole class), as
     ``ITEM_FIELDS`` and ``WRONG_FIELDS`` tuples."""
     items = [
-        (classroom_id, game, category, level, item_id, answered, right, False)
-        for classroom_id, game, category, level, item_id, answered, right in sorted(
+        (classroom_id, game, category, level, item_id, answered, right, False, bool(homework))
+        for classroom_id, game, category, level, item_id, answered, right, homework in sorted(
             figures.items,
-            key=lambda item: (*item[:3], item[3] or 0, item[4]),  # level None first
+            key=lambda item: (*item[:3], item[3] or 0, item[4], item[7]),  # level None first
         )
     ]
     # The wrong answers as raw SQL reads them: JSON text (Django's loader on PostgreSQL, and SQLite).
@@ -139,11 +139,18 @@ def wrong_answer_rows(facts, *, archived: bool = False) -> list[tuple]:
     (``WRONG_FIELDS`` tuples)."""
     wrong = (
         facts.filter(catalog.wrong_answers_q())
-        .values_list("classroom_id", "game", "category", "item_id", "response")
+        .annotate(homework=homework_fact())
+        .values("classroom_id", "game", "category", "item_id", "response", "homework")
         .annotate(count=Count("id"))
+        .values_list("classroom_id", "game", "category", "item_id", "response", "count", "homework")
         .order_by()
     )
     return _merged_wrong_answers(wrong, archived=archived)
+
+
+def homework_fact() -> ExpressionWrapper:
+    """Whether a fact (or a row with a ``session``) comes from a homework attempt."""
+    return ExpressionWrapper(Q(session__assignment__isnull=False), output_field=BooleanField())
 
 
 class _AnswerWording:
@@ -167,19 +174,20 @@ class _AnswerWording:
 def _merged_wrong_answers(
     rows: Iterable[tuple], *, archived: bool = False, encoded: bool = False
 ) -> list[tuple]:
-    """Wrong answers merged per question, case-insensitively. ``encoded``: the responses are JSON text."""
+    """Wrong answers merged per question, case-insensitively, live games and homework apart.
+    ``encoded``: the responses are JSON text."""
     word = _AnswerWording(encoded=encoded)
     texts_of: dict[tuple, dict[str, int]] = {}
-    for classroom_id, game, category, item_id, response, count in rows:
+    for classroom_id, game, category, item_id, response, count, homework in rows:
         text, folded = word(game, response)
         if not text:
             continue
-        texts = texts_of.setdefault((classroom_id, game, category, item_id, folded), {})
+        texts = texts_of.setdefault((classroom_id, game, category, item_id, bool(homework), folded), {})
         texts[text] = texts.get(text, 0) + count
     # Spellings that differ only in case are one answer, shown as most often written.
     return [
-        (classroom_id, game, category, item_id, most_written(texts), sum(texts.values()), archived)
-        for (classroom_id, game, category, item_id, _key), texts in sorted(texts_of.items())
+        (classroom_id, game, category, item_id, most_written(texts), sum(texts.values()), archived, homework)
+        for (classroom_id, game, category, item_id, homework, _key), texts in sorted(texts_of.items())
     ]
 
 

@@ -16,7 +16,7 @@ from games.definitions import all_measures, measures_for
 
 from .. import catalog, levels
 from ..models import SkillSummary, StudentReport
-from .read import FactFigures, SessionRow, seconds
+from .read import BOTH, HOMEWORK, LIVE, MODES, FactFigures, SessionRow, seconds
 from .write import Plan, Row
 
 #: Sessions shown in a student's trend chart and sparkline.
@@ -101,14 +101,20 @@ class _Student:
     student_id: int
     categories: list[CategoryTotals]
     levels: list[LevelTotals]
-    #: Their sessions in the class, by day.
+    #: Their sessions in the class in the report's mode, by day.
     played: list[SessionRow]
-    #: Sessions the class held since the student joined it.
+    #: The class's live games held since the student joined it (none in a homework-only report: a
+    #: classmate's homework is not a game the others missed).
     held: int
     insights: dict[str, Any]
     skills: dict[str, dict]
-    #: How many of ``played`` were the class's live games (the rest: homework), for participation.
-    live_played: int = 0
+    #: Which of ``played`` were homework attempts (the others: the class's live games).
+    homework: set[int] = field(default_factory=set)
+    mode: str = BOTH
+
+    @property
+    def live_played(self) -> int:
+        return len(self.played) - len(self.homework)
 
 
 # --- all the students' reports ---------------------------------------------------------------------------
@@ -129,42 +135,71 @@ def student_reports(
         return {}
     student_ids = figures.target_students
     wanted = set(student_ids)
-    merged = _merged_categories(figures, wanted)
     # Every session row of these students once the build is written: its own and the ones it keeps.
     all_rows = [row for row in rows if row.student_id in wanted] + figures.kept_sessions
     series = _series(all_rows, set(classroom_ids))
     days_of = _class_days(figures)
-    insights = _game_insights(figures, wanted)
     summaries = _skill_summaries(student_ids, figures, all_rows, now, plan)
-    reports = [
-        _student_report(
-            _Student(
-                classroom_id,
-                student_id,
-                merged.categories[(classroom_id, student_id)],
-                merged.levels[(classroom_id, student_id)],
-                series[(classroom_id, student_id)],
-                _sessions_held(figures, days_of[classroom_id], (classroom_id, student_id), series),
-                insights.get((classroom_id, student_id), {}),
-                summaries.get(student_id, {}),
-                _live_count(figures, series[(classroom_id, student_id)]),
-            ),
-            merged.class_categories,
-            now,
-        )
-        for classroom_id, student_id in figures.targets
-    ]
+    built: dict[str, dict[tuple[int, int], tuple[dict, dict]]] = {}
+    with_homework = figures.classes_with_homework
+    for mode in MODES:
+        if mode == LIVE and not with_homework:
+            built[LIVE] = built[BOTH]  # no homework in these classes: live games are all there is
+            continue
+        merged = _merged_categories(figures, wanted, mode)
+        insights = _game_insights(figures, wanted, mode)
+        built[mode] = {}
+        for key in figures.targets:
+            if mode == LIVE and key[0] not in with_homework:
+                built[LIVE][key] = built[BOTH][key]
+                continue
+            played = [row for row in series[key] if _in_mode(figures, row.session_id, mode)]
+            student = _Student(
+                key[0],
+                key[1],
+                merged.categories[key],
+                merged.levels[key],
+                played,
+                0 if mode == HOMEWORK else _sessions_held(figures, days_of[key[0]], key, series),
+                insights.get(key, {}),
+                summaries.get(key[1], {}),
+                {row.session_id for row in played if figures.is_homework(row.session_id)},
+                mode,
+            )
+            built[mode][key] = _student_report(student, merged.class_categories)
+    reports = [_report_row(key, built, now) for key in figures.targets]
     plan.delete(StudentReport.objects.filter(classroom_id__in=classroom_ids, student_id__in=student_ids))
     plan.replace(unenrolled, StudentReport, reports)
     return summaries
 
 
-def _merged_categories(figures: FactFigures, students: set[int]) -> _Merged:
-    """By game and category, and (answers only) by skill and level: from the one grouped query."""
+def _in_mode(figures: FactFigures, session_id: int, mode: str) -> bool:
+    return mode == BOTH or figures.is_homework(session_id) == (mode == HOMEWORK)
+
+
+def _report_row(key: tuple[int, int], built, now) -> StudentReport:
+    """The stored row: live games and homework together in its columns and data, each mode's own in
+    ``data["modes"]``."""
+    columns, data = built[BOTH][key]
+    modes = {}
+    for mode in (LIVE, HOMEWORK):  # (the live report may be the same objects as both's: copied here)
+        row, part = built[mode][key]
+        last = row["last_played"]
+        modes[mode] = {**part, "row": {**row, "last_played": last.isoformat() if last else None}}
+    return StudentReport(
+        student_id=key[1], classroom_id=key[0], data={**data, "modes": modes}, built_at=now, **columns
+    )
+
+
+def _merged_categories(figures: FactFigures, students: set[int], mode: str = BOTH) -> _Merged:
+    """By game and category, and (answers only) by skill and level: from the one grouped query (its live
+    and homework rows added up for both)."""
     categories: dict[tuple, CategoryTotals] = {}
     levels_of: dict[tuple, LevelTotals] = {}
     for row in figures.grouped:
         if row.student_id not in students:
+            continue
+        if mode != BOTH and bool(row.homework) != (mode == HOMEWORK):
             continue
         key = (row.classroom_id, row.student_id, row.game, row.category)
         entry = categories.get(key)
@@ -221,10 +256,6 @@ def _class_days(figures: FactFigures) -> dict[int, list[dt.date]]:
     return days
 
 
-def _live_count(figures: FactFigures, played: list[SessionRow]) -> int:
-    return sum(1 for row in played if figures.sessions.get(row.session_id, {}).get("assignment_id") is None)
-
-
 def _sessions_held(figures: FactFigures, days: list[dt.date], key: tuple[int, int], series) -> int:
     """Sessions held since the student joined the class (or since they first played, if earlier)."""
     since = figures.enrolled_on.get(key)
@@ -233,10 +264,12 @@ def _sessions_held(figures: FactFigures, days: list[dt.date], key: tuple[int, in
     return sum(1 for day in days if since is None or day >= since)
 
 
-def _game_insights(figures: FactFigures, students: set[int]) -> dict[tuple[int, int], dict[str, Any]]:
+def _game_insights(
+    figures: FactFigures, students: set[int], mode: str = BOTH
+) -> dict[tuple[int, int], dict[str, Any]]:
     """What each game's own facts tell beyond right and wrong (see docs/reports.md), raw."""
     found: dict[tuple[int, int], dict[str, Any]] = defaultdict(dict)
-    for game, rows in figures.insights.items():
+    for game, rows in figures.insights[mode].items():
         rows_of: dict[tuple[int, int], list[tuple]] = defaultdict(list)
         for classroom_id, student_id, *values in rows:
             if student_id in students:
@@ -322,11 +355,12 @@ def _skill_summary(student_id: int, skill: str, total: _SkillTotals, recommendat
 # --- one student's report --------------------------------------------------------------------------------
 
 
-def _student_report(student: _Student, class_categories, now) -> StudentReport:
+def _student_report(student: _Student, class_categories) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A student's report in one mode: its columns and its data."""
     totals, games, category_list, results = _answers_and_results(student, class_categories)
     played = student.played
     with_answers = [stat for stat in played if stat.answered]
-    trend = _trend(with_answers)
+    trend = _trend(with_answers, student.homework)
     recent = with_answers[-RECENT_SESSIONS:]
     previous = with_answers[-2 * RECENT_SESSIONS : -RECENT_SESSIONS]
     recent_accuracy = ratio(sum(s.correct for s in recent), sum(s.answered for s in recent))
@@ -343,6 +377,7 @@ def _student_report(student: _Student, class_categories, now) -> StudentReport:
             "sessions_played": len(played),
             "sessions_with_answers": len(with_answers),
             "sessions_held": held,
+            "homework_sessions": len(student.homework),
             "participation": participation,
             "first_played": played[0].day.isoformat() if played else None,
         },
@@ -357,21 +392,18 @@ def _student_report(student: _Student, class_categories, now) -> StudentReport:
         "attention": attention,
         "skills": student.skills,
     }
-    return StudentReport(
-        student_id=student.student_id,
-        classroom_id=student.classroom_id,
-        answered=totals.answered,
-        correct=totals.correct,
-        accuracy=ratio(totals.correct, totals.answered),
-        sessions_played=len(played),
-        sessions_held=held,
-        last_played=played[-1].day if played else None,
-        recent_accuracy=recent_accuracy,
-        previous_accuracy=previous_accuracy,
-        needs_attention=bool(attention),
-        data=data,
-        built_at=now,
-    )
+    columns = {
+        "answered": totals.answered,
+        "correct": totals.correct,
+        "accuracy": ratio(totals.correct, totals.answered),
+        "sessions_played": len(played),
+        "sessions_held": held,
+        "last_played": played[-1].day if played else None,
+        "recent_accuracy": recent_accuracy,
+        "previous_accuracy": previous_accuracy,
+        "needs_attention": bool(attention),
+    }
+    return columns, data
 
 
 def _answers_and_results(student: _Student, class_categories):
@@ -431,9 +463,11 @@ def _game_list(games: dict[str, _Answers], played: list[SessionRow]) -> list[dic
     ]
 
 
-def _trend(with_answers: list[SessionRow]) -> list[dict[str, Any]]:
-    return [
-        {
+def _trend(with_answers: list[SessionRow], homework: set[int]) -> list[dict[str, Any]]:
+    """The last sessions with answers; a homework attempt's point says so (``"homework": true``)."""
+    points = []
+    for stat in with_answers[-TREND_SESSIONS:]:
+        point = {
             "session": stat.session_id,
             "day": stat.day.isoformat(),
             "game": stat.game,
@@ -443,8 +477,10 @@ def _trend(with_answers: list[SessionRow]) -> list[dict[str, Any]]:
             "accuracy": ratio(stat.correct, stat.answered),
             "mean_time": mean(stat.time_total, stat.time_count),
         }
-        for stat in with_answers[-TREND_SESSIONS:]
-    ]
+        if stat.session_id in homework:
+            point["homework"] = True
+        points.append(point)
+    return points
 
 
 def _level_list(level_rows: list[LevelTotals]) -> list[dict[str, Any]]:

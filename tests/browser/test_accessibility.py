@@ -110,3 +110,21 @@ def test_report_charts_use_the_cards_full_width(live_site, signed_in, ms_rivera,
             " return Math.abs(inner - svg.getBoundingClientRect().width); }"
         )
         assert gap < 2, f"chart {index} is {gap}px narrower than its card"
+
+
+def test_the_live_games_or_homework_filter_works_by_keyboard(
+    live_site, signed_in, ms_rivera, reported_class, ava
+):
+    page = signed_in(live_site, user=ms_rivera)
+    page.goto(live_site + reverse("reports:class", args=[reported_class.pk]))
+    page.get_by_label("Live games or homework").focus()
+    page.keyboard.type("Homework")  # a closed select's type-ahead picks the option
+    page.keyboard.press("Tab")  # to the form's button
+    page.keyboard.press("Enter")
+    page.wait_for_url(f"**/reports/classes/{reported_class.pk}/?mode=homework")
+    assert page.get_by_text("Shows: Homework").is_visible()
+    assert_accessible(page, label="class report, homework")
+    page.get_by_role("link", name=ava.display_name).click()
+    page.wait_for_url(f"**/students/{ava.pk}/?mode=homework")
+    assert page.get_by_label("Live games or homework").input_value() == "homework"
+    assert_accessible(page, label="student report, homework")

@@ -119,6 +119,10 @@ def test_homework_from_assignment_to_report(live_site, signed_in, class_7b, ms_r
     classrooms_build([class_7b.pk])
     stat = StudentSessionStat.objects.get(student=ava, session=session)
     assert stat.session.assignment_id == assignment.pk
+    # The class report of homework shows her attempt, marked as homework.
+    teacher.goto(f"{live_site}/reports/classes/{class_7b.pk}/?mode=homework")
+    teacher.get_by_text("Shows: Homework").wait_for()
+    teacher.locator("#trend-heading ~ .table-wrap .badge.homework").first.wait_for()
     for page in (teacher, device):
         assert page.errors == []
 

@@ -3,18 +3,17 @@ uvicorn command (two worker processes), with the clock, the Celery worker and be
 units, all configured from the example environment file. A teacher signs in through the proxy over TLS,
 students play over secure websockets, and /healthz reports every part alive.
 
-The kit's files are used as they are, but for what a test machine must change: paths (/opt/classplay,
-the certificate), ports (free ones on loopback), and the example's placeholders (database, secret, host)."""
+tests/kit.py starts the kit's files as they are, but for what a test machine must change (paths, ports,
+the example's placeholders)."""
 
 import asyncio
+import contextlib
 import json
 import os
 import re
-import shlex
 import shutil
 import ssl
 import subprocess
-import sys
 import time
 import urllib.parse
 import urllib.request
@@ -22,23 +21,22 @@ from datetime import timedelta
 from http.cookiejar import CookieJar
 from pathlib import Path
 
+import psutil
 import pytest
+import websockets
 from django.conf import settings
 from django.contrib.auth.hashers import PBKDF2PasswordHasher
 from django.db import connection
 from django.utils import timezone
 
 from games import services
-from games.models import GameTable
-from tests.live import Client, free_port, kill, student_cookie, until_listening
+from games.models import GameTable, TableLogEntry
+from tests.kit import Kit, make_certificate, nginx_binary, nginx_site
+from tests.live import Client, free_port, student_cookie, teacher_cookie
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
-ROOT = Path(__file__).resolve().parents[2]
-KIT = ROOT / "deploy"
-VENV_BIN = Path(sys.executable).parent
 REQUIRED = os.environ.get("CLASSPLAY_REQUIRE_SERVICES") == "1"
 PASSWORD = "a-long-test-password-1"
-TEMP_PATHS = ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")
 
 
 @pytest.fixture
@@ -56,127 +54,21 @@ def kit_tools():
         pytest.skip(f"the deployment kit test needs {', '.join(missing)} (apt-get install nginx)")
 
 
-def example_environment(**overrides) -> dict[str, str]:
-    """deploy/classplay.env.example as systemd's EnvironmentFile reads it, with this machine's values."""
-    env = {}
-    for line in (KIT / "classplay.env.example").read_text().splitlines():
-        if line.strip() and not line.lstrip().startswith("#"):
-            key, _sep, value = line.partition("=")
-            env[key.strip()] = value.strip()
-    return env | overrides
-
-
-def unit_command(unit: str, key: str = "ExecStart") -> list[str]:
-    """A systemd unit's command, with the kit's install folder replaced by this checkout."""
-    text = (KIT / "systemd" / unit).read_text()
-    line = next(line for line in text.splitlines() if line.startswith(f"{key}="))
-    command = line.split("=", 1)[1].replace("/opt/classplay/.venv/bin/", f"{VENV_BIN}/")
-    return shlex.split(command.replace("/opt/classplay/var/", f"{ROOT}/var/"))
-
-
-def make_certificate(folder: Path) -> None:
-    """A self-signed certificate where the site file expects the school's (fullchain.pem, privkey.pem)."""
-    subprocess.run(
-        ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=127.0.0.1",
-         "-keyout", f"{folder}/privkey.pem", "-out", f"{folder}/fullchain.pem"],
-        check=True, capture_output=True,
-    )  # fmt: skip
-
-
-def nginx_site(tmp: Path, *, http_port: int, https_port: int, web_port: int) -> str:
-    site = (KIT / "nginx" / "classplay.conf").read_text()
-    site = re.sub(r"\n\s*listen \[::\][^;]*;", "", site)  # a test machine may have no IPv6
-    site = site.replace("listen 80;", f"listen 127.0.0.1:{http_port};")
-    site = re.sub(
-        r"listen 443 ssl( http2)?;", lambda m: f"listen 127.0.0.1:{https_port} ssl{m.group(1) or ''};", site
-    )
-    site = site.replace("server 127.0.0.1:8000;", f"server 127.0.0.1:{web_port};")
-    site = site.replace("/etc/ssl/classplay/", f"{tmp}/")
-    return site
-
-
-class Kit:
-    """nginx and the four units' processes, stopped together."""
-
-    def __init__(self, tmp: Path):
-        self.tmp, self.processes = tmp, []
-        self.https_port, self.web_port = free_port(), free_port()
-        db = connection.settings_dict
-        self.env = {
-            **os.environ,
-            **example_environment(
-                # The test's own key, so the students' session cookies made here are good there too.
-                SECRET_KEY=settings.SECRET_KEY,
-                ALLOWED_HOSTS="127.0.0.1",
-                CSRF_TRUSTED_ORIGINS=f"https://127.0.0.1:{self.https_port}",
-                DATABASE_URL=f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}",
-                REDIS_URL=settings.REDIS_URL,
-                CLASSPLAY_CLOCK_IN_PROCESS="0",
-                STATIC_ROOT=str(tmp / "static"),
-                DJANGO_SETTINGS_MODULE="config.settings",
-            ),
-        }
-
-    def manage(self, *args: str) -> None:
-        done = subprocess.run(
-            [sys.executable, "manage.py", *args], cwd=ROOT, env=self.env, capture_output=True, text=True
-        )
-        assert done.returncode == 0, done.stdout + done.stderr
-
-    def run(self, command: list[str], name: str) -> subprocess.Popen:
-        log = open(self.tmp / f"{name}.log", "wb")  # noqa: SIM115 (closed with the process)
-        process = subprocess.Popen(command, cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT)
-        self.processes.append(process)
-        return process
-
-    def start(self) -> "Kit":
-        make_certificate(self.tmp)
-        # docs/deploy.md's set-up steps that a running site needs, then the web unit's own check.
-        self.manage("collectstatic", "--noinput", "--verbosity", "0")
-        check = subprocess.run(unit_command("classplay-web.service", "ExecStartPre"), cwd=ROOT, env=self.env,
-                               capture_output=True, text=True)  # fmt: skip
-        assert check.returncode == 0, check.stdout + check.stderr
-        web = unit_command("classplay-web.service")
-        web[-1] = web[-1].replace("--port 8000", f"--port {self.web_port}")
-        self.web = self.run(web, "web")
-        until_listening(self.web_port, self.web, "the web unit", seconds=60)
-        for unit in ("classplay-clock.service", "classplay-worker.service", "classplay-beat.service"):
-            self.run(unit_command(unit), unit)
-        site = nginx_site(self.tmp, http_port=free_port(), https_port=self.https_port, web_port=self.web_port)
-        (self.tmp / "site.conf").write_text(site)
-        (self.tmp / "nginx.conf").write_text(
-            f"daemon off; pid {self.tmp}/nginx.pid; error_log {self.tmp}/nginx-error.log;\n"
-            "events {}\n"
-            "http { access_log off;\n"
-            + "".join(f"  {kind}_temp_path {self.tmp}/{kind};\n" for kind in TEMP_PATHS)
-            + f"  include {self.tmp}/site.conf; }}\n"
-        )
-        nginx = shutil.which("nginx") or "/usr/sbin/nginx"
-        self.proxy = self.run([nginx, "-p", str(self.tmp), "-c", f"{self.tmp}/nginx.conf"], "nginx")
-        until_listening(self.https_port, self.proxy, "nginx", seconds=20)
-        return self
-
-    def log_tails(self) -> dict[str, str]:
-        return {log.name: log.read_text(errors="replace")[-1500:] for log in self.tmp.glob("*.log")}
-
-    def stop(self) -> None:
-        for process in self.processes:
-            if process.poll() is None:
-                process.terminate()
-        for process in self.processes:
-            try:
-                process.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                kill(process)
-
-    @property
-    def base(self) -> str:
-        return f"https://127.0.0.1:{self.https_port}"
-
-
 @pytest.fixture
 def kit(kit_tools, tmp_path):
-    running = Kit(tmp_path).start()
+    running = Kit(tmp_path)
+    db = connection.settings_dict
+    running.configure(
+        # The test's own key, so the students' session cookies made here are good there too.
+        SECRET_KEY=settings.SECRET_KEY,
+        ALLOWED_HOSTS="127.0.0.1",
+        CSRF_TRUSTED_ORIGINS=running.base,
+        DATABASE_URL=f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}",
+        REDIS_URL=settings.REDIS_URL,
+        CLASSPLAY_CLOCK_IN_PROCESS="0",
+        STATIC_ROOT=str(tmp_path / "static"),
+        DJANGO_SETTINGS_MODULE="config.settings",
+    ).start()
     yield running
     running.stop()
 
@@ -288,7 +180,149 @@ def test_the_kit_site_file_works_with_the_nginx_of_debian_stable(kit_tools, tmp_
     site = nginx_site(tmp_path, http_port=free_port(), https_port=free_port(), web_port=free_port())
     make_certificate(tmp_path)
     (tmp_path / "nginx.conf").write_text(f"error_log {tmp_path}/error.log;\nevents {{}}\nhttp {{ {site} }}\n")
-    nginx = shutil.which("nginx") or "/usr/sbin/nginx"
-    command = [nginx, "-t", "-p", str(tmp_path), "-c", f"{tmp_path}/nginx.conf"]
+    command = [nginx_binary(), "-t", "-p", str(tmp_path), "-c", f"{tmp_path}/nginx.conf"]
     result = subprocess.run(command, capture_output=True, text=True)
     assert result.returncode == 0 and "unknown directive" not in result.stderr, result.stderr
+
+
+def web_workers(kit: Kit) -> dict[int, int]:
+    """The web unit's uvicorn worker processes (those holding its listening socket), each with how many
+    connections from the proxy it holds now."""
+    workers = {}
+    for child in psutil.Process(kit.web.pid).children():
+        try:
+            connections = child.net_connections(kind="tcp")
+        except psutil.Error:  # the killed one, until the supervisor has reaped it
+            continue
+        if any(c.status == psutil.CONN_LISTEN and c.laddr.port == kit.web_port for c in connections):
+            workers[child.pid] = sum(
+                c.status == psutil.CONN_ESTABLISHED and c.laddr.port == kit.web_port for c in connections
+            )
+    return workers
+
+
+def until_two_workers(kit: Kit, *, not_pid: int | None = None, seconds: float = 60) -> dict[int, int]:
+    """Wait until the web unit has its two workers (and none of them is ``not_pid``)."""
+    deadline = time.monotonic() + seconds
+    workers = web_workers(kit)
+    while len(workers) < 2 or not_pid in workers:
+        assert time.monotonic() < deadline, (workers, kit.log_tails())
+        time.sleep(0.2)
+        workers = web_workers(kit)
+    return workers
+
+
+class Device(Client):
+    """A device as static/js/live.js behaves: a lost connection is opened again through the proxy (the
+    hello resyncs from its last sequence numbers), and a move not yet acknowledged is sent again under
+    the same key."""
+
+    reconnects = 0
+
+    async def reconnect(self):
+        self.reconnects += 1
+        return await self.connect()
+
+    async def send_move(self, table_id, key, action) -> None:
+        message = json.dumps({"type": "action", "table": table_id, "key": key, "action": action})
+        with contextlib.suppress(websockets.ConnectionClosed):  # then ``acked`` sends it again
+            await self.socket.send(message)
+
+    async def play(self, table_id, key, action) -> dict:
+        await self.send_move(table_id, key, action)
+        return await self.acked(table_id, key, action)
+
+    async def acked(self, table_id, key, action) -> dict:
+        for _attempt in range(3):
+            try:
+                return await self.until(lambda m: m.get("key") == key, timeout=30)
+            except websockets.ConnectionClosed:
+                await self.reconnect()
+                await self.send_move(table_id, key, action)
+        raise AssertionError(f"{key} was never acknowledged")
+
+    async def sees(self, table_id, seq) -> None:
+        for _attempt in range(3):
+            if self.last_seq.get(str(table_id), 0) >= seq:
+                return
+            try:
+                await self.until(
+                    lambda m: m["type"] == "table" and m["table"] == table_id and m["seq"] >= seq, 30
+                )
+                return
+            except websockets.ConnectionClosed:
+                await self.reconnect()
+        raise AssertionError(f"never saw #{seq}")
+
+
+def test_a_web_worker_killed_mid_play_loses_and_repeats_no_acknowledged_move(
+    kit, class_7b, ms_rivera, ava, ben
+):
+    """kill -9 of the uvicorn worker that holds devices' websockets, with moves in flight: its devices
+    reconnect through nginx to a live worker, the supervisor starts a new worker, and every acknowledged
+    move is in the table's log exactly once."""
+    session = services.session_schedule(
+        classroom=class_7b, by=ms_rivera, game="lineup", scheduled_for=timezone.now() + timedelta(minutes=1),
+        settings={"answer_seconds": 300},  # no deadline fires while the test plays
+    )  # fmt: skip
+    services.session_open_lobby(session=session, by=ms_rivera)
+    for student in (ava, ben):
+        services.session_join(session=session, student=student)
+    services.session_start(session=session, by=ms_rivera)
+    table = GameTable.objects.get(session=session)
+    tls = ssl.create_default_context()
+    tls.check_hostname, tls.verify_mode = False, ssl.CERT_NONE
+    websocket_base = kit.base.replace("https://", "wss://")
+    orders = iter(
+        [[2, 1, 3, 4, 5], [3, 1, 2, 4, 5], [1, 3, 2, 4, 5], [4, 1, 2, 3, 5], [1, 2, 4, 3, 5], [5, 1, 2, 3, 4]]
+    )
+    acks: dict[str, dict] = {}
+    cookies = [teacher_cookie(ms_rivera), student_cookie(ava), student_cookie(ben)]
+
+    async def lesson():
+        # No page was fetched through the proxy yet, so the only connections the workers hold are these.
+        teacher, *students = [
+            await Device(websocket_base, session.pk, cookie, role, ssl=tls, origin=kit.base).connect()
+            for cookie, role in zip(cookies, ("teacher", "student", "student"), strict=True)
+        ]
+        for device in [teacher, *students]:
+            await device.until(lambda m: m["type"] == "table")
+        for number, device in enumerate(students):
+            key, action = f"before-{number}", {"type": "rack", "order": next(orders)}
+            acks[key] = await device.play(table.pk, key, action)
+
+        workers = await asyncio.to_thread(until_two_workers, kit)
+        doomed = max(workers, key=workers.get)
+        assert workers[doomed] >= 1, workers  # it holds some of the devices' websockets
+        # Moves in flight: sent, not yet acknowledged, when the worker dies without warning.
+        in_flight = {}
+        for number, device in enumerate(students):
+            key, action = f"in-flight-{number}", {"type": "rack", "order": next(orders)}
+            in_flight[key] = (device, action)
+            await device.send_move(table.pk, key, action)
+        os.kill(doomed, 9)
+        for key, (device, action) in in_flight.items():
+            acks[key] = await device.acked(table.pk, key, action)
+        for number, device in enumerate(students):
+            key, action = f"after-{number}", {"type": "rack", "order": next(orders)}
+            acks[key] = await device.play(table.pk, key, action)
+        last = max(ack["seq"] for ack in acks.values())
+        for device in [teacher, *students]:
+            await device.sees(table.pk, last)
+        assert sum(device.reconnects for device in [teacher, *students]) >= 1
+        for device in [teacher, *students]:
+            await device.socket.close()
+        return doomed
+
+    doomed = asyncio.run(lesson())
+    assert all(ack["type"] == "ack" for ack in acks.values()), acks
+    logged = list(
+        TableLogEntry.objects.filter(table=table, kind=TableLogEntry.Kind.ACTION).values_list(
+            "idempotency_key", "seq"
+        )
+    )
+    keys = [key for key, _seq in logged]
+    assert sorted(keys) == sorted(acks)  # each acknowledged move once, and nothing else
+    assert {key: seq for key, seq in logged} == {key: ack["seq"] for key, ack in acks.items()}
+    # The supervisor replaced the killed worker: the unit serves with two again.
+    assert len(until_two_workers(kit, not_pid=doomed)) == 2

@@ -160,3 +160,32 @@ async def test_a_student_cannot_act_at_another_table(table, student_client, ava)
     )
     assert (await receive_until(communicator, "error"))["code"] == "not_allowed"
     await communicator.disconnect()
+
+
+@pytest.mark.parametrize("failure", ["OperationalError", "InterfaceError"])
+async def test_a_move_the_database_cannot_take_gets_unavailable_and_the_connection_stays(
+    table, student_client, ava, monkeypatch, failure
+):
+    """PostgreSQL restarting under play: the move is refused with a clear error naming its key, nothing
+    changes, and the same key sent again once the database is back is applied."""
+    from asgiref.sync import sync_to_async
+    from django import db
+
+    def database_out(*_args, **_kwargs):
+        raise getattr(db, failure)("server closed the connection unexpectedly")
+
+    communicator, _ = await connect(await sync_to_async(student_client)(ava), table.session_id)
+    await receive_until(communicator, "table")
+    move = {"type": "rack", "order": [2, 1, 3, 4, 5]}
+    action = {"type": "action", "table": table.pk, "key": "k-out", "action": move}
+    with monkeypatch.context() as patched:
+        patched.setattr(services, "tables_actions_submit", database_out)  # the batcher's one trip
+        await communicator.send_to(text_data=json.dumps(action))
+        error = await receive_until(communicator, "error")
+    assert error["code"] == "unavailable" and error["key"] == "k-out"
+    assert "not saved" in error["message"]
+    assert await sync_to_async(lambda: GameTable.objects.get(pk=table.pk).seq)() == 1
+    await communicator.send_to(text_data=json.dumps(action))  # the database is back: tried again
+    ack = await receive_until(communicator, "ack")
+    assert ack["key"] == "k-out" and ack["duplicate"] is False
+    await communicator.disconnect()

@@ -2,8 +2,10 @@
 tries again, longer each time, and once the layer is back it sends its sessions afresh and goes on."""
 
 import asyncio
+from types import SimpleNamespace
 
 import pytest
+from django.db import InterfaceError, OperationalError
 
 from games.realtime import fanout
 
@@ -148,3 +150,71 @@ def test_the_hub_keeps_a_bounded_number_of_committed_tables(monkeypatch):
     assert sorted(hub.committed) == [1, 2]
     hub.keep_committed([SimpleNamespace(pk=2, session_id=7, seq=2)])  # a newer state of a kept table
     assert hub.committed[2].seq == 2
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("failure", [OperationalError, InterfaceError])
+async def test_a_table_read_that_fails_while_the_database_restarts_is_tried_again(monkeypatch, failure):
+    """The fan-out of a table change waits for the database (every TABLE_READ_RETRY_SECONDS) instead of
+    dropping the update, and delivers the table once it can read it."""
+    waits, reads, delivered = [], [], []
+    real_sleep = asyncio.sleep
+
+    async def sleep(seconds):
+        waits.append(seconds)
+        await real_sleep(0)
+
+    def table_for_fanout(table_id):
+        reads.append(table_id)
+        if len(reads) <= 3:
+            raise failure("the database system is shutting down")
+        return SimpleNamespace(pk=table_id, seq=5, status="running")
+
+    monkeypatch.setattr(fanout.asyncio, "sleep", sleep)
+    monkeypatch.setattr(fanout.selectors, "table_for_fanout", table_for_fanout)
+    monkeypatch.setattr(fanout, "database_sync_to_async", _in_thread)
+    hub = fanout.SessionHub()
+    device = object()
+    hub.sessions[7] = {device}
+    hub._claim = lambda table, consumers: [(consumer, "viewer") for consumer in consumers]
+
+    async def deliver(table, wanted):
+        delivered.append((table.seq, wanted))
+
+    hub._deliver = deliver
+    hub._table_dirty(7, 3)
+    for _ in range(100):
+        if delivered:
+            break
+        await real_sleep(0.01)
+    assert reads == [3, 3, 3, 3]
+    assert waits == [fanout.TABLE_READ_RETRY_SECONDS] * 3 == [1.0] * 3
+    assert delivered == [(5, [(device, "viewer")])]
+    assert 3 not in hub.table_jobs  # the table's fan-out finished
+
+
+@pytest.mark.asyncio
+async def test_a_table_read_stops_retrying_once_its_session_has_no_connection_here(monkeypatch):
+    reads = []
+
+    async def sleep(_seconds):
+        hub.sessions.pop(7, None)  # the last device of the session left during the outage
+
+    def table_for_fanout(table_id):
+        reads.append(table_id)
+        raise OperationalError("connection refused")
+
+    monkeypatch.setattr(fanout.asyncio, "sleep", sleep)
+    monkeypatch.setattr(fanout.selectors, "table_for_fanout", table_for_fanout)
+    monkeypatch.setattr(fanout, "database_sync_to_async", _in_thread)
+    hub = fanout.SessionHub()
+    hub.sessions[7] = {object()}
+    assert await hub._read_table(7, 3) is None
+    assert reads == [3]
+
+
+def _in_thread(function):
+    async def call(*args, **kwargs):
+        return function(*args, **kwargs)
+
+    return call

@@ -3,12 +3,12 @@ of every homework attempt on each message."""
 
 import pytest
 
-from games.realtime import layers
+from config import channel_layers as layers
 
 
 @pytest.mark.asyncio
 async def test_a_group_message_reaches_every_channel_of_the_group_and_no_other():
-    layer = layers.LocalChannelLayer()
+    layer = layers.InMemoryLayer()
     await layer.group_add("classplay.session.1", "specific.a")
     await layer.group_add("classplay.session.1", "specific.b")
     await layer.group_add("classplay.session.2", "specific.c")
@@ -20,7 +20,7 @@ async def test_a_group_message_reaches_every_channel_of_the_group_and_no_other()
 
 @pytest.mark.asyncio
 async def test_a_full_channel_misses_the_message_and_the_others_still_get_it():
-    layer = layers.LocalChannelLayer(capacity=1)
+    layer = layers.InMemoryLayer(capacity=1)
     await layer.group_add("g", "specific.full")
     await layer.group_add("g", "specific.free")
     await layer.send("specific.full", {"type": "first"})
@@ -31,7 +31,7 @@ async def test_a_full_channel_misses_the_message_and_the_others_still_get_it():
 
 @pytest.mark.asyncio
 async def test_expired_entries_are_looked_for_at_most_once_a_second(monkeypatch):
-    layer, walks = layers.LocalChannelLayer(), []
+    layer, walks = layers.InMemoryLayer(), []
     monkeypatch.setattr(layers.InMemoryChannelLayer, "_clean_expired", lambda self: walks.append(1))
     now = [1000.0]
     monkeypatch.setattr(layers.time, "monotonic", lambda: now[0])

@@ -100,7 +100,7 @@ def test_the_class_card_fits_a4_with_every_column_and_an_embedded_font_for_every
     words = " ".join(text.split())  # a heading may wrap in its cell
     assert "English vocabulary level → recommended" in words
     assert "Numeracy level → recommended" in words  # the last column is on the page, not cut off
-    assert "Ava M. 6 67% (4/6) 2/2 — → — — → —" in words
+    assert "Ava M. 6 67% (4/6) 2 / 2 — → — — → —" in words  # live games played of the class's
     assert "Students who took part in each session" in words and "Weakest question levels" in words
     # Every font the PDF uses is embedded, and the embedded one has a glyph for every character printed.
     # (reportlab lists Helvetica in every page's resources; no text may be set in it.)

@@ -100,9 +100,12 @@ def test_the_spreadsheet_holds_the_csv_files_cells(class_7b, ms_rivera, four_stu
     response = client.get(reverse("reports:class_xlsx", args=[class_7b.pk]))
     assert response["Content-Type"].startswith("application/vnd.openxmlformats")
     book = load_workbook(io.BytesIO(response.content), read_only=True)
-    assert book.sheetnames == ["Students × skills", "Every answer", "Sessions", "Questions"]
+    assert book.sheetnames == ["Students × skills", "Every answer", "Sessions", "Questions", "About"]
+    # The last sheet says what the spreadsheet counts.
+    about = [list(row) for row in book["About"].iter_rows(values_only=True)]
+    assert about[:2] == [["Class", "7B English"], ["Shows", "Live games and homework"]]
     for sheet, url in zip(
-        book.sheetnames,
+        book.sheetnames[:4],
         ("class_skills_csv", "class_answers_csv", "class_sessions_csv", "class_items_csv"),
         strict=True,
     ):

@@ -44,8 +44,8 @@ def _insight_lines(insight: dict[str, Any]) -> list[str]:
     if insight["questions"] and insight["quality"] is not None:
         lines.append(
             _(
-                "Question quality %(quality)s: on average their questions split the faces %(quality)s "
-                "as well as the best question could."
+                "Question quality %(quality)s: how well their questions split the faces, on average, "
+                "where 100%% is as well as the best question on the pad could."
             )
             % {"quality": percent(insight["quality"])}
         )
