@@ -36,7 +36,6 @@ import signal
 import statistics
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 import urllib.error
@@ -48,14 +47,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from live_load import (
     PG_URL,
+    CpuMeter,
     RawSocket,
     RssSampler,
-    environment,
-    flush_redis,
     free_port,
-    fresh_postgres,
     percentile,
-    raise_fd_limit,
+    prepare,
     start_processes,
     wait_listening,
 )
@@ -357,6 +354,13 @@ def argument_parser() -> argparse.ArgumentParser:
     parser.add_argument("--minutes", type=float, default=10.0)
     parser.add_argument("--mode", choices=["embedded", "redis"], default="embedded")
     parser.add_argument("--redis-db", type=int, default=13)
+    parser.add_argument(
+        "--pg-url",
+        "--database-url",
+        dest="database_url",
+        default=PG_URL,
+        help="the PostgreSQL database (redis mode), dropped and remade",
+    )
     parser.add_argument("--think", type=float, nargs=2, default=(2.0, 6.0), help="a student's think time, s")
     parser.add_argument("--connect-concurrency", type=int, default=100)
     parser.add_argument("--pin", action="store_true", help="server on CPU 0, clients on CPU 1")
@@ -367,28 +371,10 @@ def argument_parser() -> argparse.ArgumentParser:
 
 
 def set_up(args) -> tuple[str, dict[str, str], int, list[Seat]]:
-    limit = raise_fd_limit(2 * args.students + 1000)
-    var_dir = tempfile.mkdtemp(prefix="classplay-homework-bench-")
-    env = environment(args.mode, var_dir, args.redis_db)
-    # Production settings refuse to start without these: one web process here (embedded), and no mail.
-    env.update(WEB_CONCURRENCY="1", EMAIL_CONSOLE_ALLOWED="true")
-    if args.mode == "redis":
-        fresh_postgres(PG_URL)
-        flush_redis(env["REDIS_URL"])
-    os.environ.update(env)
-    for name in ("DATABASE_URL", "REDIS_URL"):
-        if name not in env:
-            os.environ.pop(name, None)
-    import django
-
-    django.setup()
-    from django.core.management import call_command
+    started = time.perf_counter()
+    var_dir, env, limit = prepare(args, "classplay-homework-bench-")
     from django.db import connections
 
-    started = time.perf_counter()
-    call_command("migrate", verbosity=0, interactive=False)
-    # The production server serves the collected static files (the home page's form is a page).
-    call_command("collectstatic", verbosity=0, interactive=False)
     assignment_id, seats = populate(args.students)
     connections.close_all()
     took = time.perf_counter() - started
@@ -422,22 +408,29 @@ def run(args, env, var_dir: str, assignment_id: int, seats: list[Seat]) -> dict:
         trace = MemoryTrace(sampler)
         trace.start()
         load_before = os.getloadavg()
+        server_cpu, all_cpu = CpuMeter(processes[-1:]), CpuMeter(processes)
         bench = Homework(port, assignment_id, seats, tuple(args.think), time.time() + args.minutes * 60)
         bench.bot_think = services.BOT_THINK_SECONDS
         connect_seconds = asyncio.run(drive(bench, args.connect_concurrency))
         load_after = os.getloadavg()
+        cpu_seconds = {"server": server_cpu.used(), "all": all_cpu.used()}
         sampler.stopped.set()
         trace.stopped.set()
         log = check_log(bench.figures)
     finally:
         stop(processes)
     return summarise(
-        args, bench, connect_seconds, log, sampler.peak, trace.samples, (load_before, load_after)
+        args, bench, connect_seconds, log, sampler.peak, trace.samples, (load_before, load_after), cpu_seconds
     )
 
 
-def summarise(args, bench: Homework, connect_seconds: float, log: dict, peak: int, samples, loads) -> dict:
+def summarise(
+    args, bench: Homework, connect_seconds: float, log: dict, peak: int, samples, loads, cpu_seconds: dict
+) -> dict:
     figures = bench.figures
+    # Every move the server applied: the students' and the computer's (each computer move is one table
+    # message its student saw). Connecting and starting attempts are in the CPU time too.
+    moves = len(figures.sent_keys) + len(figures.bot_reply_ms)
 
     def pct(values: list[float], p: float) -> float:
         return round(percentile(values, p) or 0, 1)
@@ -466,6 +459,9 @@ def summarise(args, bench: Homework, connect_seconds: float, log: dict, peak: in
         "connect_failures": len(figures.connect_failures),
         "restart_failures": len(figures.restart_failures),
         "closed_by_server": figures.closed_by_server,
+        "server_cpu_seconds": round(cpu_seconds["server"], 1),
+        "cpu_seconds_all_processes": round(cpu_seconds["all"], 1),
+        "server_cpu_ms_per_move": round(1000 * cpu_seconds["server"] / moves, 1) if moves else None,
         "rss_peak_mb": round(peak / 1024 / 1024, 1),
         **memory_summary(samples),
         "load": [round(loads[0][0], 1), round(loads[1][0], 1)],

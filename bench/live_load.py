@@ -4,12 +4,13 @@
     .venv/bin/python bench/live_load.py --students 2000 --mode redis
 
 A script, not a test. It makes a fresh database (embedded: a SQLite file in a temporary directory;
-redis: the PostgreSQL database ``classplay_live_bench`` on 127.0.0.1:5432, dropped and remade, and a
-spare Redis database), creates a school, a class, a teacher and N students, schedules a Line Up!
-session through ``games.services`` (Line Up! seats everyone on two teams at one table), starts it and
-pauses it. Then it starts ``uvicorn config.asgi:application`` on loopback as a separate process (plus
-``manage.py run_clock`` in redis mode; embedded mode runs the clock inside the server), opens one
-websocket per student (with a signed-in Django session cookie) plus the teacher's, and measures:
+redis: the PostgreSQL database ``--pg-url``, by default ``classplay_live_bench`` on 127.0.0.1:5432,
+dropped and remade, and a spare Redis database), creates a school, a class, a teacher and N students,
+schedules a Line Up! session through ``games.services`` (Line Up! seats everyone on two teams at one
+table), starts it and pauses it. Then it starts ``uvicorn config.asgi:application`` on loopback as a
+separate process (plus ``manage.py run_clock`` in redis mode; embedded mode runs the clock inside the
+server), opens one websocket per student (with a signed-in Django session cookie) plus the teacher's,
+and measures:
 
 1. delivery: from a phase change to the LAST client receiving it, for the teacher's resume and pause
    (posted to the console's control URLs), the teacher's "advance" (the deadline rule, now) and a real
@@ -74,6 +75,8 @@ def raise_fd_limit(wanted: int) -> int:
 
 
 def environment(mode: str, var_dir: str, redis_db: int, database_url: str = PG_URL) -> dict[str, str]:
+    """The server processes' environment: production settings over plain HTTP on loopback, one web
+    process in embedded mode (the channel layer lives in it) and no mail."""
     env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
     env.update(
         DJANGO_SETTINGS_MODULE="config.settings",
@@ -97,6 +100,56 @@ def environment(mode: str, var_dir: str, redis_db: int, database_url: str = PG_U
         env["DATABASE_URL"] = database_url
         env["REDIS_URL"] = f"redis://127.0.0.1:6379/{redis_db}"
     return env
+
+
+def prepare(args, prefix: str) -> tuple[str, dict[str, str], int]:
+    """Shared by the benchmarks: a temporary directory, the server processes' environment, a fresh
+    database (redis mode: ``--pg-url`` dropped and made again, the Redis database flushed), Django set
+    up in this process, migrated and its static files collected (the production server serves them).
+    Returns the directory, the environment and the file descriptor limit."""
+    limit = raise_fd_limit(2 * args.students + 1000)  # the server inherits it: one socket each side
+    var_dir = tempfile.mkdtemp(prefix=prefix)
+    env = environment(args.mode, var_dir, args.redis_db, args.database_url)
+    if args.mode == "redis":
+        fresh_postgres(args.database_url)
+        flush_redis(env["REDIS_URL"])
+    os.environ.update(env)
+    for name in ("DATABASE_URL", "REDIS_URL"):
+        if name not in env:
+            os.environ.pop(name, None)
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0, interactive=False)
+    call_command("collectstatic", verbosity=0, interactive=False)
+    return var_dir, env, limit
+
+
+class CpuMeter:
+    """CPU time (user + system) of the server's processes and their children, between two readings."""
+
+    def __init__(self, processes: list):
+        import psutil
+
+        self.processes = [psutil.Process(p.pid) for p in processes if p is not None]
+        self.started = self.seconds()
+
+    def seconds(self) -> float:
+        import psutil
+
+        total = 0.0
+        for process in self.processes:
+            with contextlib.suppress(psutil.Error):
+                for one in [process, *process.children(recursive=True)]:
+                    with contextlib.suppress(psutil.Error):
+                        times = one.cpu_times()
+                        total += times.user + times.system
+        return total
+
+    def used(self) -> float:
+        return self.seconds() - self.started
 
 
 def fresh_postgres(url: str) -> None:
@@ -1077,7 +1130,11 @@ def argument_parser() -> argparse.ArgumentParser:
     parser.add_argument("--cycles", type=int, default=5, help="pause/resume pairs measured before the burst")
     parser.add_argument("--redis-db", type=int, default=13, help="a spare Redis database number (redis mode)")
     parser.add_argument(
-        "--database-url", default=PG_URL, help="the PostgreSQL database (redis mode), dropped and remade"
+        "--database-url",
+        "--pg-url",
+        dest="database_url",
+        default=PG_URL,
+        help="the PostgreSQL database (redis mode), dropped and remade",
     )
     parser.add_argument("--timeout", type=float, default=120.0, help="seconds to wait for any one step")
     parser.add_argument("--connect-concurrency", type=int, default=100, help="websocket handshakes at once")
@@ -1135,23 +1192,8 @@ def argument_parser() -> argparse.ArgumentParser:
 def set_up(args) -> tuple[str, dict[str, str], World]:
     """A temporary directory, the environment of the server's processes, and a migrated database with
     the session's world in it."""
-    limit = raise_fd_limit(2 * args.students + 1000)  # the server inherits it: one socket each side
-    var_dir = tempfile.mkdtemp(prefix="classplay-live-bench-")
-    env = environment(args.mode, var_dir, args.redis_db, args.database_url)
-    if args.mode == "redis":
-        fresh_postgres(args.database_url)
-        flush_redis(env["REDIS_URL"])
-    os.environ.update(env)
-    for name in ("DATABASE_URL", "REDIS_URL"):
-        if name not in env:
-            os.environ.pop(name, None)
-    import django
-
-    django.setup()
-    from django.core.management import call_command
-
     started = time.perf_counter()
-    call_command("migrate", verbosity=0, interactive=False)
+    var_dir, env, limit = prepare(args, "classplay-live-bench-")
     world = populate(args.students, args.answer_seconds)
     setup_seconds = time.perf_counter() - started
     print(f"# {args.students} students, {args.mode}: set up in {setup_seconds:.1f} s, fd limit {limit}")
@@ -1205,6 +1247,7 @@ def measure(args, world: World, port: int, server) -> dict:
     wait_listening(port, server)
     sampler = RssSampler(server.pid)
     sampler.start()
+    cpu = CpuMeter([server])
     try:
         load_before = os.getloadavg()
         bench = Bench(
@@ -1229,6 +1272,7 @@ def measure(args, world: World, port: int, server) -> dict:
         log_check["facts"] = check_facts(world.table_id, args.timeout)
         load = (round(load_before[0], 1), round(load_after[0], 1))
         result = summarise(args, figures, bench.changes, sampler.peak, load, log_check)
+        result["server_cpu_seconds"] = round(cpu.used(), 1)
         if bench.connect_failures:
             print("# connect failures (first 5):", *bench.connect_failures[:5], sep="\n#   ")
         return result

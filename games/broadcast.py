@@ -3,15 +3,81 @@
 One channel-layer message per change goes to the session's group; each server process receives it
 once (see games.realtime.fanout) and sends every local connection its own view. Messages carry only
 ids and the sequence number: no state, so no secret, travels through Redis.
+
+Work done for the event loop (a trip of moves to the database thread, a clock sweep) runs inside
+:func:`collected`: its commits' broadcasts are kept, with the tables as committed, and the loop sends
+them all at once afterwards (:func:`send_collected`) instead of each commit hook handing its own over to
+the loop and waiting for it. A transaction rolled back broadcasts nothing either way (Django drops its
+commit hooks).
 """
 
 from __future__ import annotations
+
+import asyncio
+import threading
+from collections.abc import Hashable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
 
 from . import outbox
+
+SERVICE = "channel layer"
+
+
+@dataclass
+class Collected:
+    """The broadcasts of the commits made inside :func:`collected`, the latest per key, in order; and
+    the tables those commits wrote, as committed (for this process's own fan-out: never sent anywhere)."""
+
+    messages: dict[Hashable, tuple[str, dict]] = field(default_factory=dict)
+    tables: dict[int, Any] = field(default_factory=dict)
+
+    def add(self, group: str, message: dict, key: Hashable, table: Any = None) -> None:
+        self.messages.pop(key, None)  # the same news again: only the latest, at the end
+        self.messages[key] = (group, message)
+        if table is not None:
+            self.tables[table.pk] = table
+
+
+_collecting = threading.local()
+
+
+@contextmanager
+def collected() -> Iterator[Collected]:
+    """Keep the broadcasts of what commits inside (in this thread) instead of sending them; nested, the
+    outermost collects."""
+    outer = getattr(_collecting, "current", None)
+    collection = outer if outer is not None else Collected()
+    _collecting.current = collection
+    try:
+        yield collection
+    finally:
+        _collecting.current = outer
+
+
+async def send_collected(collection: Collected) -> None:
+    """Send what :func:`collected` kept, from the event loop, all together (each as ``_send`` would: a
+    channel layer that failed moments ago is not waited on, and the news is sent again later)."""
+    layer = get_channel_layer()
+    if layer is None or not collection.messages:
+        return
+
+    def send(group: str, message: dict, key: Hashable):
+        return outbox.attempt_async(
+            SERVICE,
+            lambda: layer.group_send(group, message),
+            lambda: async_to_sync(layer.group_send)(group, message),
+            key,
+        )
+
+    await asyncio.gather(
+        *(send(group, message, key) for key, (group, message) in collection.messages.items())
+    )
 
 
 def session_group(session_id: int) -> str:
@@ -23,22 +89,23 @@ def class_group(classroom_id: int) -> str:
     return f"classplay.class.{classroom_id}"
 
 
-def _send(group: str, message: dict) -> None:
+def _send(group: str, message: dict, table: Any = None) -> None:
     """Never waits on a channel layer that failed moments ago (see games.outbox)."""
+    # The same news again replaces what is waiting (a table's later seq, the session's state).
+    key = (group, message.get("type"), message.get("table"))
+    collection = getattr(_collecting, "current", None)
+    if collection is not None:
+        collection.add(group, message, key, table)
+        return
     layer = get_channel_layer()
     if layer is not None:
-        outbox.attempt(
-            "channel layer",
-            lambda: async_to_sync(layer.group_send)(group, message),
-            # The same news again replaces what is waiting (a table's later seq, the session's state).
-            resend_key=(group, message.get("type"), message.get("table")),
-        )
+        outbox.attempt(SERVICE, lambda: async_to_sync(layer.group_send)(group, message), resend_key=key)
 
 
-def _after_commit(session_id: int, message: dict) -> None:
+def _after_commit(session_id: int, message: dict, table: Any = None) -> None:
     """Robust: the change is committed whatever happens to its broadcast (Redis down a moment), so the
     move is still acknowledged; screens that missed it catch up on their next update or reconnect."""
-    transaction.on_commit(lambda: _send(session_group(session_id), message), robust=True)
+    transaction.on_commit(lambda: _send(session_group(session_id), message, table), robust=True)
 
 
 def class_games_changed(classroom_id: int) -> None:
@@ -47,9 +114,12 @@ def class_games_changed(classroom_id: int) -> None:
     transaction.on_commit(lambda: _send(class_group(classroom_id), message), robust=True)
 
 
-def table_changed(session_id: int, table_id: int, seq: int) -> None:
-    """Call after commit (or inside an atomic block: it waits for the commit)."""
-    _after_commit(session_id, {"type": "table.changed", "session": session_id, "table": table_id, "seq": seq})
+def table_changed(session_id: int, table_id: int, seq: int, *, table: Any = None) -> None:
+    """Call after commit (or inside an atomic block: it waits for the commit). ``table``: the row as this
+    transaction leaves it (state and all, its session loaded), for a collecting caller to hand to this
+    process's fan-out, which then need not read it again; pass it only if nothing changes it after."""
+    message = {"type": "table.changed", "session": session_id, "table": table_id, "seq": seq}
+    _after_commit(session_id, message, table)
 
 
 def session_changed(session_id: int, *, clocks_only: bool = False) -> None:

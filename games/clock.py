@@ -4,6 +4,12 @@ Every deadline lives in the database, so the clock keeps no state of its own: af
 finds what became due meanwhile and fires it once (``services.table_sweep`` re-checks under a row lock,
 so two clocks never fire one deadline twice). In embedded mode it runs as a thread inside the server
 process (see config.asgi); with real services it runs as its own process (``manage.py run_clock``).
+
+Each tick's sweep (the due deadlines and computer moves) broadcasts once, after it: its commits'
+broadcasts are collected and handed over together, not one hand-over per table. (Handing the whole sweep
+to the server's event loop, to run on the database thread the moves use, was measured and dropped: with
+1000 homework games that thread has a queue, and the computer's moves waited in it, see
+docs/performance.md.)
 """
 
 from __future__ import annotations
@@ -11,10 +17,12 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from collections.abc import Callable
 
+from asgiref.sync import async_to_sync
 from django.db import OperationalError, close_old_connections
 
-from . import selectors, services
+from . import broadcast, selectors, services
 from .models import Heartbeat
 
 logger = logging.getLogger(__name__)
@@ -26,9 +34,33 @@ WRAP_UP_CHECK_SECONDS = 120.0
 ERROR_BACKOFF_SECONDS = 5.0
 
 
-def tick(*, now: float | None = None, check_lobbies: bool = True, check_wrap_ups: bool = False) -> int:
-    fired = services.deadline_sweep(now=now)
-    fired += services.bots_sweep(now=now)
+Sweep = Callable[[float | None], int]
+
+
+def sweep_collected(now: float | None = None) -> tuple[int, broadcast.Collected]:
+    """Fire the due deadlines and make the due computer moves, keeping their broadcasts to be sent."""
+    with broadcast.collected() as collection:
+        fired = services.deadline_sweep(now=now)
+        fired += services.bots_sweep(now=now)
+    return fired, collection
+
+
+def sweep_due(now: float | None = None) -> int:
+    """:func:`sweep_collected`, then the screens are told, in one go."""
+    fired, collection = sweep_collected(now)
+    if collection.messages:
+        async_to_sync(broadcast.send_collected)(collection)
+    return fired
+
+
+def tick(
+    *,
+    now: float | None = None,
+    check_lobbies: bool = True,
+    check_wrap_ups: bool = False,
+    sweep: Sweep = sweep_due,
+) -> int:
+    fired = sweep(now)
     if check_lobbies:
         services.sessions_open_due_lobbies()
         Heartbeat.beat("clock")  # every LOBBY_CHECK_SECONDS: the health endpoint knows the clock is alive
@@ -37,7 +69,7 @@ def tick(*, now: float | None = None, check_lobbies: bool = True, check_wrap_ups
     return fired
 
 
-def run(stop: threading.Event, *, interval: float = SWEEP_SECONDS) -> None:
+def run(stop: threading.Event, *, interval: float = SWEEP_SECONDS, sweep: Sweep = sweep_due) -> None:
     """Sweep until ``stop`` is set. Errors are logged and the loop goes on: a clock must not die."""
     last_lobby_check = last_wrap_up_check = 0.0
     while not stop.is_set():
@@ -45,7 +77,7 @@ def run(stop: threading.Event, *, interval: float = SWEEP_SECONDS) -> None:
         try:
             check = started - last_lobby_check >= LOBBY_CHECK_SECONDS
             check_wrap_ups = started - last_wrap_up_check >= WRAP_UP_CHECK_SECONDS
-            tick(check_lobbies=check, check_wrap_ups=check_wrap_ups)
+            tick(check_lobbies=check, check_wrap_ups=check_wrap_ups, sweep=sweep)
             if check:
                 last_lobby_check = started
             if check_wrap_ups:
@@ -72,12 +104,12 @@ def run(stop: threading.Event, *, interval: float = SWEEP_SECONDS) -> None:
 class InProcessClock:
     """The clock as a thread of the server process (embedded mode)."""
 
-    def __init__(self, interval: float = SWEEP_SECONDS):
+    def __init__(self, interval: float = SWEEP_SECONDS, sweep: Sweep = sweep_due):
         self.stopping = threading.Event()
         self.thread = threading.Thread(
             target=run,
             args=(self.stopping,),
-            kwargs={"interval": interval},
+            kwargs={"interval": interval, "sweep": sweep},
             name="classplay-clock",
             daemon=True,
         )
@@ -88,8 +120,8 @@ class InProcessClock:
         self.thread.join(timeout)
 
 
-def start_in_thread() -> InProcessClock:
-    clock = InProcessClock()
+def start_in_thread(sweep: Sweep = sweep_due) -> InProcessClock:
+    clock = InProcessClock(sweep=sweep)
     clock.thread.start()
     logger.info("clock running inside the server process")
     return clock

@@ -14,7 +14,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Callable, Hashable
+from collections.abc import Awaitable, Callable, Hashable
 
 from kombu.exceptions import OperationalError as BrokerError
 from redis.exceptions import RedisError
@@ -60,28 +60,72 @@ def attempt(
     a try all the same); an error reaching it marks it down. True if it ran. A call with a
     ``resend_key`` that could not run is made once the service may be asked again (only the latest
     call of each key: a screen needs the last news, not every one)."""
+    if not may_try(service, call, even_if_down=even_if_down, resend_key=resend_key):
+        return False
+    try:
+        call()
+    except Exception as error:
+        failed(service, error, call, resend_key=resend_key)
+        return False
+    succeeded(service)
+    return True
+
+
+async def attempt_async(
+    service: str, call: Callable[[], Awaitable[object]], resend: Callable[[], object], resend_key: Hashable
+) -> bool:
+    """:func:`attempt` for a call made on the event loop (the broadcasts collected during a trip to the
+    database thread): ``call`` is awaited there; ``resend`` is its blocking twin, made later from a timer
+    thread if the service is down."""
+    if not may_try(service, resend, resend_key=resend_key):
+        return False
+    try:
+        await call()
+    except Exception as error:
+        failed(service, error, resend, resend_key=resend_key)
+        return False
+    succeeded(service)
+    return True
+
+
+def may_try(
+    service: str,
+    call: Callable[[], object],
+    *,
+    even_if_down: bool = False,
+    resend_key: Hashable | None = None,
+) -> bool:
+    """Whether to make ``call`` now: not while ``service`` is marked down (the call is then kept to be
+    made later when it has a ``resend_key``)."""
     if is_down(service) and not even_if_down:
         if resend_key is not None:
             _resend_later(service, resend_key, call)
         return False
-    try:
-        call()
-    except UNREACHABLE:  # the move is committed all the same
-        _down_until[service] = time.monotonic() + RETRY_AFTER[service]
-        if resend_key is not None:
-            _resend_later(service, resend_key, call)
-        logger.warning(
-            "%s unreachable: skipping it for %.0f s (the game goes on from the database)",
-            service,
-            RETRY_AFTER[service],
-            exc_info=True,
-        )
-        return False
-    except Exception:  # not the service's fault: one call failed, the next ones go ahead
-        logger.exception("a call to the %s failed (the game goes on from the database)", service)
-        return False
-    _down_until.pop(service, None)
     return True
+
+
+def failed(
+    service: str, error: Exception, call: Callable[[], object], *, resend_key: Hashable | None = None
+) -> None:
+    """``call`` to ``service`` raised ``error``: an unreachable service is marked down for a while (and
+    the call kept to be made again); any other error is this call's fault alone, logged."""
+    if not isinstance(error, UNREACHABLE):  # not the service's fault: the next calls go ahead
+        logger.error("a call to the %s failed (the game goes on from the database)", service, exc_info=error)
+        return
+    # The move is committed all the same.
+    _down_until[service] = time.monotonic() + RETRY_AFTER[service]
+    if resend_key is not None:
+        _resend_later(service, resend_key, call)
+    logger.warning(
+        "%s unreachable: skipping it for %.0f s (the game goes on from the database)",
+        service,
+        RETRY_AFTER[service],
+        exc_info=error,
+    )
+
+
+def succeeded(service: str) -> None:
+    _down_until.pop(service, None)
 
 
 def _resend_later(service: str, key: Hashable, call: Callable[[], object]) -> None:

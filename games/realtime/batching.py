@@ -1,64 +1,110 @@
-"""Actions for one table arriving together are applied together.
+"""Actions arriving together are applied together, many tables in one trip to the database thread.
 
-When a whole class answers in the same second, each answer used to be its own transaction on the one
-thread Channels runs every ORM call on, and each re-read and re-wrote the table's whole state. Here the
-consumers of one server process queue their actions per table: while one batch is being applied, the
-actions that arrive wait, and the next batch takes all of them (``services.actions_submit``: one row lock,
-each action still its own log entry, sequence number and ack, the state stored once). A lone action is
-applied at once, as before.
+Channels runs every ORM call of a server process on one thread, and handing it work costs the event loop
+far more than the work itself when it is small (one homework move: a row lock, a log entry, a save). So
+the consumers of a process queue their actions here: while one trip is on the database thread, what
+arrives waits, and the next trip takes all of it, for every table at once (``services.tables_actions_submit``:
+one transaction, a savepoint per table; per table one row lock, each action still its own log entry,
+sequence number and ack or refusal, the state stored once). A lone action goes at once, as before.
+
+A table whose batch fails (it is gone, or any error of its own) is rolled back alone: its consumers get
+the error, the other tables' actions are committed and acknowledged. The trip's broadcasts are collected
+(``broadcast.collected``) and sent from here after the commit, all together, and the tables as committed
+go to this process's fan-out, which then need not read them again.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import weakref
 from typing import Any
 
 from channels.db import database_sync_to_async
 
-from .. import services
+from .. import broadcast, services
+from . import fanout
 
-#: At most this many actions in one transaction (a bound on how long the row lock is held).
+logger = logging.getLogger(__name__)
+
+#: At most this many actions of one table in one trip (a bound on how long its row lock is held).
 MAX_BATCH = 200
+#: At most this many tables in one trip (a bound on how long the trip's transaction lasts).
+MAX_TABLES = 100
+
+Waiting = list[tuple[services.Submission, asyncio.Future]]
 
 
 class TableBatcher:
     def __init__(self) -> None:
-        self._waiting: dict[int, list[tuple[services.Submission, asyncio.Future]]] = {}
-        self._draining: dict[int, asyncio.Task] = {}
+        self._waiting: dict[int, Waiting] = {}
+        self._draining: asyncio.Task | None = None
 
     async def submit(self, table_id: int, submission: services.Submission) -> Any:
         """The action's outcome: a :class:`services.ActionResult` or a :class:`services.ActionRefused`.
-        Raises whatever the batch raised (e.g. ``GameTable.DoesNotExist``)."""
+        Raises whatever its table's batch raised (e.g. ``GameTable.DoesNotExist``)."""
         future = asyncio.get_running_loop().create_future()
         self._waiting.setdefault(table_id, []).append((submission, future))
-        if table_id not in self._draining:
-            self._draining[table_id] = asyncio.create_task(self._drain(table_id))
+        if self._draining is None:
+            self._draining = asyncio.create_task(self._drain())
         return await future
 
-    async def _drain(self, table_id: int) -> None:
+    async def _drain(self) -> None:
         try:
-            while self._waiting.get(table_id):
-                queue = self._waiting[table_id]
-                batch, self._waiting[table_id] = queue[:MAX_BATCH], queue[MAX_BATCH:]
-                await self._apply(table_id, batch)
+            while self._waiting:
+                await self._trip(self._take())
         finally:
-            self._waiting.pop(table_id, None)
-            self._draining.pop(table_id, None)
+            self._draining = None
 
-    async def _apply(self, table_id: int, batch: list[tuple[services.Submission, asyncio.Future]]) -> None:
+    def _take(self) -> dict[int, Waiting]:
+        """The next trip's work: up to MAX_BATCH actions of each of up to MAX_TABLES tables, in the order
+        the tables first had something waiting (what is left goes on the next trip)."""
+        trip: dict[int, Waiting] = {}
+        for table_id in list(self._waiting)[:MAX_TABLES]:
+            queue = self._waiting.pop(table_id)
+            trip[table_id] = queue[:MAX_BATCH]
+            if len(queue) > MAX_BATCH:
+                self._waiting[table_id] = queue[MAX_BATCH:]  # to the back of the line
+        return trip
+
+    async def _trip(self, trip: dict[int, Waiting]) -> None:
+        batches = {
+            table_id: [submission for submission, _future in batch] for table_id, batch in trip.items()
+        }
         try:
-            outcomes = await database_sync_to_async(services.actions_submit)(
-                table_id=table_id, submissions=[submission for submission, _future in batch]
-            )
-        except Exception as error:  # handed to every waiting consumer, whose connection reports it
-            for _submission, future in batch:
-                if not future.done():
-                    future.set_exception(error)
-            return
-        for (_submission, future), outcome in zip(batch, outcomes, strict=True):
-            if not future.done():  # the connection may have gone meanwhile
-                future.set_result(outcome)
+            outcomes, collection = await database_sync_to_async(_apply)(batches)
+        except Exception as error:  # the whole trip failed (nothing was committed): every action hears it
+            outcomes, collection = dict.fromkeys(trip, error), None
+        try:
+            for table_id, batch in trip.items():
+                _settle(batch, outcomes[table_id])
+            if collection is not None:
+                fanout.hub().keep_committed(collection.tables.values())
+                await broadcast.send_collected(collection)
+        except Exception as error:  # a fault here must leave no consumer waiting, nor stop the batcher
+            logger.exception("a trip's outcomes could not all be handed out")
+            for batch in trip.values():
+                _settle(batch, error)
+
+
+def _apply(batches: dict[int, list[services.Submission]]) -> tuple[dict, broadcast.Collected]:
+    """On the database thread: the trip's transaction, its broadcasts kept for the loop to send."""
+    with broadcast.collected() as collection:
+        outcomes = services.tables_actions_submit(batches)
+    return outcomes, collection
+
+
+def _settle(batch: Waiting, outcome: list | Exception) -> None:
+    """Each waiting consumer gets its action's outcome, or its table's error (the connection reports
+    it); a connection that has gone meanwhile no longer waits."""
+    if isinstance(outcome, Exception):
+        for _submission, future in batch:
+            if not future.done():
+                future.set_exception(outcome)
+        return
+    for (_submission, future), result in zip(batch, outcome, strict=True):
+        if not future.done():
+            future.set_result(result)
 
 
 _BATCHERS: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, TableBatcher] = weakref.WeakKeyDictionary()

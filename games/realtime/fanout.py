@@ -4,6 +4,8 @@ A naive ``group_send`` to 2000 consumers costs one channel-layer delivery and on
 consumer (measured ~1.5 s on uvicorn). Instead each process keeps a registry of its own
 connections per session and subscribes ONE process channel to the session's group. When a change
 arrives, the hub reads the table (or the session) once, then sends every local connection its own view.
+A table this process's own writer just committed is not even read: the writer hands it over
+(``keep_committed``).
 
 Large sessions (bench/live_load.py, docs/performance.md) shaped the rest:
 
@@ -45,6 +47,8 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 THROTTLE_SECONDS = 0.25
+#: At most this many committed tables wait in the hub for their fan-out (see SessionHub.keep_committed).
+COMMITTED_KEPT = 256
 #: After a failed read of the channel layer the hub waits this long, doubling up to the maximum: an outage
 #: must not become a loop that burns the server's CPU and floods its log.
 READ_RETRY_SECONDS = 0.5
@@ -73,6 +77,25 @@ class SessionHub:
         self.sent: dict[GameConsumer, dict[int, tuple]] = {}
         #: per session: the last snapshot read with every seat (a pause or resume reuses its seats)
         self.seated: dict[int, selectors.SessionSnapshot] = {}
+        #: table id -> the table as a writer of this process just committed it (see keep_committed)
+        self.committed: dict[int, Any] = {}
+        #: table id -> the highest sequence number announced while its fan-out runs
+        self.announced: dict[int, int] = {}
+
+    def keep_committed(self, tables) -> None:
+        """Tables as the writer on this process's database thread just committed them (state, seq and
+        session loaded, never changed again): their fan-out uses them instead of reading them back. Kept
+        only for sessions with connections here, until their announcement arrives, and at most
+        COMMITTED_KEPT at once: a state is held for every table waiting, and when the fan-out falls behind
+        a thousand homework tables wait (the rest are read when their turn comes, as before)."""
+        for table in tables:
+            if self.sessions.get(table.session_id):
+                kept = self.committed.get(table.pk)
+                if kept is not None and kept.seq >= table.seq:
+                    continue
+                if kept is None and len(self.committed) >= COMMITTED_KEPT:
+                    continue
+                self.committed[table.pk] = table
 
     async def join(self, consumer: GameConsumer) -> None:
         async with self.lock:
@@ -97,6 +120,10 @@ class SessionHub:
             if not local:
                 del self.sessions[consumer.session_id]
                 self.seated.pop(consumer.session_id, None)
+                for table_id in [
+                    t for t, table in self.committed.items() if table.session_id == consumer.session_id
+                ]:
+                    del self.committed[table_id]
                 try:
                     await self.layer.group_discard(session_group(consumer.session_id), self.channel)
                 except Exception:  # the layer is out (Redis down): its groups are gone or expire anyway
@@ -147,7 +174,9 @@ class SessionHub:
             return
         kind = message.get("type")
         if kind == "table.changed":
-            self._table_dirty(session_id, message["table"])
+            table_id = message["table"]
+            self.announced[table_id] = max(self.announced.get(table_id, 0), message.get("seq") or 0)
+            self._table_dirty(session_id, table_id)
         elif kind in ("session.changed", "presence.changed"):
             clocks_only = bool(message.get("clocks_only"))
             self._throttle(session_id, staff_only=kind == "presence.changed", clocks_only=clocks_only)
@@ -172,6 +201,7 @@ class SessionHub:
             logger.exception("session hub failed to send a table update")
         finally:
             self.table_jobs.pop(table_id, None)
+            self.announced.pop(table_id, None)
 
     def _throttle(self, session_id: int, *, staff_only: bool, clocks_only: bool = False) -> None:
         """Session and presence changes come in bursts (a class joining at once): send the first at once,
@@ -208,7 +238,11 @@ class SessionHub:
     # --- table views ------------------------------------------------------------------------------
 
     async def _table_changed(self, session_id: int, table_id: int, consumers: list[GameConsumer]) -> None:
-        table = await self._read_table(session_id, table_id)
+        # The table as this process's writer committed it, unless a later change was announced (made by
+        # another process, or the clock's): then it is read.
+        table = self.committed.pop(table_id, None)
+        if table is None or table.seq < self.announced.get(table_id, 0):
+            table = await self._read_table(session_id, table_id)
         if table is None:
             return
         await self._deliver(table, self._claim(table, consumers))
@@ -237,7 +271,10 @@ class SessionHub:
                 sent = self.sent.get(consumer)
                 if sent is None:
                     wanted.append((consumer, key))
-                elif sent.get(table_id) != (seq, status, key):
+                    continue
+                before = sent.get(table_id)
+                if before != (seq, status, key) and (before is None or before[0] <= seq):
+                    # (never an older state than the one it has: reads and commits may cross)
                     sent[table_id] = (seq, status, key)
                     wanted.append((consumer, key))
         return wanted

@@ -59,6 +59,7 @@ from .play import (  # noqa: F401 - the runtime's write API
     illegal_message,
     table_bot_move,
     table_sweep,
+    tables_actions_submit,
 )
 from .privacy import student_pseudonymise  # noqa: F401 - the runtime's write API
 from .scheduling import (  # noqa: F401 - the runtime's write API

@@ -83,7 +83,26 @@ def actions_submit(
             outcomes.append(_submit_one(write, submission, at, logged))
         if write.unsaved:
             write.save()
-            broadcast.table_changed(table.session_id, table.pk, table.seq)  # once for the whole batch
+            # Once for the whole batch.
+            broadcast.table_changed(table.session_id, table.pk, table.seq, table=table)
+    return outcomes
+
+
+def tables_actions_submit(
+    batches: dict[int, list[Submission]], *, now: float | None = None
+) -> dict[int, list[ActionResult | ActionRefused] | Exception]:
+    """:func:`actions_submit` for several tables in one transaction (one commit, one trip to the
+    database thread for the moves of many homework games arriving together), each table in a savepoint
+    of its own: a table whose batch raises (gone, or any error of its own) is rolled back to where it
+    was, broadcasts nothing and gets the exception as its outcome, and the other tables go on. Tables
+    are locked in id order, so two processes' trips never wait on each other in a cycle."""
+    outcomes: dict[int, list[ActionResult | ActionRefused] | Exception] = {}
+    with transaction.atomic():
+        for table_id in sorted(batches):
+            try:
+                outcomes[table_id] = actions_submit(table_id=table_id, submissions=batches[table_id], now=now)
+            except Exception as error:  # only this table's savepoint was rolled back
+                outcomes[table_id] = error
     return outcomes
 
 
@@ -164,7 +183,7 @@ def table_sweep(*, table_id: int, now: float | None = None) -> bool:
         ):
             return False
         entry = _fire_deadline(TableWrite(table), at=table.deadline)
-        broadcast.table_changed(table.session_id, table.pk, entry.seq)
+        broadcast.table_changed(table.session_id, table.pk, entry.seq, table=table)
     return True
 
 
@@ -194,7 +213,7 @@ def table_bot_move(*, table_id: int, now: float | None = None) -> bool:
             # The phase ran out before the computer moved: the rules refuse a late move, so the deadline
             # fires first (as for a student's late move) and the computer plays on in the next phase.
             entry = _fire_deadline(TableWrite(table), at=table.deadline)
-            broadcast.table_changed(table.session_id, table.pk, entry.seq)
+            broadcast.table_changed(table.session_id, table.pk, entry.seq, table=table)
             return True
         engine = get_engine(table.session.game)
         bots = [p for p in engine.current_players(table.state) if is_bot(p)]
@@ -215,7 +234,7 @@ def table_bot_move(*, table_id: int, now: float | None = None) -> bool:
             player=player,
             action=action,
         )
-        broadcast.table_changed(table.session_id, table.pk, entry.seq)
+        broadcast.table_changed(table.session_id, table.pk, entry.seq, table=table)
     return True
 
 

@@ -74,7 +74,7 @@ def test_a_batch_is_announced_once_with_its_last_sequence_number(table, monkeypa
     from games import broadcast
 
     announced = []
-    monkeypatch.setattr(broadcast, "table_changed", lambda *args: announced.append(args))
+    monkeypatch.setattr(broadcast, "table_changed", lambda *args, **_kwargs: announced.append(args))
     players = list(table.state["players"])
     batch = [_rack(players[i % 2], [5, 4, 3, 2, 1], f"k{i}") for i in range(4)]
     services.actions_submit(table_id=table.pk, submissions=batch, now=T0 + 5)
@@ -112,13 +112,14 @@ def test_action_submit_still_raises_a_refusal(table):
 async def test_actions_arriving_while_a_batch_is_applied_go_together_into_the_next(monkeypatch):
     sizes, release = [], threading.Event()
 
-    def fake_submit(*, table_id, submissions):
+    def fake_submit(batches):
+        ((_table_id, submissions),) = batches.items()
         sizes.append(len(submissions))
         if len(sizes) == 1:
             release.wait(5)  # the first batch is slow: the others queue up meanwhile
-        return [services.ActionResult(seq=i) for i, _ in enumerate(submissions)]
+        return {_table_id: [services.ActionResult(seq=i) for i, _ in enumerate(submissions)]}
 
-    monkeypatch.setattr(services, "actions_submit", fake_submit)
+    monkeypatch.setattr(services, "tables_actions_submit", fake_submit)
     batcher = TableBatcher()
     first = asyncio.create_task(batcher.submit(7, _rack("p", [1, 2, 3, 4, 5], "a")))
     await asyncio.sleep(0.05)
@@ -133,10 +134,10 @@ async def test_actions_arriving_while_a_batch_is_applied_go_together_into_the_ne
 @pytest.mark.django_db
 @pytest.mark.asyncio
 async def test_a_batch_that_fails_fails_every_action_in_it(monkeypatch):
-    def broken(*, table_id, submissions):
+    def broken(batches):
         raise GameTable.DoesNotExist
 
-    monkeypatch.setattr(services, "actions_submit", broken)
+    monkeypatch.setattr(services, "tables_actions_submit", broken)
     batcher = TableBatcher()
     with pytest.raises(GameTable.DoesNotExist):
         await batcher.submit(7, _rack("p", [1, 2, 3, 4, 5], "a"))
@@ -144,3 +145,107 @@ async def test_a_batch_that_fails_fails_every_action_in_it(monkeypatch):
     with pytest.raises(GameTable.DoesNotExist):  # the batcher is not stuck after a failure
         await batcher.submit(7, _rack("p", [1, 2, 3, 4, 5], "b"))
     assert time.monotonic() - started < 5
+
+
+@pytest.fixture
+def two_tables(class_7b, ms_rivera, ava, ben):
+    """Two games of the class, each its own table (homework attempts are one table each)."""
+    from tests.factories import enrolled_student
+
+    first = started_session(class_7b, ms_rivera, [ava, ben], "lineup", now=T0)
+    others = [enrolled_student(class_7b) for _n in range(2)]
+    second = started_session(class_7b, ms_rivera, others, "lineup", now=T0)
+    return GameTable.objects.get(session=first), GameTable.objects.get(session=second)
+
+
+@pytest.mark.django_db
+def test_a_trip_of_many_tables_gives_each_its_own_outcomes_and_one_broadcast(
+    two_tables, django_capture_on_commit_callbacks
+):
+    from games import broadcast
+
+    first, second = two_tables
+    move = {t.pk: _rack(next(iter(t.state["players"])), [5, 4, 3, 2, 1], f"k{t.pk}") for t in two_tables}
+    with broadcast.collected() as collection, django_capture_on_commit_callbacks(execute=True):
+        outcomes = services.tables_actions_submit(
+            {first.pk: [move[first.pk]], second.pk: [move[second.pk], _rack("nobody", [1, 2, 3, 4, 5], "x")]},
+            now=T0 + 5,
+        )
+    assert outcomes[first.pk][0].seq == first.seq + 1
+    assert outcomes[second.pk][0].seq == second.seq + 1
+    assert isinstance(outcomes[second.pk][1], services.ActionRefused)
+    # Each table's news once, with the table as committed for this process's fan-out (no state sent).
+    assert [message["table"] for _group, message in collection.messages.values()] == [first.pk, second.pk]
+    assert all("state" not in message for _group, message in collection.messages.values())
+    assert {pk: table.seq for pk, table in collection.tables.items()} == {
+        first.pk: first.seq + 1,
+        second.pk: second.seq + 1,
+    }
+
+
+@pytest.mark.django_db
+def test_a_table_that_fails_in_a_trip_is_rolled_back_alone(
+    two_tables, monkeypatch, django_capture_on_commit_callbacks
+):
+    """Any error of one table's batch (not only a table that is gone) rolls back that table alone: the
+    other tables' moves are committed and announced; the failed table's log, state and news are untouched."""
+    from games import broadcast
+    from games.services import play
+
+    first, second = two_tables
+    real_submit_one = play._submit_one
+
+    def fails_at_second(write, submission, now, logged):
+        outcome = real_submit_one(write, submission, now, logged)  # written, then the table fails
+        if write.table.pk == second.pk:
+            raise RuntimeError("this table's own fault")
+        return outcome
+
+    monkeypatch.setattr(play, "_submit_one", fails_at_second)
+    move = {t.pk: _rack(next(iter(t.state["players"])), [5, 4, 3, 2, 1], f"k{t.pk}") for t in two_tables}
+    with broadcast.collected() as collection, django_capture_on_commit_callbacks(execute=True):
+        outcomes = services.tables_actions_submit(
+            {second.pk: [move[second.pk]], first.pk: [move[first.pk]], 987654: [move[first.pk]]}, now=T0 + 5
+        )
+    assert isinstance(outcomes[second.pk], RuntimeError)
+    assert isinstance(outcomes[987654], GameTable.DoesNotExist)
+    assert outcomes[first.pk][0].seq == first.seq + 1
+    seq_before, state_before = second.seq, second.state
+    second.refresh_from_db()
+    assert (second.seq, second.state) == (seq_before, state_before)
+    assert not TableLogEntry.objects.filter(table=second, idempotency_key=f"k{second.pk}").exists()
+    assert TableLogEntry.objects.filter(table=first, idempotency_key=f"k{first.pk}").exists()
+    assert [message["table"] for _group, message in collection.messages.values()] == [first.pk]
+    assert list(collection.tables) == [first.pk]
+
+
+@pytest.mark.django_db
+@pytest.mark.asyncio
+async def test_moves_of_many_tables_share_one_trip_and_one_tables_error_stays_its_own(monkeypatch):
+    trips, release = [], threading.Event()
+
+    def fake_submit(batches):
+        trips.append({table_id: len(submissions) for table_id, submissions in batches.items()})
+        if len(trips) == 1:
+            release.wait(5)  # the first trip is slow: moves of other tables queue up meanwhile
+        return {
+            table_id: RuntimeError("broken table")
+            if table_id == 9
+            else [services.ActionResult(seq=i) for i, _ in enumerate(submissions)]
+            for table_id, submissions in batches.items()
+        }
+
+    monkeypatch.setattr(services, "tables_actions_submit", fake_submit)
+    batcher = TableBatcher()
+    first = asyncio.create_task(batcher.submit(7, _rack("p", [1, 2, 3, 4, 5], "a")))
+    await asyncio.sleep(0.05)
+    rest = [
+        asyncio.create_task(batcher.submit(table_id, _rack("p", [1, 2, 3, 4, 5], f"k{n}")))
+        for n, table_id in enumerate([8, 9, 10, 8])
+    ]
+    await asyncio.sleep(0.05)
+    release.set()
+    outcomes = await asyncio.gather(first, *rest, return_exceptions=True)
+    assert trips == [{7: 1}, {8: 2, 9: 1, 10: 1}]  # one trip for every table waiting
+    assert [o.seq for o in outcomes if isinstance(o, services.ActionResult)] == [0, 0, 0, 1]
+    assert isinstance(outcomes[2], RuntimeError)  # table 9's move alone hears its table's error

@@ -129,3 +129,22 @@ def test_a_locked_database_is_retried_at_the_next_sweep_other_errors_after_a_pau
     assert waits == [expected_wait]
     dropped = expected_wait == clock.ERROR_BACKOFF_SECONDS
     assert len(closed) == (2 if dropped else 1)  # (and once more as the clock stops)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_sweep_tells_the_screens_in_one_hand_over_after_it(monkeypatch, class_7b, ms_rivera):
+    """Each fired deadline's news is kept until the sweep is done, then all of it is sent together
+    (one hand-over to the channel layer, not one per table)."""
+    from tests.factories import enrolled_student
+
+    students = [enrolled_student(class_7b) for _n in range(6)]
+    session = started_session(class_7b, ms_rivera, students, "faces", now=T0)
+    tables = list(GameTable.objects.filter(session=session))
+    handed_over = []
+
+    async def send_collected(collection):
+        handed_over.append(sorted(message["table"] for _group, message in collection.messages.values()))
+
+    monkeypatch.setattr(clock.broadcast, "send_collected", send_collected)
+    assert clock.tick(now=max(t.deadline for t in tables) + 1, check_lobbies=False) >= len(tables)
+    assert handed_over == [sorted(t.pk for t in tables)]

@@ -171,7 +171,7 @@ async def test_a_move_the_database_cannot_take_gets_unavailable_and_the_connecti
     from asgiref.sync import sync_to_async
     from django import db
 
-    def database_out(**_kwargs):
+    def database_out(*_args, **_kwargs):
         raise getattr(db, failure)("server closed the connection unexpectedly")
 
     communicator, _ = await connect(await sync_to_async(student_client)(ava), table.session_id)
@@ -179,7 +179,7 @@ async def test_a_move_the_database_cannot_take_gets_unavailable_and_the_connecti
     move = {"type": "rack", "order": [2, 1, 3, 4, 5]}
     action = {"type": "action", "table": table.pk, "key": "k-out", "action": move}
     with monkeypatch.context() as patched:
-        patched.setattr(services, "actions_submit", database_out)
+        patched.setattr(services, "tables_actions_submit", database_out)  # the batcher's one trip
         await communicator.send_to(text_data=json.dumps(action))
         error = await receive_until(communicator, "error")
     assert error["code"] == "unavailable" and error["key"] == "k-out"

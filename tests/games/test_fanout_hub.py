@@ -65,6 +65,93 @@ async def test_a_failing_channel_layer_is_retried_with_growing_waits_then_read_a
     assert resent == [(7, False), (8, False)]
 
 
+class Watcher:
+    """A connection as the hub sees it: a player seated at table 3."""
+
+    role, session_id = "player", 7
+    viewer_key = (("player", "p1"),)
+
+    def may_watch(self, table_id):
+        return table_id == 3
+
+
+def _table(seq):
+    from types import SimpleNamespace
+
+    return SimpleNamespace(pk=3, session_id=7, seq=seq, status="playing")
+
+
+async def _fan_out(hub, monkeypatch, announced_seq):
+    """Announce table 3 at ``announced_seq``; what the hub delivered and what it read from the database."""
+    delivered, read = [], []
+
+    def table_for_fanout(table_id):
+        read.append(table_id)
+        return _table(announced_seq)
+
+    async def deliver(table, wanted):
+        delivered.append((table.seq, [consumer for consumer, _key in wanted]))
+
+    monkeypatch.setattr(fanout.selectors, "table_for_fanout", table_for_fanout)
+    hub._deliver = deliver
+    await hub.dispatch({"type": "table.changed", "session": 7, "table": 3, "seq": announced_seq})
+    for _ in range(100):
+        if 3 not in hub.table_jobs:
+            break
+        await asyncio.sleep(0.01)
+    return delivered, read
+
+
+@pytest.mark.django_db
+@pytest.mark.asyncio
+async def test_the_hub_sends_the_table_its_writer_committed_without_reading_it_back(monkeypatch):
+    hub, watcher = fanout.SessionHub(), Watcher()
+    hub.sessions[7], hub.sent[watcher] = {watcher}, {}
+    hub.keep_committed([_table(9)])
+    delivered, read = await _fan_out(hub, monkeypatch, announced_seq=9)
+    assert delivered == [(9, [watcher])] and read == []
+    assert hub.committed == {}  # used once, then forgotten
+
+
+@pytest.mark.django_db
+@pytest.mark.asyncio
+async def test_the_hub_reads_the_table_when_a_later_change_was_announced(monkeypatch):
+    """Another writer (another process, the clock) moved the table on: the kept table is out of date."""
+    hub, watcher = fanout.SessionHub(), Watcher()
+    hub.sessions[7], hub.sent[watcher] = {watcher}, {}
+    hub.keep_committed([_table(9)])
+    delivered, read = await _fan_out(hub, monkeypatch, announced_seq=10)
+    assert delivered == [(10, [watcher])] and read == [3]
+
+
+@pytest.mark.django_db
+@pytest.mark.asyncio
+async def test_the_hub_never_sends_a_connection_an_older_table_than_it_has(monkeypatch):
+    hub, watcher = fanout.SessionHub(), Watcher()
+    hub.sessions[7], hub.sent[watcher] = {watcher}, {3: (12, "playing", Watcher.viewer_key)}
+    delivered, _read = await _fan_out(hub, monkeypatch, announced_seq=11)
+    assert delivered == [(11, [])]
+
+
+def test_the_hub_keeps_no_table_of_a_session_nobody_here_watches():
+    hub = fanout.SessionHub()
+    hub.keep_committed([_table(9)])
+    assert hub.committed == {}
+
+
+def test_the_hub_keeps_a_bounded_number_of_committed_tables(monkeypatch):
+    """When the fan-out falls behind, the tables beyond the bound are read when their turn comes."""
+    from types import SimpleNamespace
+
+    monkeypatch.setattr(fanout, "COMMITTED_KEPT", 2)
+    hub = fanout.SessionHub()
+    hub.sessions[7] = {object()}
+    hub.keep_committed([SimpleNamespace(pk=pk, session_id=7, seq=1) for pk in (1, 2, 3)])
+    assert sorted(hub.committed) == [1, 2]
+    hub.keep_committed([SimpleNamespace(pk=2, session_id=7, seq=2)])  # a newer state of a kept table
+    assert hub.committed[2].seq == 2
+
+
 @pytest.mark.asyncio
 @pytest.mark.parametrize("failure", [OperationalError, InterfaceError])
 async def test_a_table_read_that_fails_while_the_database_restarts_is_tried_again(monkeypatch, failure):
