@@ -216,7 +216,7 @@ def deep_link(request, pk):
     elif action == "pick_homework":
         activity = homework.filter(pk=request.POST.get("assignment") or 0).first()
         if activity is None:
-            messages.error(request, _("Choose one of the class's open homework."))
+            messages.error(request, _("Choose one of the class's open homework assignments."))
     elif action == "schedule" and form.is_valid():
         activity = _schedule(request, form, classroom)
     if activity is not None:

@@ -68,7 +68,7 @@ def test_another_classs_homework_cannot_be_picked(client, lms, moodle, class_7c)
     picking = DeepLinkRequest.objects.get()
     url = reverse("integrations:deep_link", args=[picking.pk])
     response = client.post(url, {"action": "pick_homework", "assignment": elsewhere.pk}, follow=True)
-    assert "Choose one of the class&#x27;s open homework." in response.content.decode()
+    assert "Choose one of the class&#x27;s open homework assignments." in response.content.decode()
     assert DeepLinkRequest.objects.get().answered_at is None
 
 
