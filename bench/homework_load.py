@@ -53,6 +53,7 @@ from live_load import (
     free_port,
     percentile,
     prepare,
+    print_json_line,
     start_processes,
     wait_listening,
 )
@@ -478,11 +479,7 @@ def main() -> int:
             shutil.rmtree(var_dir, ignore_errors=True)
     for key, value in result.items():
         print(f"{key:>24}  {value}")
-    line = json.dumps(result)
-    print(line)
-    if args.json_out:
-        with open(args.json_out, "a") as out:
-            out.write(line + "\n")
+    print_json_line(result, args.json_out)
     return 0
 
 

@@ -1115,11 +1115,7 @@ def main() -> int:
         else:
             shutil.rmtree(var_dir, ignore_errors=True)
     print_table(result)
-    line = json.dumps(result)
-    print(line)
-    if args.json_out:
-        with open(args.json_out, "a") as out:
-            out.write(line + "\n")
+    print_json_line(result, args.json_out)
     return 0
 
 
@@ -1278,6 +1274,15 @@ def measure(args, world: World, port: int, server) -> dict:
         return result
     finally:
         sampler.stopped.set()
+
+
+def print_json_line(result: dict, json_out: str | None) -> None:
+    """The run's figures as one JSON line, printed and, with ``--json-out``, appended to that file."""
+    line = json.dumps(result)
+    print(line)
+    if json_out:
+        with open(json_out, "a") as out:
+            out.write(line + "\n")
 
 
 def print_table(r: dict) -> None:

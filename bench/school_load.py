@@ -57,7 +57,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from live_load import RawSocket, percentile, raise_fd_limit  # noqa: E402
+from live_load import RawSocket, percentile, print_json_line, raise_fd_limit  # noqa: E402
 
 from tests.kit import Kit  # noqa: E402
 from tests.live import free_port  # noqa: E402
@@ -806,11 +806,7 @@ def main() -> int:
         else:
             shutil.rmtree(folder, ignore_errors=True)
     print_table(result)
-    line = json.dumps(result)
-    print(line)
-    if args.json_out:
-        with open(args.json_out, "a") as out:
-            out.write(line + "\n")
+    print_json_line(result, args.json_out)
     return 0
 
 
