@@ -8,27 +8,12 @@ from unittest.mock import patch
 
 import pytest
 from asgiref.sync import sync_to_async
-from channels.testing import WebsocketCommunicator
-from django.conf import settings
 
-from config.asgi import application
 from games import selectors
 from tests.factories import started_session
-from tests.games.test_consumer_runtime import _cookie_for
-from tests.live import CONNECT_TIMEOUT
+from tests.games.test_consumer_runtime import _connect, _cookie_for
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
-ORIGIN = (b"origin", b"http://127.0.0.1:8000")
-
-
-async def _open(session_id, cookie, role="student"):
-    headers = [ORIGIN, (b"cookie", f"{settings.SESSION_COOKIE_NAME}={cookie}".encode())]
-    communicator = WebsocketCommunicator(
-        application, f"/ws/sessions/{session_id}/?as={role}", headers=headers
-    )
-    connected, _code = await communicator.connect(timeout=CONNECT_TIMEOUT)
-    assert connected
-    return communicator
 
 
 async def _first_messages(communicator):
@@ -51,7 +36,7 @@ async def test_devices_connecting_together_each_get_their_own_seat_from_shared_r
         return real(session_id, participant_ids)
 
     with patch.object(selectors, "players_snapshot", counted):
-        devices = await asyncio.gather(*(_open(session.pk, cookie) for cookie in cookies))
+        devices = await asyncio.gather(*(_connect(session.pk, cookie) for cookie in cookies))
         firsts = [await _first_messages(device) for device in devices]
     assert sum(len(ids) for ids in reads) == 2 and len(reads) <= 2
     players = {first[0]["player"] for first in firsts}
@@ -74,7 +59,7 @@ async def test_a_students_socket_never_reads_the_django_session(class_7b, ms_riv
     from classrooms.sessions import SessionStore
 
     with patch.object(SessionStore, "load", side_effect=AssertionError("the session was read")):
-        device = await _open(session.pk, cookie)
+        device = await _connect(session.pk, cookie)
         session_message, _table = await _first_messages(device)
     assert session_message["role"] == "player"
     await device.disconnect()
@@ -84,7 +69,7 @@ async def test_a_students_socket_never_reads_the_django_session(class_7b, ms_riv
 async def test_a_teachers_socket_still_signs_in_through_the_session(class_7b, ms_rivera, ava, ben):
     session = await sync_to_async(started_session)(class_7b, ms_rivera, [ava, ben], "lineup")
     cookie = await sync_to_async(_cookie_for)(user=ms_rivera)
-    console = await _open(session.pk, cookie, role="teacher")
+    console = await _connect(session.pk, cookie, role="teacher")
     message = json.loads(await console.receive_from(timeout=5))
     assert message["type"] == "session" and message["role"] == "teacher"
     assert len(message["session"]["participants"]) == 2

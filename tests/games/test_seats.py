@@ -6,17 +6,13 @@ import json
 
 import pytest
 from asgiref.sync import sync_to_async
-from django.conf import settings
 
 from games import services
 from games.models import Participant
 from games.realtime import trips as trips_module
 from games.services import SeatChange
 from tests.factories import started_session
-from tests.games.test_consumer_runtime import _cookie_for
-from tests.live import CONNECT_TIMEOUT
-
-ORIGIN = (b"origin", b"http://127.0.0.1:8000")
+from tests.games.test_consumer_runtime import _connect, _cookie_for
 
 
 @pytest.fixture
@@ -99,20 +95,6 @@ async def test_an_error_in_a_trip_reaches_every_caller_of_it():
     assert all(isinstance(outcome, RuntimeError) for outcome in outcomes)
 
 
-async def _open(session_id, cookie):
-    from channels.testing import WebsocketCommunicator
-
-    from config.asgi import application
-
-    headers = [ORIGIN, (b"cookie", f"{settings.SESSION_COOKIE_NAME}={cookie}".encode())]
-    communicator = WebsocketCommunicator(
-        application, f"/ws/sessions/{session_id}/?as=student", headers=headers
-    )
-    connected, _code = await communicator.connect(timeout=CONNECT_TIMEOUT)
-    assert connected
-    return communicator
-
-
 async def _until_table(communicator):
     for _ in range(10):
         if json.loads(await communicator.receive_from(timeout=5))["type"] == "table":
@@ -134,7 +116,7 @@ async def _close_code(communicator):
 async def test_two_devices_of_one_student_connecting_at_once_leave_one_seated(class_7b, ms_rivera, ava, ben):
     session = await sync_to_async(started_session)(class_7b, ms_rivera, [ava, ben], "lineup")
     cookies = [await sync_to_async(_cookie_for)(student=ava) for _ in range(2)]
-    devices = await asyncio.gather(*(_open(session.pk, cookie) for cookie in cookies))
+    devices = await asyncio.gather(*(_connect(session.pk, cookie) for cookie in cookies))
     for device in devices:
         await _until_table(device)
     codes = [await _close_code(device) for device in devices]
