@@ -130,6 +130,29 @@ def healthy(kit: Kit, seconds: float) -> dict:
         time.sleep(0.5)
 
 
+def started_lineup(classroom, teacher, students, settings=None):
+    """A Line Up! session of these students, started by their teacher, and its one table."""
+    session = services.session_schedule(
+        classroom=classroom,
+        by=teacher,
+        game="lineup",
+        scheduled_for=timezone.now() + timedelta(minutes=1),
+        settings=settings,
+    )
+    services.session_open_lobby(session=session, by=teacher)
+    for student in students:
+        services.session_join(session=session, student=student)
+    services.session_start(session=session, by=teacher)
+    return session, GameTable.objects.get(session=session)
+
+
+def _wss(kit: Kit) -> tuple[ssl.SSLContext, str]:
+    """The kit's self-signed TLS as a device that trusts it, and its websocket address."""
+    tls = ssl.create_default_context()
+    tls.check_hostname, tls.verify_mode = False, ssl.CERT_NONE
+    return tls, kit.base.replace("https://", "wss://")
+
+
 def test_the_kit_serves_a_lesson_through_the_proxy(kit, class_7b, ms_rivera, ava, ben):
     # The production server hashes as production does (the test settings use a fast hasher it lacks).
     ms_rivera.password = PBKDF2PasswordHasher().encode(PASSWORD, PBKDF2PasswordHasher().salt())
@@ -140,17 +163,8 @@ def test_the_kit_serves_a_lesson_through_the_proxy(kit, class_7b, ms_rivera, ava
     assert dashboard.headers["Strict-Transport-Security"]  # DEBUG off: production headers
     assert "uvicorn" not in (dashboard.headers["Server"] or "")
 
-    session = services.session_schedule(
-        classroom=class_7b, by=ms_rivera, game="lineup", scheduled_for=timezone.now() + timedelta(minutes=1)
-    )
-    services.session_open_lobby(session=session, by=ms_rivera)
-    for student in (ava, ben):
-        services.session_join(session=session, student=student)
-    services.session_start(session=session, by=ms_rivera)
-    table = GameTable.objects.get(session=session)
-    tls = ssl.create_default_context()
-    tls.check_hostname, tls.verify_mode = False, ssl.CERT_NONE
-    websocket_base = kit.base.replace("https://", "wss://")
+    session, table = started_lineup(class_7b, ms_rivera, [ava, ben])
+    tls, websocket_base = _wss(kit)
     # The teacher's console uses the browser's own sign-in; the students' devices signed in at /join/.
     cookies = [browser.cookie_header(), student_cookie(ava), student_cookie(ben)]
 
@@ -261,18 +275,9 @@ def test_a_web_worker_killed_mid_play_loses_and_repeats_no_acknowledged_move(
     """kill -9 of the uvicorn worker that holds devices' websockets, with moves in flight: its devices
     reconnect through nginx to a live worker, the supervisor starts a new worker, and every acknowledged
     move is in the table's log exactly once."""
-    session = services.session_schedule(
-        classroom=class_7b, by=ms_rivera, game="lineup", scheduled_for=timezone.now() + timedelta(minutes=1),
-        settings={"answer_seconds": 300},  # no deadline fires while the test plays
-    )  # fmt: skip
-    services.session_open_lobby(session=session, by=ms_rivera)
-    for student in (ava, ben):
-        services.session_join(session=session, student=student)
-    services.session_start(session=session, by=ms_rivera)
-    table = GameTable.objects.get(session=session)
-    tls = ssl.create_default_context()
-    tls.check_hostname, tls.verify_mode = False, ssl.CERT_NONE
-    websocket_base = kit.base.replace("https://", "wss://")
+    # No deadline fires while the test plays.
+    session, table = started_lineup(class_7b, ms_rivera, [ava, ben], settings={"answer_seconds": 300})
+    tls, websocket_base = _wss(kit)
     orders = iter(
         [[2, 1, 3, 4, 5], [3, 1, 2, 4, 5], [1, 3, 2, 4, 5], [4, 1, 2, 3, 5], [1, 2, 4, 3, 5], [5, 1, 2, 3, 4]]
     )
