@@ -169,12 +169,16 @@ if DATABASE_URL:
     # Under ASGI each request runs in a thread of its own, so persistent connections (CONN_MAX_AGE) would
     # leak one per thread; without them every database call opened a new connection. psycopg's pool,
     # shared by the process's threads, lends a connection per call and takes it back on close.
-    DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=0)}
+    # Health checks: after a database restart the pool still holds the old, dead connections; Django has
+    # the pool check each (one empty query) before lending it, so the first request after does not fail.
+    DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=0, conn_health_checks=True)}
     if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
         DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
             "min_size": 1,
             "max_size": env_int("DATABASE_POOL_SIZE", 8),
-            "timeout": 20,
+            # A request waiting longer for a free connection is told the server is busy (a device resends
+            # its move), rather than holding a student's tap for 20 s.
+            "timeout": env_int("DATABASE_POOL_TIMEOUT", 8),
         }
 else:
     DATABASES = {
