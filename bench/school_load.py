@@ -7,15 +7,16 @@
 A script, not a test. It starts its own services: a private PostgreSQL cluster (initdb in a temporary
 directory, its own port) and a private ``redis-server`` (its own port, no persistence, so a restart comes
 back empty), then the deployment kit from its files (tests/kit.py, as tests/deploy/test_kit.py starts it):
-the web unit's uvicorn with WEB_CONCURRENCY=2 workers behind nginx on loopback HTTP, the clock, the Celery
-worker and beat. It makes ``--sessions`` classes of ``--students`` students each, one live session per class
-across the five games in turn (the services seat them; computer players fill a table where a game needs
-them), starts them all, and opens one websocket per student through nginx (the minimal client of
-bench/live_load.py). Every device plays: every ``--move-every`` seconds (jittered) it picks a move from its
-own view (a Line Up! rack, a Word Up! action its view offers, a Line-Up question on its turn, ...), sends it
-with a unique key, and resends a move refused as "unavailable" (the database restarting) with the same key.
-Rules refusals are counted, not errors. A device whose connection drops connects again (0.5-1.5 s later,
-``hello`` with its last sequence numbers), as the browser client does.
+the two web units' uvicorn processes (one per port, as classplay.target starts them) behind nginx
+(least_conn) on loopback HTTP, the clock, the Celery worker and beat. It makes ``--sessions`` classes of
+``--students`` students each, one live session per class across the five games in turn (the services seat
+them; computer players fill a table where a game needs them), starts them all, and opens one websocket per
+student through nginx (the minimal client of bench/live_load.py). Every device plays: every
+``--move-every`` seconds (jittered) it picks a move from its own view (a Line Up! rack, a Word Up! action
+its view offers, a Line-Up question on its turn, ...), sends it with a unique key, and resends a move
+refused as "unavailable" (the database restarting) with the same key. Rules refusals are counted, not errors.
+A device whose connection drops connects again (0.5-1.5 s later, ``hello`` with its last sequence
+numbers), as the browser client does.
 
 Measures:
 
@@ -23,10 +24,10 @@ Measures:
 2. delivery of a table change: from the mover's send of an acknowledged move to each other device at that
    table first holding that sequence number (or a later one): p50 / p95 / p99 over every (move, device);
 3. lost moves: every acknowledged key must be in its table's log exactly once at the end;
-4. the resident memory of each process (uvicorn's supervisor and each worker, nginx, the Celery worker,
-   beat, the clock, Redis, PostgreSQL) sampled every 2 s: first, peak and last (is it flat?);
-5. with a failure injected: ``--kill-web-at S`` kills one uvicorn worker (SIGKILL), and measures the time
-   until its devices are connected again, playing again (an acknowledged move) and in their own seats;
+4. the resident memory of each process (each web process, nginx, the Celery worker, beat, the clock,
+   Redis, PostgreSQL) sampled every 2 s: first, peak and last (is it flat?);
+5. with a failure injected: ``--kill-web-at S`` kills the busiest web process (SIGKILL), and measures the
+   time until its devices are connected again, playing again (an acknowledged move) and in their own seats;
    ``--restart-redis-at S`` / ``--restart-postgres-at S`` stop that service for ``--outage`` seconds and
    measure the errors meanwhile and the time from its return until moves are acknowledged and table
    changes delivered again.
@@ -59,7 +60,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from live_load import RawSocket, percentile, print_json_line, raise_fd_limit  # noqa: E402
 
-from tests.kit import Kit  # noqa: E402
+from tests.kit import Kit, unit_port  # noqa: E402
 from tests.live import free_port  # noqa: E402
 
 GAMES = ("lineup", "wordup", "faces", "lineit", "mindlines")
@@ -480,13 +481,8 @@ class Memory(threading.Thread):
                 process = psutil.Process(pid)
                 named[name] = [process, *process.children(recursive=True)]
 
-        web = self.kit.units.get("classplay-web.service")
-        if web is not None and web.poll() is None:
-            with contextlib.suppress(psutil.Error):
-                supervisor = psutil.Process(web.pid)
-                named["web supervisor"] = [supervisor]
-                for number, worker in enumerate(web_workers(self.kit)):
-                    named[f"web worker {number + 1}"] = [worker]
+        for unit, process in web_processes(self.kit).items():
+            named[f"web {unit_port(unit)}"] = [process]
         for unit, name in (
             ("classplay-worker.service", "celery worker"),
             ("classplay-beat.service", "beat"),
@@ -519,8 +515,8 @@ class Memory(threading.Thread):
         for unit, process in list(self.kit.units.items()):
             if process.poll() is not None and not self.stopped.is_set():
                 self.restarts[unit] = self.restarts.get(unit, 0) + 1
-                if unit == "classplay-web.service":
-                    self.kit.start_web()
+                if unit in self.kit.web_ports:
+                    self.kit.start_web(unit)
                 else:
                     self.kit.start_unit(unit)
 
@@ -542,28 +538,28 @@ class Memory(threading.Thread):
 # --- failures ----------------------------------------------------------------------------------------
 
 
-def web_workers(kit: Kit) -> list:
-    """uvicorn's worker processes (not multiprocessing's resource tracker, also a child)."""
+def web_processes(kit: Kit) -> dict:
+    """Each web unit whose process is running, as a psutil process."""
     import psutil
 
-    children = psutil.Process(kit.web.pid).children()
-    workers = []
-    for child in children:
-        with contextlib.suppress(psutil.Error):
-            if "resource_tracker" not in " ".join(child.cmdline()):
-                workers.append(child)
-    return sorted(workers, key=lambda p: p.pid)
+    running = {}
+    for unit, process in kit.webs.items():
+        if process.poll() is None:
+            with contextlib.suppress(psutil.Error):
+                running[unit] = psutil.Process(process.pid)
+    return running
 
 
-def connections_per_worker(kit: Kit) -> dict[int, int]:
-    """Established TCP connections on the web port held by each uvicorn worker."""
+def connections_per_web(kit: Kit) -> dict[int, int]:
+    """Established TCP connections from the proxy held by each web unit's process, by its port here."""
     counts = {}
-    for worker in web_workers(kit):
+    for unit, process in web_processes(kit).items():
+        port = kit.web_ports[unit]
         with contextlib.suppress(Exception):
-            counts[worker.pid] = sum(
+            counts[port] = sum(
                 1
-                for c in worker.net_connections(kind="tcp")
-                if c.status == "ESTABLISHED" and c.laddr and c.laddr.port == kit.web_port
+                for c in process.net_connections(kind="tcp")
+                if c.status == "ESTABLISHED" and c.laddr and c.laddr.port == port
             )
     return counts
 
@@ -575,13 +571,12 @@ async def inject(
     report: dict = {}
     if args.kill_web_at is not None:
         await asyncio.sleep(max(0.0, start + args.kill_web_at - time.time()))
-        before = connections_per_worker(kit)
-        # The worker holding the most devices (the kernel hands the shared socket's connections out unevenly).
-        victim = max(web_workers(kit), key=lambda worker: before.get(worker.pid, 0))
+        before = connections_per_web(kit)
+        victim = max(kit.webs, key=lambda unit: before.get(kit.web_ports[unit], 0))  # the busiest
         killed_at = time.time()
-        os.kill(victim.pid, signal.SIGKILL)
+        os.kill(kit.webs[victim].pid, signal.SIGKILL)
         report.update(
-            kind="kill_web", killed_pid=victim.pid, at=round(killed_at - start, 1), connections_before=before
+            kind="kill_web", killed=victim, at=round(killed_at - start, 1), connections_before=before
         )
         await asyncio.sleep(min(args.outage, 5) + 20)
         hit = [d for d in school.devices if any(t >= killed_at for t in d.closes)]
@@ -614,8 +609,8 @@ async def inject(
             playing_again_max_s=_round(max(playing) if playing else None),
             playing_again=len(playing),
             same_seat=same_seat,
-            workers_after=[p.pid for p in web_workers(kit)],
-            connections_after=connections_per_worker(kit),
+            restarted=victim in web_processes(kit),
+            connections_after=connections_per_web(kit),
         )
     for service in ("redis", "postgres"):
         at = getattr(args, f"restart_{service}_at")
@@ -673,7 +668,7 @@ async def drive(school: School, kit: Kit, redis, postgres, args) -> dict:
     figures["connect_seconds"] = round(await school.connect_all(args.connect_concurrency), 2)
     figures["connected"] = sum(1 for d in school.devices if d.connected)
     print(f"# {figures['connected']} devices connected in {figures['connect_seconds']} s", flush=True)
-    figures["connections_per_worker_start"] = connections_per_worker(kit)
+    figures["connections_per_web_start"] = connections_per_web(kit)
     start = time.time()
     until = start + args.minutes * 60
     players = [asyncio.get_running_loop().create_task(school.play(d, until)) for d in school.devices]
@@ -685,7 +680,7 @@ async def drive(school: School, kit: Kit, redis, postgres, args) -> dict:
     while any(d.pending for d in school.devices) and time.time() < deadline:
         await asyncio.sleep(0.2)
     await asyncio.sleep(2)
-    figures["connections_per_worker_end"] = connections_per_worker(kit)
+    figures["connections_per_web_end"] = connections_per_web(kit)
     school.stopping = True
     for device in school.devices:
         if device.ws is not None:
@@ -868,8 +863,8 @@ def print_table(r: dict) -> None:
         ("delivery by game p50/p95 (ms)", json.dumps(r["delivery_by_game_p50_p95_ms"])),
         ("lost moves", f"{r['lost_moves']}  {json.dumps(r['log_check'])}"),
         (
-            "connections per web worker",
-            f"{r['connections_per_worker_start']} -> {r['connections_per_worker_end']}",
+            "connections per web process (by port)",
+            f"{r['connections_per_web_start']} -> {r['connections_per_web_end']}",
         ),
         ("failure", json.dumps(r["failure"]) if r["failure"] else "none"),
         ("units restarted (exited)", json.dumps(r["units_restarted"])),

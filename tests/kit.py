@@ -42,11 +42,25 @@ def example_environment(**overrides) -> dict[str, str]:
 
 
 def unit_command(unit: str, key: str = "ExecStart", var_dir: Path = ROOT / "var") -> list[str]:
-    """A systemd unit's command, with the kit's install folder replaced by this checkout."""
-    text = (KIT / "systemd" / unit).read_text()
+    """A systemd unit's command, with the kit's install folder replaced by this checkout. An instance of a
+    template (``classplay-web@8001.service``) gets its name in place of ``%i``, as systemd does."""
+    template, at, rest = unit.partition("@")
+    instance = rest.removesuffix(".service")
+    text = (KIT / "systemd" / (f"{template}@.service" if at else unit)).read_text()
     line = next(line for line in text.splitlines() if line.startswith(f"{key}="))
-    command = line.split("=", 1)[1].replace("/opt/classplay/.venv/bin/", f"{VENV_BIN}/")
+    command = line.split("=", 1)[1].replace("%i", instance)
+    command = command.replace("/opt/classplay/.venv/bin/", f"{VENV_BIN}/")
     return shlex.split(command.replace("/opt/classplay/var/", f"{var_dir}/"))
+
+
+def web_units() -> list[str]:
+    """The web units classplay.target starts (``classplay-web@PORT.service``, one process each)."""
+    target = (KIT / "systemd" / "classplay.target").read_text()
+    return re.findall(r"classplay-web@\d+\.service", target)
+
+
+def unit_port(unit: str) -> int:
+    return int(unit.removeprefix("classplay-web@").removesuffix(".service"))
 
 
 def make_certificate(folder: Path) -> None:
@@ -58,7 +72,10 @@ def make_certificate(folder: Path) -> None:
     )  # fmt: skip
 
 
-def nginx_site(tmp: Path, *, http_port: int, https_port: int, web_port: int, tls: bool = True) -> str:
+def nginx_site(
+    tmp: Path, *, http_port: int, https_port: int, web_ports: dict[int, int], tls: bool = True
+) -> str:
+    """The kit's site file; ``web_ports`` maps each web unit's port in the kit to the one used here."""
     site = (KIT / "nginx" / "classplay.conf").read_text()
     site = re.sub(r"\n\s*listen \[::\][^;]*;", "", site)  # a test machine may have no IPv6
     site = site.replace("listen 80;", f"listen 127.0.0.1:{http_port};")
@@ -71,7 +88,8 @@ def nginx_site(tmp: Path, *, http_port: int, https_port: int, web_port: int, tls
     else:  # the lesson's server block on plain HTTP: its TLS lines go
         site = re.sub(r"listen 443 ssl( http2)?;", f"listen 127.0.0.1:{https_port};", site)
         site = re.sub(r"\n\s*ssl_[a-z_]+ [^;]*;", "", site)
-    site = site.replace("server 127.0.0.1:8000;", f"server 127.0.0.1:{web_port};")
+    for kit_port, port in web_ports.items():
+        site = site.replace(f"server 127.0.0.1:{kit_port} ", f"server 127.0.0.1:{port} ")
     site = site.replace("/etc/ssl/classplay/", f"{tmp}/")
     return site
 
@@ -82,7 +100,9 @@ class Kit:
     def __init__(self, tmp: Path, *, tls: bool = True, worker_connections: int = 512):
         self.tmp, self.tls, self.processes = tmp, tls, []
         self.worker_connections = worker_connections
-        self.proxy_port, self.web_port = free_port(), free_port()
+        self.proxy_port = free_port()
+        #: Each web unit of the target and the free port its process listens on here.
+        self.web_ports = {unit: free_port() for unit in web_units()}
         self.var_dir = tmp / "var"
         self.var_dir.mkdir(exist_ok=True)
         self.units: dict[str, subprocess.Popen] = {}
@@ -118,21 +138,27 @@ class Kit:
         # docs/deploy.md's set-up steps that a running site needs, then the web unit's own check.
         if collectstatic:
             self.manage("collectstatic", "--noinput", "--verbosity", "0")
-        check = subprocess.run(unit_command("classplay-web.service", "ExecStartPre"), cwd=ROOT, env=self.env,
+        check = subprocess.run(unit_command(web_units()[0], "ExecStartPre"), cwd=ROOT, env=self.env,
                                capture_output=True, text=True)  # fmt: skip
         assert check.returncode == 0, check.stdout + check.stderr
-        self.start_web()
+        for unit in self.web_ports:
+            self.start_web(unit)
         for unit in UNITS:
             self.start_unit(unit)
         self.start_proxy()
         return self
 
-    def start_web(self) -> subprocess.Popen:
-        web = unit_command("classplay-web.service", var_dir=self.var_dir)
-        web[-1] = web[-1].replace("--port 8000", f"--port {self.web_port}")
-        self.web = self.units["classplay-web.service"] = self.run(web, "web")
-        until_listening(self.web_port, self.web, "the web unit", seconds=60)
-        return self.web
+    def start_web(self, unit: str) -> subprocess.Popen:
+        """One web unit's process (again, after a crash), on this kit's port for it."""
+        command = unit_command(unit, var_dir=self.var_dir)
+        command[command.index("--port") + 1] = str(self.web_ports[unit])
+        process = self.units[unit] = self.run(command, unit.removesuffix(".service"))
+        until_listening(self.web_ports[unit], process, unit, seconds=60)
+        return process
+
+    @property
+    def webs(self) -> dict[str, subprocess.Popen]:
+        return {unit: self.units[unit] for unit in self.web_ports}
 
     def start_unit(self, unit: str) -> subprocess.Popen:
         """One unit's process (again, after a crash: systemd's Restart=always)."""
@@ -141,7 +167,11 @@ class Kit:
 
     def start_proxy(self) -> subprocess.Popen:
         site = nginx_site(
-            self.tmp, http_port=free_port(), https_port=self.proxy_port, web_port=self.web_port, tls=self.tls
+            self.tmp,
+            http_port=free_port(),
+            https_port=self.proxy_port,
+            web_ports={unit_port(unit): port for unit, port in self.web_ports.items()},
+            tls=self.tls,
         )
         (self.tmp / "site.conf").write_text(site)
         (self.tmp / "nginx.conf").write_text(

@@ -25,7 +25,7 @@ def test_the_server_leaves_forwarded_addresses_to_the_site():
     """uvicorn would trust X-Forwarded-For from any loopback client: it passes the connection's own
     address, and config.proxy trusts the header from TRUSTED_PROXY_IPS only (tests/security/test_proxy.py)."""
     lines = [(ROOT / name).read_text().splitlines() for name in ("Procfile", "Procfile.dev")]
-    lines.append((ROOT / "deploy/systemd/classplay-web.service").read_text().splitlines())
+    lines.append((ROOT / "deploy/systemd/classplay-web@.service").read_text().splitlines())
     for text in lines:
         web = next(line for line in text if line.startswith(("web:", "ExecStart=")))
         assert "--no-proxy-headers" in web and "--forwarded-allow-ips" not in web

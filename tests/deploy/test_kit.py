@@ -1,7 +1,7 @@
-"""The deployment kit (deploy/) runs as written: nginx from its own site file in front of the web unit's
-uvicorn command (two worker processes), with the clock, the Celery worker and beat started from their
-units, all configured from the example environment file. A teacher signs in through the proxy over TLS,
-students play over secure websockets, and /healthz reports every part alive.
+"""The deployment kit (deploy/) runs as written: nginx from its own site file in front of the web units'
+uvicorn processes (two, one per port, as classplay.target starts them), with the clock, the Celery worker
+and beat started from their units, all configured from the example environment file. A teacher signs in
+through the proxy over TLS, students play over secure websockets, and /healthz reports every part alive.
 
 tests/kit.py starts the kit's files as they are, but for what a test machine must change (paths, ports,
 the example's placeholders)."""
@@ -31,7 +31,7 @@ from django.utils import timezone
 
 from games import services
 from games.models import GameTable, TableLogEntry
-from tests.kit import Kit, make_certificate, nginx_binary, nginx_site
+from tests.kit import KIT, Kit, make_certificate, nginx_binary, nginx_site
 from tests.live import Client, free_port, student_cookie, teacher_cookie
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
@@ -191,7 +191,7 @@ def test_the_kit_serves_a_lesson_through_the_proxy(kit, class_7b, ms_rivera, ava
 
 def test_the_kit_site_file_works_with_the_nginx_of_debian_stable(kit_tools, tmp_path):
     """`http2 on;` needs nginx 1.25; Debian 12 ships 1.22, where `listen ... ssl http2` is the way."""
-    site = nginx_site(tmp_path, http_port=free_port(), https_port=free_port(), web_port=free_port())
+    site = nginx_site(tmp_path, http_port=free_port(), https_port=free_port(), web_ports={8001: free_port()})
     make_certificate(tmp_path)
     (tmp_path / "nginx.conf").write_text(f"error_log {tmp_path}/error.log;\nevents {{}}\nhttp {{ {site} }}\n")
     command = [nginx_binary(), "-t", "-p", str(tmp_path), "-c", f"{tmp_path}/nginx.conf"]
@@ -199,31 +199,35 @@ def test_the_kit_site_file_works_with_the_nginx_of_debian_stable(kit_tools, tmp_
     assert result.returncode == 0 and "unknown directive" not in result.stderr, result.stderr
 
 
-def web_workers(kit: Kit) -> dict[int, int]:
-    """The web unit's uvicorn worker processes (those holding its listening socket), each with how many
-    connections from the proxy it holds now."""
-    workers = {}
-    for child in psutil.Process(kit.web.pid).children():
+#: How long nginx leaves out a web process that refused a connection (the kit's upstream lines).
+UPSTREAM_FAIL_TIMEOUT = int(
+    re.search(r"fail_timeout=(\d+)s", (KIT / "nginx" / "classplay.conf").read_text()).group(1)
+)
+
+
+def web_connections(kit: Kit) -> dict[str, int]:
+    """Each web unit whose process is listening, with how many connections from the proxy it holds now."""
+    held = {}
+    for unit, process in kit.webs.items():
         try:
-            connections = child.net_connections(kind="tcp")
-        except psutil.Error:  # the killed one, until the supervisor has reaped it
+            connections = psutil.Process(process.pid).net_connections(kind="tcp")
+        except psutil.Error:  # the killed one, until it is started again
             continue
-        if any(c.status == psutil.CONN_LISTEN and c.laddr.port == kit.web_port for c in connections):
-            workers[child.pid] = sum(
-                c.status == psutil.CONN_ESTABLISHED and c.laddr.port == kit.web_port for c in connections
+        port = kit.web_ports[unit]
+        if any(c.status == psutil.CONN_LISTEN and c.laddr.port == port for c in connections):
+            held[unit] = sum(
+                c.status == psutil.CONN_ESTABLISHED and c.laddr.port == port for c in connections
             )
-    return workers
+    return held
 
 
-def until_two_workers(kit: Kit, *, not_pid: int | None = None, seconds: float = 60) -> dict[int, int]:
-    """Wait until the web unit has its two workers (and none of them is ``not_pid``)."""
+def until_connections(kit: Kit, enough, seconds: float = 30) -> dict[str, int]:
+    """Wait until the web units' connections are ``enough`` (a test of the dict)."""
     deadline = time.monotonic() + seconds
-    workers = web_workers(kit)
-    while len(workers) < 2 or not_pid in workers:
-        assert time.monotonic() < deadline, (workers, kit.log_tails())
+    while not enough(held := web_connections(kit)):
+        assert time.monotonic() < deadline, (held, kit.log_tails())
         time.sleep(0.2)
-        workers = web_workers(kit)
-    return workers
+    return held
 
 
 class Device(Client):
@@ -269,57 +273,74 @@ class Device(Client):
         raise AssertionError(f"never saw #{seq}")
 
 
-def test_a_web_worker_killed_mid_play_loses_and_repeats_no_acknowledged_move(
+def test_a_web_process_killed_mid_play_loses_no_move_and_gets_devices_again_once_restarted(
     kit, class_7b, ms_rivera, ava, ben
 ):
-    """kill -9 of the uvicorn worker that holds devices' websockets, with moves in flight: its devices
-    reconnect through nginx to a live worker, the supervisor starts a new worker, and every acknowledged
-    move is in the table's log exactly once."""
+    """kill -9 of the web process that holds devices' websockets, with moves in flight: its devices
+    reconnect through nginx to the other process, every acknowledged move is in the table's log exactly
+    once; once systemd has started it again, nginx (least_conn) sends it the next devices."""
     # No deadline fires while the test plays.
     session, table = started_lineup(class_7b, ms_rivera, [ava, ben], settings={"answer_seconds": 300})
     tls, websocket_base = _wss(kit)
     orders = iter(
-        [[2, 1, 3, 4, 5], [3, 1, 2, 4, 5], [1, 3, 2, 4, 5], [4, 1, 2, 3, 5], [1, 2, 4, 3, 5], [5, 1, 2, 3, 4]]
-    )
+        [[2, 1, 3, 4, 5], [3, 1, 2, 4, 5], [1, 3, 2, 4, 5], [4, 1, 2, 3, 5], [1, 2, 4, 3, 5], [5, 1, 2, 3, 4],
+         [1, 2, 3, 5, 4]]
+    )  # fmt: skip
     acks: dict[str, dict] = {}
     cookies = [teacher_cookie(ms_rivera), student_cookie(ava), student_cookie(ben)]
 
+    def device(cookie, role):
+        return Device(websocket_base, session.pk, cookie, role, ssl=tls, origin=kit.base).connect()
+
     async def lesson():
-        # No page was fetched through the proxy yet, so the only connections the workers hold are these.
+        # No page was fetched through the proxy yet, so the only connections the processes hold are these.
         teacher, *students = [
-            await Device(websocket_base, session.pk, cookie, role, ssl=tls, origin=kit.base).connect()
+            await device(cookie, role)
             for cookie, role in zip(cookies, ("teacher", "student", "student"), strict=True)
         ]
-        for device in [teacher, *students]:
-            await device.until(lambda m: m["type"] == "table")
-        for number, device in enumerate(students):
+        for screen in [teacher, *students]:
+            await screen.until(lambda m: m["type"] == "table")
+        for number, student in enumerate(students):
             key, action = f"before-{number}", {"type": "rack", "order": next(orders)}
-            acks[key] = await device.play(table.pk, key, action)
+            acks[key] = await student.play(table.pk, key, action)
 
-        workers = await asyncio.to_thread(until_two_workers, kit)
-        doomed = max(workers, key=workers.get)
-        assert workers[doomed] >= 1, workers  # it holds some of the devices' websockets
-        # Moves in flight: sent, not yet acknowledged, when the worker dies without warning.
+        held = await asyncio.to_thread(until_connections, kit, lambda held: sum(held.values()) == 3)
+        assert len(held) == 2 and all(held.values()), held  # nginx spread the three devices over both
+        doomed = max(held, key=held.get)
+        # Moves in flight: sent, not yet acknowledged, when the process dies without warning.
         in_flight = {}
-        for number, device in enumerate(students):
+        for number, student in enumerate(students):
             key, action = f"in-flight-{number}", {"type": "rack", "order": next(orders)}
-            in_flight[key] = (device, action)
-            await device.send_move(table.pk, key, action)
-        os.kill(doomed, 9)
-        for key, (device, action) in in_flight.items():
-            acks[key] = await device.acked(table.pk, key, action)
-        for number, device in enumerate(students):
+            in_flight[key] = (student, action)
+            await student.send_move(table.pk, key, action)
+        os.kill(kit.webs[doomed].pid, 9)
+        for key, (student, action) in in_flight.items():
+            acks[key] = await student.acked(table.pk, key, action)
+        for number, student in enumerate(students):
             key, action = f"after-{number}", {"type": "rack", "order": next(orders)}
-            acks[key] = await device.play(table.pk, key, action)
+            acks[key] = await student.play(table.pk, key, action)
         last = max(ack["seq"] for ack in acks.values())
-        for device in [teacher, *students]:
-            await device.sees(table.pk, last)
-        assert sum(device.reconnects for device in [teacher, *students]) >= 1
-        for device in [teacher, *students]:
-            await device.socket.close()
-        return doomed
+        for screen in [teacher, *students]:
+            await screen.sees(table.pk, last)
+        assert sum(screen.reconnects for screen in [teacher, *students]) >= 1
+        survivor = await asyncio.to_thread(web_connections, kit)
+        assert list(survivor) != [doomed] and sum(survivor.values()) == 3, survivor
 
-    doomed = asyncio.run(lesson())
+        # systemd starts the unit again (Restart=always); once nginx tries it again (its fail_timeout after
+        # the refused reconnects), the next device to connect goes to it.
+        await asyncio.to_thread(kit.start_web, doomed)
+        await asyncio.sleep(UPSTREAM_FAIL_TIMEOUT)
+        projector = await device(cookies[0], "projector")
+        await projector.until(lambda m: m["type"] == "table")
+        held = await asyncio.to_thread(until_connections, kit, lambda held: sum(held.values()) == 4)
+        assert held[doomed] == 1, held
+        key, action = "restarted", {"type": "rack", "order": next(orders)}
+        acks[key] = await students[0].play(table.pk, key, action)
+        await projector.sees(table.pk, acks[key]["seq"])  # a move on one process reaches the other's screens
+        for screen in [teacher, *students, projector]:
+            await screen.socket.close()
+
+    asyncio.run(lesson())
     assert all(ack["type"] == "ack" for ack in acks.values()), acks
     logged = list(
         TableLogEntry.objects.filter(table=table, kind=TableLogEntry.Kind.ACTION).values_list(
@@ -329,5 +350,3 @@ def test_a_web_worker_killed_mid_play_loses_and_repeats_no_acknowledged_move(
     keys = [key for key, _seq in logged]
     assert sorted(keys) == sorted(acks)  # each acknowledged move once, and nothing else
     assert {key: seq for key, seq in logged} == {key: ack["seq"] for key, ack in acks.items()}
-    # The supervisor replaced the killed worker: the unit serves with two again.
-    assert len(until_two_workers(kit, not_pid=doomed)) == 2

@@ -128,12 +128,15 @@ def test_stopping_the_target_stops_every_process_but_not_the_backup():
     processes = sorted(path.name for path in (KIT / "systemd").glob("classplay-*.service"))
     assert processes == [
         "classplay-backup.service", "classplay-beat.service", "classplay-clock.service",
-        "classplay-web.service", "classplay-worker.service",
+        "classplay-web@.service", "classplay-worker.service",
     ]  # fmt: skip
     for unit in processes:
         part_of = "PartOf=classplay.target" in (KIT / "systemd" / unit).read_text()
         assert part_of == (unit != "classplay-backup.service"), unit
-        assert (unit in target) == part_of, unit
+        # The web template runs as one instance per port: classplay-web@8001.service and so on.
+        started = re.findall(re.escape(unit).replace("@\\.", r"@\d+\."), target)
+        assert bool(started) == part_of, unit
+    assert len(re.findall(r"classplay-web@\d+\.service", target)) >= 2
     backup = (KIT / "systemd" / "classplay-backup.service").read_text()
     assert "Type=oneshot" in backup  # `systemctl start` waits for it, and fails if the backup did
     assert "OnCalendar=" in (KIT / "systemd" / "classplay-backup.timer").read_text()
