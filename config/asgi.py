@@ -13,6 +13,7 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402  (needs
 from django.conf import settings  # noqa: E402
 
 from games.clock import start_in_thread  # noqa: E402
+from games.realtime import balance  # noqa: E402
 from games.realtime.routing import build_websocket_application  # noqa: E402
 
 router = ProtocolTypeRouter(
@@ -24,20 +25,25 @@ router = ProtocolTypeRouter(
 
 
 async def application(scope, receive, send):
-    """The router, plus ASGI lifespan: in embedded mode the game clock runs inside this process."""
+    """The router, plus ASGI lifespan: in embedded mode the game clock runs inside this process; with
+    Redis the connection balancer (games.realtime.balance) does."""
     if scope["type"] != "lifespan":
         return await router(scope, receive, send)
-    clock = None
+    clock = balancer = None
     while True:
         message = await receive()
         if message["type"] == "lifespan.startup":
             _tune_garbage_collector()
             if settings.CLASSPLAY_CLOCK_IN_PROCESS:
                 clock = start_in_thread()
+            balancer = balance.start()  # with several web processes: spread their devices
             await send({"type": "lifespan.startup.complete"})
         elif message["type"] == "lifespan.shutdown":
             if clock is not None:
                 await asyncio.to_thread(clock.stop)
+            if balancer is not None:
+                balancer.cancel()
+                await asyncio.gather(balancer, return_exceptions=True)
             await send({"type": "lifespan.shutdown.complete"})
             return
 

@@ -8,7 +8,8 @@
  *   a drop mid-send is applied exactly once; an action the server could not save yet (its database is
  *   restarting: error "unavailable") is kept and sent again after a short, growing, jittered wait;
  * - keeps the server's clock offset (from round trips) so countdowns draw the server's deadline;
- * - detects a dead connection (a sleeping tablet) by heartbeat and replaces it.
+ * - detects a dead connection (a sleeping tablet) by heartbeat and replaces it;
+ * - moves at once when the server asks it to (close code 4010: another server process is less busy).
  */
 (function () {
   "use strict";
@@ -22,6 +23,8 @@
   const DEAD_AFTER_MS = 40000;
   const RESEND_BASE_MS = 1000; // an "unavailable" action: first resend within 1 s, then up to 8 s
   const RESEND_MAX_MS = 8000;
+  const REBALANCE_CLOSE_CODE = 4010; // games/realtime/balance.py
+  const REBALANCE_JITTER_MS = 500;
 
   function newKey() {
     if (window.crypto && crypto.randomUUID) return crypto.randomUUID();
@@ -79,6 +82,13 @@
         if (event.code === 4403 || event.code === 4404) {
           this.stopped = true;
           this.setStatus("refused");
+          return;
+        }
+        if (event.code === REBALANCE_CLOSE_CODE) {
+          // The server asks this device to move to a less busy server process: at once, quietly.
+          this.setStatus("reconnecting");
+          clearTimeout(this.retryTimer);
+          this.retryTimer = setTimeout(() => this.open(), Math.random() * REBALANCE_JITTER_MS);
           return;
         }
         this.reconnectSoon();

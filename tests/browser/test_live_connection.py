@@ -21,6 +21,8 @@ PAGE = """<!DOCTYPE html><html lang="en"><body>
       setTimeout(() => { this.readyState = 1; this.dispatchEvent(new Event("open")); }, 0); }
     send(data) { window.sent.push(JSON.parse(data)); }
     close() { this.readyState = 3; }
+    closedByServer(code) {
+      this.readyState = 3; this.dispatchEvent(Object.assign(new Event("close"), { code })); }
     answer(message) { this.dispatchEvent(new MessageEvent("message", { data: JSON.stringify(message) })); }
   }
   StandInSocket.OPEN = 1; StandInSocket.CLOSED = 3;
@@ -105,3 +107,16 @@ def test_try_now_sends_a_waiting_move_at_once(page):
     assert [action["key"] for action in _actions_sent(page)] == [key, key]
     page.clock.run_for(10_000)
     assert len(_actions_sent(page)) == 2  # its timer was cancelled: not sent a third time
+
+
+def test_a_device_the_server_moves_to_another_process_reconnects_at_once_and_resends_its_move(page):
+    key = _act(page)
+    page.evaluate("() => { window.before = socket; socket.closedByServer(4010); }")
+    assert page.evaluate("() => statuses.at(-1)") == "reconnecting"  # not "offline": nothing is wrong
+    page.clock.run_for(600)  # within half a second, not after a backoff
+    assert page.evaluate("() => socket !== before")
+    page.clock.run_for(10)
+    assert page.evaluate("() => statuses.at(-1)") == "open"
+    hello = page.evaluate("() => sent.filter((m) => m.type === 'hello')")
+    assert len(hello) == 2  # it resyncs from what it holds
+    assert [action["key"] for action in _actions_sent(page)] == [key, key]  # the same move, the same key

@@ -1,0 +1,117 @@
+"""Spreading the devices over the web processes again after one of them restarted.
+
+nginx (``least_conn``) sends each new connection to the process holding the fewest, but a websocket stays
+where it is: after a process crashes, its devices reconnect to the others, and when it is back it would
+get only the devices that connect later. So every few seconds each process posts in Redis how many game
+connections it holds, and a process holding clearly more than its share asks some of its students'
+devices to reconnect (close code ``REBALANCE_CLOSE_CODE``), a few at a time; nginx sends them to the
+process with the fewest. The play screen reconnects at once, resyncs from its sequence numbers and resends
+any move not yet acknowledged under the same key, so a student sees at most a moment of "reconnecting".
+Teachers' consoles and projectors are never moved, nor homework attempts (their game pauses while no
+device is connected). Only with ``REDIS_URL``: in embedded mode there is one process.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import math
+import os
+import random
+import socket
+import time
+
+from django.conf import settings
+from redis.asyncio import Redis
+from redis.exceptions import RedisError
+
+from . import fanout
+
+logger = logging.getLogger(__name__)
+KEY = "classplay:web-connections"
+#: How often each process posts its count and compares it with the others'.
+TICK_SECONDS = 2.0
+#: A count older than this is from a process that stopped (killed, or restarted under another pid).
+STALE_SECONDS = 3 * TICK_SECONDS
+#: A process above its share by no more than this (or a tenth of the share) leaves its devices be.
+SLACK = 10
+#: At most this many devices are moved by one process per tick, so a restart never becomes a storm.
+MOVE_PER_TICK = 50
+REBALANCE_CLOSE_CODE = 4010
+
+
+def connections_to_move(mine: int, counts: list[int]) -> int:
+    """How many of this process's ``mine`` connections to move now, given every live process's count
+    (its own among them). Half the excess a tick: the other counts are up to a tick old."""
+    if len(counts) < 2:
+        return 0
+    share = math.ceil(sum(counts) / len(counts))
+    excess = mine - share
+    if excess <= max(SLACK, share // 10):
+        return 0
+    return min(MOVE_PER_TICK, math.ceil(excess / 2))
+
+
+def movable(consumers) -> list:
+    """The connections that may be moved: students' devices in live games."""
+    return [c for c in consumers if c.role == "player" and not c.homework]
+
+
+class Balancer:
+    """This process's side: post its count, read the others', move its excess."""
+
+    def __init__(self, client: Redis, key: str = KEY):
+        self.client, self.key = client, key
+        self.name = f"{socket.gethostname()}:{os.getpid()}"
+
+    async def tick(self) -> int:
+        """One round; returns how many devices were asked to reconnect."""
+        hub = fanout.hub()
+        consumers = [c for local in hub.sessions.values() for c in local]
+        now = time.time()
+        # (redis-py types each command as sync-or-async, hence the ignores.)
+        await self.client.hset(self.key, self.name, f"{len(consumers)}:{now}")  # type: ignore[misc]
+        counts, stale = [], []
+        for name, value in (await self.client.hgetall(self.key)).items():  # type: ignore[misc]
+            count, _sep, at = value.decode().partition(":")
+            if now - float(at) > STALE_SECONDS:
+                stale.append(name)
+            else:
+                counts.append(int(count))
+        if stale:
+            await self.client.hdel(self.key, *stale)  # type: ignore[misc]
+        wanted = connections_to_move(len(consumers), counts)
+        chosen = random.sample(movable(consumers), min(wanted, len(movable(consumers))))
+        for consumer in chosen:
+            await consumer.close(code=REBALANCE_CLOSE_CODE)
+        if chosen:
+            logger.info("asked %s devices to reconnect to a less busy web process", len(chosen))
+        return len(chosen)
+
+    async def forget(self) -> None:
+        """At shutdown: this process's count goes at once, not after STALE_SECONDS."""
+        await self.client.hdel(self.key, self.name)  # type: ignore[misc]
+
+    async def run(self) -> None:
+        try:
+            while True:
+                await asyncio.sleep(TICK_SECONDS * random.uniform(0.8, 1.2))
+                try:
+                    await self.tick()
+                except (RedisError, OSError):  # Redis out: the counts wait, the games go on
+                    continue
+                except Exception:
+                    logger.exception("connection balancing failed; trying again")
+        finally:
+            with contextlib.suppress(RedisError, OSError, asyncio.CancelledError):
+                await asyncio.shield(self.forget())
+            with contextlib.suppress(RedisError, OSError, asyncio.CancelledError):
+                await self.client.aclose()
+
+
+def start() -> asyncio.Task | None:
+    """The balancer of this server process, or None in embedded mode."""
+    if not settings.REDIS_URL:
+        return None
+    return asyncio.get_running_loop().create_task(Balancer(Redis.from_url(settings.REDIS_URL)).run())

@@ -1,0 +1,85 @@
+"""Spreading devices over the web processes (games.realtime.balance): a process holding clearly more than
+its share of the game connections asks some students' devices to reconnect (nginx sends them to the least
+busy process); teachers' screens and homework attempts stay, and a process that stopped posting is
+forgotten."""
+
+import os
+import time
+import uuid
+
+import pytest
+from django.conf import settings
+from redis.asyncio import Redis
+
+from games.realtime import balance, fanout
+
+REQUIRED = os.environ.get("CLASSPLAY_REQUIRE_SERVICES") == "1"
+
+
+@pytest.mark.parametrize(
+    ("mine", "counts", "moved"),
+    [
+        (50, [50], 0),  # one process: nothing to balance
+        (50, [50, 0], 13),  # just restarted beside it: half the excess of 25 this tick
+        (30, [30, 20], 0),  # 5 over a share of 25: within the slack
+        (1800, [1800, 0], 50),  # at most MOVE_PER_TICK at once
+        (0, [1800, 0], 0),  # the empty one moves nobody
+        (650, [650, 550, 600], 0),  # 50 over a share of 600: within a tenth of it
+        (800, [800, 400, 600], 50),
+    ],
+)
+def test_how_many_connections_a_process_moves(mine, counts, moved):
+    assert balance.connections_to_move(mine, counts) == moved
+
+
+class Screen:
+    def __init__(self, role, homework=False):
+        self.role, self.homework, self.closed = role, homework, None
+
+    async def close(self, code=None):
+        self.closed = code
+
+
+@pytest.fixture
+async def redis_client():
+    if not settings.REDIS_URL:
+        if REQUIRED:
+            pytest.fail("the balancer test needs REDIS_URL in CI")
+        pytest.skip("the balancer runs only with REDIS_URL")
+    client = Redis.from_url(settings.REDIS_URL)
+    yield client
+    await client.aclose()
+
+
+async def test_a_busy_process_moves_students_of_live_games_and_forgets_a_stopped_process(redis_client):
+    key = f"test:web-connections:{uuid.uuid4().hex}"
+    hub = fanout.hub()
+    students = [Screen("player") for _ in range(60)]
+    stay = [Screen("teacher"), Screen("projector"), *(Screen("player", homework=True) for _ in range(5))]
+    hub.sessions[991] = set(students + stay)
+    try:
+        now = time.time()
+        await redis_client.hset(key, "restarted:1", f"0:{now}")
+        await redis_client.hset(key, "crashed:2", f"900:{now - 60}")  # stopped posting a minute ago
+        balancer = balance.Balancer(redis_client, key=key)
+
+        moved = await balancer.tick()
+
+        # 67 here and 0 there: a share of 34, 33 over it, half of that now.
+        assert moved == 17
+        assert sum(screen.closed == balance.REBALANCE_CLOSE_CODE for screen in students) == 17
+        assert all(screen.closed is None for screen in stay)
+        posted = await redis_client.hgetall(key)
+        assert set(posted) == {b"restarted:1", balancer.name.encode()}
+        assert posted[balancer.name.encode()].startswith(b"67:")
+
+        await balancer.forget()
+        assert set(await redis_client.hgetall(key)) == {b"restarted:1"}
+    finally:
+        del hub.sessions[991]
+        await redis_client.delete(key)
+
+
+async def test_balancing_is_off_without_redis(settings):
+    settings.REDIS_URL = ""
+    assert balance.start() is None
