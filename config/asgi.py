@@ -12,7 +12,7 @@ django_asgi_app = get_asgi_application()
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402  (needs Django set up first)
 from django.conf import settings  # noqa: E402
 
-from games.clock import start_in_thread  # noqa: E402
+from games.clock import free_seats_of_the_last_run, start_in_thread  # noqa: E402
 from games.realtime import balance  # noqa: E402
 from games.realtime.routing import build_websocket_application  # noqa: E402
 
@@ -34,6 +34,8 @@ async def application(scope, receive, send):
         message = await receive()
         if message["type"] == "lifespan.startup":
             _tune_garbage_collector()
+            if not settings.REDIS_URL:  # the one process: seats still held are from before it started
+                await asyncio.to_thread(free_seats_of_the_last_run)
             if settings.CLASSPLAY_CLOCK_IN_PROCESS:
                 clock = start_in_thread()
             balancer = balance.start()  # with several web processes: spread their devices

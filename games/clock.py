@@ -1,4 +1,5 @@
-"""The clock: fires due deadlines, opens lobbies that are due, and re-queues a lost session wrap-up.
+"""The clock: fires due deadlines, opens lobbies that are due, frees the seats of a web process that was
+killed, and re-queues a lost session wrap-up.
 
 Every deadline lives in the database, so the clock keeps no state of its own: after a restart it simply
 finds what became due meanwhile and fires it once (``services.table_sweep`` re-checks under a row lock,
@@ -20,10 +21,11 @@ import time
 from collections.abc import Callable
 
 from asgiref.sync import async_to_sync
-from django.db import OperationalError, close_old_connections
+from django.db import OperationalError, close_old_connections, connection
 
 from . import broadcast, selectors, services
 from .models import Heartbeat
+from .realtime import balance
 
 logger = logging.getLogger(__name__)
 SWEEP_SECONDS = 0.25
@@ -63,10 +65,28 @@ def tick(
     fired = sweep(now)
     if check_lobbies:
         services.sessions_open_due_lobbies()
+        free_seats_of_gone_processes()
         Heartbeat.beat("clock")  # every LOBBY_CHECK_SECONDS: the health endpoint knows the clock is alive
     if check_wrap_ups:
         services.sessions_wrap_up_missed()
     return fired
+
+
+def free_seats_of_gone_processes() -> int:
+    """Seats held by devices of a web process that was killed (with Redis: several processes)."""
+    gone = balance.gone_processes()
+    if not gone:
+        return 0
+    return services.seats_release_gone(lambda channel: balance.process_of(channel) in gone)
+
+
+def free_seats_of_the_last_run() -> int:
+    """Embedded mode, at the server's start: no device can be connected yet, so every seat still held is
+    from before a crash or a restart; each is freed (a homework attempt pauses until its student is back)."""
+    try:
+        return services.seats_release_gone(lambda channel: True)
+    finally:
+        connection.close()  # this runs on a thread of its own
 
 
 def run(stop: threading.Event, *, interval: float = SWEEP_SECONDS, sweep: Sweep = sweep_due) -> None:

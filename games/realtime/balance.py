@@ -22,7 +22,9 @@ import random
 import socket
 import time
 
+from channels.layers import get_channel_layer
 from django.conf import settings
+from redis import Redis as SyncRedis
 from redis.asyncio import Redis
 from redis.exceptions import RedisError
 
@@ -39,6 +41,29 @@ SLACK = 10
 #: At most this many devices are moved by one process per tick, so a restart never becomes a storm.
 MOVE_PER_TICK = 50
 REBALANCE_CLOSE_CODE = 4010
+#: Processes that stopped posting (their score: when that was seen), kept this long: the clock frees the
+#: seats their devices held (services.seats_release_gone).
+GONE_KEY = "classplay:web-gone"
+GONE_KEPT_SECONDS = 3600
+
+
+def process_of(connection: str) -> str:
+    """The web process a connection is on: channels_redis names a process's channels
+    ``specific.<the process's prefix>!<connection>``."""
+    return connection.partition(".")[2].partition("!")[0]
+
+
+def gone_processes() -> set[str]:
+    """The web processes seen to stop in the last GONE_KEPT_SECONDS (for the clock; empty without Redis)."""
+    if not settings.REDIS_URL:
+        return set()
+    client = SyncRedis.from_url(settings.REDIS_URL)
+    try:
+        return {name.decode() for name in client.zrange(GONE_KEY, 0, -1)}  # type: ignore[union-attr]
+    except (RedisError, OSError):
+        return set()
+    finally:
+        client.close()
 
 
 def connections_to_move(mine: int, counts: list[int]) -> int:
@@ -61,9 +86,11 @@ def movable(consumers) -> list:
 class Balancer:
     """This process's side: post its count, read the others', move its excess."""
 
-    def __init__(self, client: Redis, key: str = KEY):
-        self.client, self.key = client, key
-        self.name = f"{socket.gethostname()}:{os.getpid()}"
+    def __init__(self, client: Redis, key: str = KEY, gone_key: str = GONE_KEY):
+        self.client, self.key, self.gone_key = client, key, gone_key
+        # Named as its connections are (process_of), so the clock can tell whose seats to free.
+        prefix = getattr(get_channel_layer(), "client_prefix", None)
+        self.name = prefix or f"{socket.gethostname()}:{os.getpid()}"
 
     async def tick(self) -> int:
         """One round; returns how many devices were asked to reconnect."""
@@ -81,6 +108,7 @@ class Balancer:
                 counts.append(int(count))
         if stale:
             await self.client.hdel(self.key, *stale)  # type: ignore[misc]
+            await self.gone(stale, now)
         wanted = connections_to_move(len(consumers), counts)
         chosen = random.sample(movable(consumers), min(wanted, len(movable(consumers))))
         for consumer in chosen:
@@ -89,9 +117,14 @@ class Balancer:
             logger.info("asked %s devices to reconnect to a less busy web process", len(chosen))
         return len(chosen)
 
+    async def gone(self, names: list, now: float) -> None:
+        await self.client.zadd(self.gone_key, dict.fromkeys(names, now))
+        await self.client.zremrangebyscore(self.gone_key, 0, now - GONE_KEPT_SECONDS)
+
     async def forget(self) -> None:
         """At shutdown: this process's count goes at once, not after STALE_SECONDS."""
         await self.client.hdel(self.key, self.name)  # type: ignore[misc]
+        await self.gone([self.name], time.time())
 
     async def run(self) -> None:
         try:

@@ -29,6 +29,7 @@ from .homework import (  # noqa: F401 - the runtime's write API
     attempt_device_left,
     attempt_start,
     homework_settings,
+    seats_release_gone,
 )
 from .lobby import (  # noqa: F401 - the runtime's write API
     SeatChange,

@@ -7,6 +7,7 @@ game left half-way waits where it stopped, on any device."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
 
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -21,7 +22,7 @@ from ..definitions import definition, is_game
 from ..models import Assignment, AssignmentExtension, GameSession, GameTable, Participant, TableLogEntry
 from .base import _control, _playing_tables, now_ts, student_player_id
 from .controls import table_end
-from .lobby import _table_create
+from .lobby import SeatChange, _table_create, seats_update
 from .log import _clock_entry
 from .scheduling import PLAN_AHEAD, _check_word_list
 from .wrapup import session_finish_if_done
@@ -282,6 +283,25 @@ def attempt_device_left(*, participant_id: int, now: float | None = None) -> boo
         session.save(update_fields=["status", "paused_at"])
         broadcast.session_changed(session.pk, clocks_only=True)
     return True
+
+
+def seats_release_gone(is_gone: Callable[[str], bool]) -> int:
+    """Seats still held by connections of a web process that stopped without releasing them (killed, or
+    the one embedded process restarting): each is freed, so the teacher's console no longer shows the
+    student there, and a homework attempt it held pauses until the student is back, as when a device
+    leaves (its clocks and the computer players must not play on alone). Returns how many were freed."""
+    held = Participant.objects.exclude(connection="").exclude(
+        session__status__in=(GameSession.Status.FINISHED, GameSession.Status.CANCELLED)
+    )
+    gone = [
+        SeatChange(pk, connection, claim=False)
+        for pk, connection in held.values_list("pk", "connection")
+        if is_gone(connection)
+    ]
+    seats_update(gone)  # a seat a device took again meanwhile stays with it
+    for change in gone:
+        attempt_device_left(participant_id=change.participant_id)
+    return len(gone)
 
 
 def _attempt_locked(participant_id: int) -> GameSession | None:

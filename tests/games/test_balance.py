@@ -61,7 +61,7 @@ async def test_a_busy_process_moves_students_of_live_games_and_forgets_a_stopped
         now = time.time()
         await redis_client.hset(key, "restarted:1", f"0:{now}")
         await redis_client.hset(key, "crashed:2", f"900:{now - 60}")  # stopped posting a minute ago
-        balancer = balance.Balancer(redis_client, key=key)
+        balancer = balance.Balancer(redis_client, key=key, gone_key=f"{key}:gone")
 
         moved = await balancer.tick()
 
@@ -72,14 +72,25 @@ async def test_a_busy_process_moves_students_of_live_games_and_forgets_a_stopped
         posted = await redis_client.hgetall(key)
         assert set(posted) == {b"restarted:1", balancer.name.encode()}
         assert posted[balancer.name.encode()].startswith(b"67:")
+        # The crashed one is remembered as gone: the clock frees the seats its devices still hold.
+        assert await redis_client.zrange(f"{key}:gone", 0, -1) == [b"crashed:2"]
 
         await balancer.forget()
         assert set(await redis_client.hgetall(key)) == {b"restarted:1"}
+        assert set(await redis_client.zrange(f"{key}:gone", 0, -1)) == {b"crashed:2", balancer.name.encode()}
     finally:
         del hub.sessions[991]
-        await redis_client.delete(key)
+        await redis_client.delete(key, f"{key}:gone")
+
+
+async def test_a_connection_names_its_process_as_channels_redis_makes_it():
+    from channels_redis.core import RedisChannelLayer
+
+    layer = RedisChannelLayer(hosts=["redis://127.0.0.1:1"])  # naming a channel asks no server
+    assert balance.process_of(await layer.new_channel()) == layer.client_prefix
 
 
 async def test_balancing_is_off_without_redis(settings):
     settings.REDIS_URL = ""
     assert balance.start() is None
+    assert balance.gone_processes() == set()

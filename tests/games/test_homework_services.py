@@ -199,3 +199,89 @@ def test_every_timer_choice_sets_up_in_every_game(class_7b, ms_rivera, ava, game
     assignment = assign(class_7b, ms_rivera, game=game, timers=timers, settings=longest)
     table = services.attempt_start(assignment=assignment, student=ava, now=T0).tables.get()
     assert table.status == GameTable.Status.PLAYING and table.state["clock"]["remaining"]
+
+
+def test_seats_of_a_killed_web_process_are_freed_and_its_homework_attempt_pauses(
+    class_7b, ms_rivera, ava, ben
+):
+    """A web process killed mid-lesson never releases its devices' seats: the clock frees them (a live
+    game's student no longer shows as connected; a homework attempt stops its clocks and computer players
+    until the student is back). Seats on the other processes stay."""
+    from tests.factories import started_session
+
+    attempt = services.attempt_start(assignment=assign(class_7b, ms_rivera), student=ava, now=T0)
+    homework_seat = Participant.objects.get(session=attempt)
+    services.seat_claim(participant_id=homework_seat.pk, connection="specific.killed!a1")
+    services.attempt_device_arrived(participant_id=homework_seat.pk, now=T0)
+    live = started_session(class_7b, ms_rivera, [ava, ben], "wordup")
+    on_killed, on_alive = Participant.objects.filter(session=live).order_by("pk")
+    services.seat_claim(participant_id=on_killed.pk, connection="specific.killed!b2")
+    services.seat_claim(participant_id=on_alive.pk, connection="specific.alive!c3")
+
+    from games.realtime import balance
+
+    freed = services.seats_release_gone(lambda channel: balance.process_of(channel) == "killed")
+
+    assert freed == 2
+    assert {p.pk: p.connection for p in Participant.objects.all()} == {
+        homework_seat.pk: "",
+        on_killed.pk: "",
+        on_alive.pk: "specific.alive!c3",
+    }
+    attempt.refresh_from_db()
+    live.refresh_from_db()
+    assert attempt.status == GameSession.Status.PAUSED  # no clock runs, no computer moves, while away
+    assert live.status == GameSession.Status.RUNNING  # a live game goes on: its teacher decides
+    assert services.bots_sweep(now=T0 + 3600) == 0
+    assert services.seats_release_gone(lambda channel: True) == 1  # only the alive one was still held
+
+
+def test_the_clock_frees_the_seats_of_the_processes_redis_lists_as_gone(
+    class_7b, ms_rivera, ava, monkeypatch
+):
+    from games import clock
+    from games.realtime import balance
+
+    attempt = services.attempt_start(assignment=assign(class_7b, ms_rivera), student=ava, now=T0)
+    seat = Participant.objects.get(session=attempt)
+    services.seat_claim(participant_id=seat.pk, connection="specific.killed!a1")
+    services.attempt_device_arrived(participant_id=seat.pk, now=T0)
+    monkeypatch.setattr(balance, "gone_processes", lambda: {"other"})
+    assert clock.free_seats_of_gone_processes() == 0
+    monkeypatch.setattr(balance, "gone_processes", lambda: {"killed"})
+    assert clock.free_seats_of_gone_processes() == 1
+    attempt.refresh_from_db()
+    assert attempt.status == GameSession.Status.PAUSED
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_embedded_server_frees_every_seat_when_it_starts(class_7b, ms_rivera, ava, settings):
+    """One process serves every device in embedded mode: when it starts (after a crash or a restart) no
+    device can be connected, so a seat still held is from before, and its homework attempt pauses."""
+    import asyncio
+
+    from config.asgi import application
+
+    settings.REDIS_URL, settings.CLASSPLAY_CLOCK_IN_PROCESS = "", False
+    attempt = services.attempt_start(assignment=assign(class_7b, ms_rivera), student=ava, now=T0)
+    seat = Participant.objects.get(session=attempt)
+    services.seat_claim(participant_id=seat.pk, connection="specific..inmemory!before")
+    services.attempt_device_arrived(participant_id=seat.pk, now=T0)
+
+    async def start_and_stop():
+        said = []
+        messages = iter([{"type": "lifespan.startup"}, {"type": "lifespan.shutdown"}])
+
+        async def receive():
+            return next(messages)
+
+        async def send(message):
+            said.append(message["type"])
+
+        await application({"type": "lifespan"}, receive, send)
+        return said
+
+    assert asyncio.run(start_and_stop()) == ["lifespan.startup.complete", "lifespan.shutdown.complete"]
+    seat.refresh_from_db()
+    attempt.refresh_from_db()
+    assert seat.connection == "" and attempt.status == GameSession.Status.PAUSED
