@@ -19,7 +19,7 @@ from games.definitions.reporting import ItemLabels
 
 from .. import catalog
 from ..models import LearningFact
-from .read import BOTH, HOMEWORK, LIVE, MODES, FactFigures, SessionLine
+from .read import BOTH, HOMEWORK, LIVE, MODES, FactFigures, SessionLine, attempt_students
 from .statistics import most_written
 from .students import mean, ratio
 from .write import Row
@@ -107,6 +107,8 @@ def _class_figures(figures: FactFigures, class_sessions, items, wrong) -> dict[s
     }
     both, of_mode = classes[BOTH], {False: classes[LIVE], True: classes[HOMEWORK]}
     titles = {pk: session["title"] for pk, session in figures.sessions.items()}
+    assignments = {pk: session["assignment_id"] for pk, session in figures.sessions.items()}
+    students = attempt_students([row.session_id for row in class_sessions if assignments.get(row.session_id)])
     lines = [
         (
             row.classroom_id,
@@ -120,7 +122,8 @@ def _class_figures(figures: FactFigures, class_sessions, items, wrong) -> dict[s
                 row.correct,
                 row.time_total,
                 row.time_count,
-                figures.is_homework(row.session_id),
+                assignments.get(row.session_id),
+                students.get(row.session_id),
             ),
         )
         for row in class_sessions
@@ -218,21 +221,15 @@ def _session_data(sessions: list[SessionLine]) -> dict[str, Any]:
     lines = sorted(sessions, key=lambda line: (line.day, line.session_id))
     answered = sum(line.answered for line in lines)
     right = sum(line.correct for line in lines)
-    per_session = [
-        {
-            "session": line.session_id,
-            "title": line.title,
-            "day": line.day.isoformat(),
-            "game": line.game,
-            "participants": line.participants,
-            "answered": line.answered,
-            "correct": line.correct,
-            "accuracy": ratio(line.correct, line.answered),
-            "mean_time": mean(line.time_total, line.time_count),
-            **({"homework": True} if line.homework else {}),
-        }
-        for line in lines
-    ]
+    live = [_session_entry([line]) for line in lines if not line.homework]
+    attempts: dict[int, list[SessionLine]] = defaultdict(list)
+    for line in lines:
+        if line.assignment is not None:
+            attempts[line.assignment].append(line)
+    # A homework assignment is one entry (its attempts together, on the day of the last): a class of 30
+    # doing it would otherwise push every live game out of the chart and the list.
+    homework = [_session_entry(group) for group in attempts.values()]
+    per_session = sorted(live + homework, key=lambda entry: (entry["day"], entry["session"]))
     return {
         "totals": {
             "sessions": len(lines),
@@ -242,6 +239,31 @@ def _session_data(sessions: list[SessionLine]) -> dict[str, Any]:
         },
         "sessions": per_session[-SESSIONS_SHOWN:],
     }
+
+
+def _session_entry(lines: list[SessionLine]) -> dict[str, Any]:
+    """One live session, or one homework assignment's attempts (``lines``, oldest first)."""
+    first, last = lines[0], lines[-1]
+    answered, right = sum(line.answered for line in lines), sum(line.correct for line in lines)
+    entry = {
+        "session": last.session_id,
+        "title": last.title,
+        "day": last.day.isoformat(),
+        "game": last.game,
+        "participants": first.participants,
+        "answered": answered,
+        "correct": right,
+        "accuracy": ratio(right, answered),
+        "mean_time": mean(sum(line.time_total for line in lines), sum(line.time_count for line in lines)),
+    }
+    if first.homework:
+        entry.update(
+            homework=True,
+            participants=len({line.student for line in lines}),
+            attempts=len(lines),
+            first_day=first.day.isoformat(),
+        )
+    return entry
 
 
 def _level_data(students: set[int], levels_of, recommended_of) -> dict[str, Any]:

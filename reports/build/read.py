@@ -113,7 +113,13 @@ class SessionLine(NamedTuple):
     correct: int
     time_total: float
     time_count: int
-    homework: bool = False
+    #: A homework attempt's assignment and student (None for a live game).
+    assignment: int | None = None
+    student: int | None = None
+
+    @property
+    def homework(self) -> bool:
+        return self.assignment is not None
 
 
 class Scope(NamedTuple):
@@ -490,10 +496,19 @@ def _kept_class_sessions(classroom_ids: list[int], replaced: set[int]) -> list[t
             "session__assignment_id",
         )
     )
+    rows = list(rows)
+    students = attempt_students([row[2] for row in rows if row[-1] is not None])
     return [
-        (classroom_id, SessionLine(*line, homework=assignment_id is not None))
+        (classroom_id, SessionLine(*line, assignment=assignment_id, student=students.get(line[1])))
         for classroom_id, *line, assignment_id in rows
     ]
+
+
+def attempt_students(session_ids: list[int]) -> dict[int, int]:
+    """Each homework attempt's student (an attempt is one student's session)."""
+    return dict(
+        Participant.objects.filter(session_id__in=session_ids).values_list("session_id", "student_id")
+    )
 
 
 def facts_read(

@@ -71,3 +71,50 @@ def test_a_finished_homework_attempt_builds_its_student_report_only(live_and_hom
     services.build_after_session(live_and_homework.pk)
     build = ReportBuild.objects.get()
     assert (build.scope, build.student, build.classroom) == ("student", ava, class_7b)
+
+
+def test_a_homework_assignment_is_one_line_of_the_class_report_with_its_attempts(
+    word_up_week, class_7b, ms_rivera, ava, ben, client_of
+):
+    """Every attempt is a session of its own; the class's list and chart show the assignment once (its
+    students, attempts, answers and days), so a class doing its homework never pushes the live games out."""
+    from reports.models import ClassReport
+
+    assignment = Assignment.objects.create(
+        classroom=class_7b,
+        created_by=ms_rivera,
+        game="wordup",
+        opens_at=at(3),
+        due_at=at(3) + timedelta(days=3),
+    )
+    for day, student, right in ((4, ava, True), (5, ava, False), (5, ben, True)):
+        attempt = finished_session(class_7b, day=day, by=ms_rivera, students=[student])
+        attempt.assignment = assignment
+        attempt.save()
+        fact(student, attempt, category="spelling", correct=right, time=4, item="q7", response="school")
+    classrooms_build([class_7b.pk])
+
+    sessions = ClassReport.objects.get(classroom=class_7b).data["sessions"]
+    live, homework = (
+        [s for s in sessions if not s.get("homework")],
+        [s for s in sessions if s.get("homework")],
+    )
+    assert len(live) == len(word_up_week)
+    assert len(homework) == 1
+    assert homework[0] | {"accuracy": None, "mean_time": None, "session": None, "title": None} == {
+        "day": at(5).date().isoformat(),
+        "first_day": at(4).date().isoformat(),
+        "game": "wordup",
+        "participants": 2,
+        "attempts": 3,
+        "answered": 3,
+        "correct": 2,
+        "homework": True,
+        "accuracy": None,
+        "mean_time": None,
+        "session": None,
+        "title": None,
+    }
+    assert homework[0]["accuracy"] == pytest.approx(2 / 3, abs=1e-4)
+    page = client_of(ms_rivera).get(reverse("reports:class", args=[class_7b.pk])).content.decode()
+    assert "3 attempts" in page
