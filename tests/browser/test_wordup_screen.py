@@ -324,7 +324,7 @@ def test_exchange_card_picks_player_and_colours(new_page):
     form = device.page.locator(".wu-exchange")
     form.wait_for()
     assert form.get_by_label("Swap with").locator("option").count() == 1  # only one player has tokens
-    form.get_by_label("Take their").select_option("spelling")
+    form.get_by_label("Their token to take").select_option("spelling")
     shot(device, "device-exchange")
     form.get_by_role("button", name="Swap and roll again").click()
     assert bench.pump(device) == [

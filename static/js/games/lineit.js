@@ -725,16 +725,23 @@
     const numbers = lineNumberCount(line);
     if (!line.cards.length) return null;
     const banked = Math.max(0, numbers - 3);
-    let text = fmt(ngettext("Scoring now banks %(n)s card", "Scoring now banks %(n)s cards", banked), { n: banked });
-    if (line.bet) {
-      text +=
-        line.bet.cards_after >= line.bet.bet
-          ? fmt(gettext(" and wins the bet (+%(bet)s)."), line.bet)
-          : fmt(gettext(" and loses the bet (\u2212%(bet)s)."), line.bet);
-    } else {
-      text += ".";
+    const values = { n: banked, bet: line.bet && line.bet.bet };
+    // Whole sentences, so a translation never has to be glued together.
+    let sentence = ngettext("Scoring now banks %(n)s card.", "Scoring now banks %(n)s cards.", banked);
+    if (line.bet && line.bet.cards_after >= line.bet.bet) {
+      sentence = ngettext(
+        "Scoring now banks %(n)s card and wins the bet (+%(bet)s).",
+        "Scoring now banks %(n)s cards and wins the bet (+%(bet)s).",
+        banked,
+      );
+    } else if (line.bet) {
+      sentence = ngettext(
+        "Scoring now banks %(n)s card and loses the bet (\u2212%(bet)s).",
+        "Scoring now banks %(n)s cards and loses the bet (\u2212%(bet)s).",
+        banked,
+      );
     }
-    return h("p", { class: "lineit-preview", text });
+    return h("p", { class: "lineit-preview", text: fmt(sentence, values) });
   }
 
   function lineHint(line) {

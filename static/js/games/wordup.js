@@ -826,11 +826,11 @@
       const other = form.elements.with.value;
       const gives = [...new Set(swaps.filter((a) => a.with === other).map((a) => a.give))];
       const oldGive = form.elements.give ? form.elements.give.value : null;
-      giveBox.replaceChildren(pick("give", gettext("Give your"), gives, (c) => categoryInfo(view, c).colourName));
+      giveBox.replaceChildren(pick("give", gettext("Your token to give"), gives, (c) => categoryInfo(view, c).colourName));
       if (oldGive && gives.includes(oldGive)) form.elements.give.value = oldGive;
       const give = form.elements.give.value;
       const takes = swaps.filter((a) => a.with === other && a.give === give).map((a) => a.take);
-      takeBox.replaceChildren(pick("take", gettext("Take their"), takes, (c) => categoryInfo(view, c).colourName));
+      takeBox.replaceChildren(pick("take", gettext("Their token to take"), takes, (c) => categoryInfo(view, c).colourName));
     };
     form.addEventListener("change", (event) => {
       if (event.target.name !== "take") refresh();
