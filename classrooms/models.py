@@ -271,6 +271,9 @@ class Enrolment(models.Model):
     student = models.ForeignKey(Student, on_delete=models.CASCADE, related_name="enrolments")
     classroom = models.ForeignKey(Classroom, on_delete=models.CASCADE, related_name="enrolments")
     created_at = models.DateTimeField(auto_now_add=True)
+    #: What enrolled the student, when it may also take them off again: "lti:<course link id>" for an LMS
+    #: course's roster. Blank: the teacher, an import or a school system (the roster sync leaves it be).
+    source = models.CharField(max_length=64, blank=True, default="")
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["student", "classroom"], name="enrolled_once")]

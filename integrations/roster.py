@@ -1,6 +1,7 @@
 """Names and Role Provisioning Services: the class list follows the LMS course. Learners added are
-enrolled (made on first sight), renamed ones renamed, and those gone from the course unenrolled: their
-student record and learning data stay."""
+enrolled (made on first sight), renamed ones renamed, and those gone from the course unenrolled if the
+course enrolled them (not a student the teacher added by hand): their student record and learning data
+stay."""
 
 from __future__ import annotations
 
@@ -82,7 +83,11 @@ def roster_apply(*, course: CourseLink, members: list[dict]) -> RosterSyncResult
         # the teacher, by hand.
         logger.warning("LMS course %s sent no learners: the class is left as it is", course.pk)
         return result
-    result.removed = Enrolment.objects.filter(classroom=course.classroom, student_id__in=gone).delete()[0]
+    # Only the enrolments this course made: a student the teacher added by hand stays, even one the
+    # platform knows from another course.
+    result.removed = Enrolment.objects.filter(
+        classroom=course.classroom, student_id__in=gone, source=services.enrolment_source(course)
+    ).delete()[0]
     course.roster_synced_at = timezone.now()
     course.save(update_fields=["roster_synced_at"])
     return result

@@ -152,14 +152,24 @@ def learner_student(course: CourseLink, lti_user_id: str, person: dict, link: Pe
     in the course's class."""
     if link is not None and link.student is not None:
         student = link.student
-        Enrolment.objects.get_or_create(student=student, classroom=course.classroom)
+        # Enrolled by this course unless the class had them already (then the course never removes them).
+        Enrolment.objects.get_or_create(
+            student=student, classroom=course.classroom, defaults={"source": enrolment_source(course)}
+        )
         return student
     given, family = names(person)
     student = classroom_services.student_create(
         classroom=course.classroom, given_name=given, family_name=family
     )
+    enrolment = Enrolment.objects.filter(student=student, classroom=course.classroom)
+    enrolment.update(source=enrolment_source(course))
     PersonLink.objects.create(platform=course.platform, lti_user_id=lti_user_id, student=student)
     return student
+
+
+def enrolment_source(course: CourseLink) -> str:
+    """How an enrolment made by this LMS course's roster is marked (``Enrolment.source``)."""
+    return f"lti:{course.pk}"
 
 
 def names(person: dict) -> tuple[str, str]:

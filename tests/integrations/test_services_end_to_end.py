@@ -232,3 +232,24 @@ def test_a_member_list_with_no_learners_takes_no_one_off_the_class(client, lms, 
     result = roster.roster_sync(course_id=course.pk)
     assert result.removed == 0
     assert Enrolment.objects.filter(classroom=course.classroom, student__given_name="Ava").exists()
+
+
+def test_a_student_the_teacher_added_by_hand_stays_when_the_course_leaves_them_out(client, lms, moodle):
+    """The platform knows Ben from another course, and his teacher added him to this class by hand: the
+    roster of this course takes off only the students it enrolled."""
+    from integrations.models import PersonLink
+
+    lms.launch(client)
+    course = CourseLink.objects.get()
+    lms.members = [learner("lms-ava", "Ava", "Okoro"), learner("lms-ben", "Ben", "Adams")]
+    roster.roster_sync(course_id=course.pk)
+    ben = Student.objects.get(given_name="Ben")
+    assert PersonLink.objects.filter(student=ben).exists()
+    # Ben leaves the course; the course takes him off, as it enrolled him.
+    lms.members = [learner("lms-ava", "Ava", "Okoro")]
+    assert roster.roster_sync(course_id=course.pk).removed == 1
+    # His teacher adds him back (a roster import, or by hand: he follows the class outside the LMS), so
+    # he is in the class but not this course's doing: the next sync keeps him.
+    Enrolment.objects.create(student=ben, classroom=course.classroom)
+    assert roster.roster_sync(course_id=course.pk).removed == 0
+    assert Enrolment.objects.filter(student=ben, classroom=course.classroom).exists()
