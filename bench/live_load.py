@@ -920,13 +920,23 @@ async def drive(bench: Bench, args) -> dict:
 
 RAW_SERVER = """
 import asyncio, json, sys, time
-from websockets.asyncio.server import serve
+from websockets.asyncio.server import broadcast, serve
+
+CONNECTED = set()
+PAD = "x" * 1400  # a table update's size (about 1.5 KB)
 
 async def handler(ws):
-    message = {"type": "table", "table": 1, "number": 1, "seq": 1, "server_time": time.time()}
-    await ws.send(json.dumps(message))
-    async for _message in ws:
-        pass
+    CONNECTED.add(ws)
+    try:
+        message = {"type": "table", "table": 1, "number": 1, "seq": 1, "server_time": time.time()}
+        await ws.send(json.dumps(message, separators=(",", ":")))
+        async for text in ws:
+            if text.startswith("broadcast"):  # one change, sent to every connection
+                seq = int(text.split()[1])
+                body = {"type": "table", "table": 1, "seq": seq, "pad": PAD, "server_time": time.time()}
+                broadcast(CONNECTED, json.dumps(body, separators=(",", ":")))
+    finally:
+        CONNECTED.discard(ws)
 
 async def main():
     port = int(sys.argv[1])
@@ -965,6 +975,7 @@ def raw_baseline(args, preexec) -> dict:
 async def _raw_run(args, port: int) -> dict:
     clients = [Client(f"raw{n}", "") for n in range(args.students)]
     first = await _raw_open_all(clients, port, args.connect_concurrency, args.timeout)
+    deliveries = await _raw_deliveries(clients, RAW_BROADCASTS, args.timeout)
     storms = []
     for _storm in range(args.storms):
         for client in clients:
@@ -977,7 +988,38 @@ async def _raw_run(args, port: int) -> dict:
         if client.ws is not None:
             await client.ws.close()
     failed = sum(1 for c in clients if c.transport_errors or c.playing_at is None)
-    return {"connect_all_seconds": round(first, 2), "storms_seconds": storms, "failed": failed}
+    return {
+        "connect_all_seconds": round(first, 2),
+        "delivery_to_last_p50_ms": _ms(percentile(deliveries, 50)),
+        "delivery_to_last_p95_ms": _ms(percentile(deliveries, 95)),
+        "deliveries": len(deliveries),
+        "storms_seconds": storms,
+        "failed": failed,
+    }
+
+
+#: Changes the raw server sends every client, for its delivery figure (Classplay's run has 14 or so).
+RAW_BROADCASTS = 15
+
+
+async def _raw_deliveries(clients: list[Client], rounds: int, timeout: float) -> list[float]:
+    """For each of ``rounds`` changes (a 1.5 KB message to every client): from the server's send to the
+    last client's receipt, the measure Classplay's phase changes get."""
+    delays = []
+    for seq in range(2, rounds + 2):
+        await clients[0].ws.send(f"broadcast {seq}")
+        deadline = time.monotonic() + timeout
+        while any(seq not in c.first_seen for c in clients) and time.monotonic() < deadline:
+            await asyncio.sleep(0.005)
+        lags = [c.first_seen[seq] for c in clients if seq in c.first_seen]  # (raw clients keep lags there)
+        if len(lags) == len(clients):
+            delays.append(max(lags))
+        await asyncio.sleep(0.3)
+    return delays
+
+
+def _ms(seconds: float | None) -> float | None:
+    return None if seconds is None else round(seconds * 1000, 1)
 
 
 async def _raw_open_all(clients: list[Client], port: int, concurrency: int, timeout: float) -> float:
@@ -989,6 +1031,9 @@ async def _raw_open_all(clients: list[Client], port: int, concurrency: int, time
         def on_text(text: str, now: float) -> None:
             if client.playing_at is None:
                 client.playing_at = now
+            seq = int(SEQ.search(text).group(1))
+            if seq > 1 and seq not in client.first_seen:  # a broadcast: from the server's send to now
+                client.first_seen[seq] = now - float(SERVER_TIME.search(text).group(1))
 
         async with gate:
             try:
