@@ -2,8 +2,6 @@
 session with an assignment), the school review shows live games, homework or both, and a classmate's
 homework is not a game the others missed."""
 
-from datetime import timedelta
-
 import pytest
 from django.urls import reverse
 
@@ -17,19 +15,24 @@ from .conftest import at, fact, finished_session
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def live_and_homework(word_up_week, class_7b, ms_rivera, ava):
-    assignment = Assignment.objects.create(
-        classroom=class_7b,
-        created_by=ms_rivera,
-        game="wordup",
-        opens_at=at(3),
-        due_at=at(3) + timedelta(days=3),
+def word_up_homework(classroom, teacher):
+    return Assignment.objects.create(
+        classroom=classroom, created_by=teacher, game="wordup", opens_at=at(3), due_at=at(6)
     )
-    attempt = finished_session(class_7b, day=4, by=ms_rivera, students=[ava])
+
+
+def finished_attempt(assignment, student, *, day, correct):
+    """A finished homework attempt of one answer."""
+    attempt = finished_session(assignment.classroom, day=day, by=assignment.created_by, students=[student])
     attempt.assignment = assignment
     attempt.save()
-    fact(ava, attempt, category="spelling", correct=True, time=4, item="q7", response="school")
+    fact(student, attempt, category="spelling", correct=correct, time=4, item="q7", response="school")
+    return attempt
+
+
+@pytest.fixture
+def live_and_homework(word_up_week, class_7b, ms_rivera, ava):
+    attempt = finished_attempt(word_up_homework(class_7b, ms_rivera), ava, day=4, correct=True)
     classrooms_build([class_7b.pk])
     return attempt
 
@@ -80,18 +83,9 @@ def test_a_homework_assignment_is_one_line_of_the_class_report_with_its_attempts
     students, attempts, answers and days), so a class doing its homework never pushes the live games out."""
     from reports.models import ClassReport
 
-    assignment = Assignment.objects.create(
-        classroom=class_7b,
-        created_by=ms_rivera,
-        game="wordup",
-        opens_at=at(3),
-        due_at=at(3) + timedelta(days=3),
-    )
+    assignment = word_up_homework(class_7b, ms_rivera)
     for day, student, right in ((4, ava, True), (5, ava, False), (5, ben, True)):
-        attempt = finished_session(class_7b, day=day, by=ms_rivera, students=[student])
-        attempt.assignment = assignment
-        attempt.save()
-        fact(student, attempt, category="spelling", correct=right, time=4, item="q7", response="school")
+        finished_attempt(assignment, student, day=day, correct=right)
     classrooms_build([class_7b.pk])
 
     sessions = ClassReport.objects.get(classroom=class_7b).data["sessions"]
