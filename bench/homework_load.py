@@ -10,7 +10,7 @@ student's attempt (a one-student session, paused until its device connects). The
 plays: each student answers what their screen offers (a move chosen at random from the view's ``actions``,
 after a think time of ``--think`` seconds), the computer player moves by the clock. A student whose game
 ends taps Start again (the homework page's form, over HTTP) and plays a new attempt, until the run's
-minutes are up. It measures:
+minutes are up (counted from the last device connected). It measures:
 
 1. move → ack: from sending a move to its ``ack`` (or ``error``), every move of the run;
 2. the computer's reply: from receiving a table where only the computer may move to receiving its move,
@@ -283,7 +283,9 @@ class MemoryTrace(threading.Thread):
             self.samples.append((time.monotonic(), self.sampler.sample()))
 
 
-async def drive(bench: Homework, concurrency: int) -> float:
+async def drive(bench: Homework, concurrency: int, minutes: float) -> float:
+    """Connect every device, then play for ``minutes`` (counted from the last connection: connecting 1000
+    devices takes a while, and the run's minutes are of everyone playing)."""
     started = time.perf_counter()
     gate = asyncio.Semaphore(concurrency)
 
@@ -293,6 +295,7 @@ async def drive(bench: Homework, concurrency: int) -> float:
 
     await asyncio.gather(*(one(seat) for seat in bench.seats))
     connect_seconds = time.perf_counter() - started
+    bench.ends = time.time() + minutes * 60
     while time.time() < bench.ends:
         await asyncio.sleep(1)
     # The run is over: no new attempts; wait for every reply still owed, then close.
@@ -410,9 +413,10 @@ def run(args, env, var_dir: str, assignment_id: int, seats: list[Seat]) -> dict:
         trace.start()
         load_before = os.getloadavg()
         server_cpu, all_cpu = CpuMeter(processes[-1:]), CpuMeter(processes)
-        bench = Homework(port, assignment_id, seats, tuple(args.think), time.time() + args.minutes * 60)
+        # The run ends --minutes after every device is connected (drive sets it).
+        bench = Homework(port, assignment_id, seats, tuple(args.think), ends=float("inf"))
         bench.bot_think = services.BOT_THINK_SECONDS
-        connect_seconds = asyncio.run(drive(bench, args.connect_concurrency))
+        connect_seconds = asyncio.run(drive(bench, args.connect_concurrency, args.minutes))
         load_after = os.getloadavg()
         cpu_seconds = {"server": server_cpu.used(), "all": all_cpu.used()}
         sampler.stopped.set()
