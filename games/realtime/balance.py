@@ -34,8 +34,12 @@ logger = logging.getLogger(__name__)
 KEY = "classplay:web-connections"
 #: How often each process posts its count and compares it with the others'.
 TICK_SECONDS = 2.0
-#: A count older than this is from a process that stopped (killed, or restarted under another pid).
+#: A count older than this is left out of the shares (its process stopped, or is too busy to post).
 STALE_SECONDS = 3 * TICK_SECONDS
+#: A process silent this long has stopped: it is listed as gone and the clock frees its devices' seats.
+#: Far longer than STALE_SECONDS, so a process whose event loop stalls for seconds under load is never
+#: taken for dead while its devices are still connected to it.
+GONE_AFTER_SECONDS = 60.0
 #: A process above its share by no more than this (or a tenth of the share) leaves its devices be.
 SLACK = 10
 #: At most this many devices are moved by one process per tick, so a restart never becomes a storm.
@@ -99,16 +103,17 @@ class Balancer:
         now = time.time()
         # (redis-py types each command as sync-or-async, hence the ignores.)
         await self.client.hset(self.key, self.name, f"{len(consumers)}:{now}")  # type: ignore[misc]
-        counts, stale = [], []
+        await self.client.zrem(self.gone_key, self.name)  # back after a stall: its new seats stay
+        counts, gone = [], []
         for name, value in (await self.client.hgetall(self.key)).items():  # type: ignore[misc]
             count, _sep, at = value.decode().partition(":")
-            if now - float(at) > STALE_SECONDS:
-                stale.append(name)
-            else:
+            if now - float(at) > GONE_AFTER_SECONDS:
+                gone.append(name)
+            elif now - float(at) <= STALE_SECONDS:
                 counts.append(int(count))
-        if stale:
-            await self.client.hdel(self.key, *stale)  # type: ignore[misc]
-            await self.gone(stale, now)
+        if gone:
+            await self.client.hdel(self.key, *gone)  # type: ignore[misc]
+            await self.gone(gone, now)
         wanted = connections_to_move(len(consumers), counts)
         chosen = random.sample(movable(consumers), min(wanted, len(movable(consumers))))
         for consumer in chosen:
@@ -122,7 +127,7 @@ class Balancer:
         await self.client.zremrangebyscore(self.gone_key, 0, now - GONE_KEPT_SECONDS)
 
     async def forget(self) -> None:
-        """At shutdown: this process's count goes at once, not after STALE_SECONDS."""
+        """At shutdown: this process's count goes at once, not after GONE_AFTER_SECONDS."""
         await self.client.hdel(self.key, self.name)  # type: ignore[misc]
         await self.gone([self.name], time.time())
 

@@ -60,8 +60,10 @@ async def test_a_busy_process_moves_students_of_live_games_and_forgets_a_stopped
     try:
         now = time.time()
         await redis_client.hset(key, "restarted:1", f"0:{now}")
-        await redis_client.hset(key, "crashed:2", f"900:{now - 60}")  # stopped posting a minute ago
+        await redis_client.hset(key, "crashed:2", f"900:{now - 61}")  # silent for over a minute: gone
+        await redis_client.hset(key, "stalled:3", f"900:{now - 10}")  # silent for 10 s: left out, not gone
         balancer = balance.Balancer(redis_client, key=key, gone_key=f"{key}:gone")
+        await redis_client.zadd(f"{key}:gone", {balancer.name: now - 100})  # this one stalled once
 
         moved = await balancer.tick()
 
@@ -70,13 +72,13 @@ async def test_a_busy_process_moves_students_of_live_games_and_forgets_a_stopped
         assert sum(screen.closed == balance.REBALANCE_CLOSE_CODE for screen in students) == 17
         assert all(screen.closed is None for screen in stay)
         posted = await redis_client.hgetall(key)
-        assert set(posted) == {b"restarted:1", balancer.name.encode()}
+        assert set(posted) == {b"restarted:1", b"stalled:3", balancer.name.encode()}
         assert posted[balancer.name.encode()].startswith(b"67:")
         # The crashed one is remembered as gone: the clock frees the seats its devices still hold.
         assert await redis_client.zrange(f"{key}:gone", 0, -1) == [b"crashed:2"]
 
         await balancer.forget()
-        assert set(await redis_client.hgetall(key)) == {b"restarted:1"}
+        assert set(await redis_client.hgetall(key)) == {b"restarted:1", b"stalled:3"}
         assert set(await redis_client.zrange(f"{key}:gone", 0, -1)) == {b"crashed:2", balancer.name.encode()}
     finally:
         del hub.sessions[991]
