@@ -219,7 +219,7 @@ if REDIS_URL:
     }
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "BACKEND": "config.channel_layers.RedisLayer",
             "CONFIG": {"hosts": [REDIS_URL], "capacity": 1500, "expiry": 30, "prefix": f"asgi{XDIST_WORKER}"},
         }
     }

@@ -24,7 +24,7 @@ def test_redis_answers_for_cache_channels_and_celery():
 
     client = redis.Redis.from_url(settings.REDIS_URL)
     assert client.ping()
-    assert settings.CHANNEL_LAYERS["default"]["BACKEND"] == "channels_redis.core.RedisChannelLayer"
+    assert settings.CHANNEL_LAYERS["default"]["BACKEND"] == "config.channel_layers.RedisLayer"
     assert settings.CELERY_BROKER_URL.startswith("redis://")
     assert "redis" in settings.CACHES["default"]["BACKEND"].lower()
 

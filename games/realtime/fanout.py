@@ -56,6 +56,8 @@ READ_RETRY_MAX_SECONDS = 10.0
 #: A table read that fails because the database is out (restarting) is tried again this often, so the
 #: devices get the table as soon as the database is back instead of never.
 TABLE_READ_RETRY_SECONDS = 1.0
+#: How often the hub asks Redis whether it restarted (and so lost the groups the hub had joined).
+GROUP_CHECK_SECONDS = 1.0
 ENCODER = msgspec.json.Encoder()
 #: Views are pure and need no database: they are computed here, off the thread the ORM calls share.
 _VIEW_THREAD = ThreadPoolExecutor(max_workers=1, thread_name_prefix="classplay-views")
@@ -69,6 +71,9 @@ class SessionHub:
         self.channel: str | None = None
         self.sessions: dict[int, set[GameConsumer]] = defaultdict(set)
         self.reader: asyncio.Task | None = None
+        #: With Redis: notices a Redis restart (which loses every group) while connections wait it out
+        self.keeper: asyncio.Task | None = None
+        self.layer_failed = False
         self.lock = asyncio.Lock()
         self.pending: dict[int, dict] = {}
         #: table id -> True when it changed again while its fan-out was running
@@ -104,6 +109,8 @@ class SessionHub:
                 # "specific." channel; a channel of another prefix would never be read.
                 self.channel = await self.layer.new_channel()
                 self.reader = asyncio.get_running_loop().create_task(self._read())
+                if hasattr(self.layer, "server_run_id"):  # Redis (config.channel_layers.RedisLayer)
+                    self.keeper = asyncio.get_running_loop().create_task(self._keep_groups())
             session_id = consumer.session_id
             if not self.sessions[session_id]:
                 await self.layer.group_add(session_group(session_id), self.channel)
@@ -133,16 +140,21 @@ class SessionHub:
                 # receive lock) outlives the connections; the next connection starts a fresh one.
                 self.reader.cancel()
                 self.reader, self.channel = None, None
+                if self.keeper is not None:
+                    self.keeper.cancel()
+                    self.keeper = None
 
     async def _read(self) -> None:
         failures = 0
         while True:
             try:
-                message = await self.layer.receive(self.channel)
+                # (Redis's layer retries a connection's receive through an outage; the hub wants to know.)
+                message = await getattr(self.layer, "receive_once", self.layer.receive)(self.channel)
             except asyncio.CancelledError:
                 raise
             except Exception:  # the channel layer is unreachable (Redis down): wait, and try again
                 failures += 1
+                self.layer_failed = True  # (with Redis, _keep_groups rejoins once it answers)
                 wait = min(READ_RETRY_MAX_SECONDS, READ_RETRY_SECONDS * 2 ** (failures - 1))
                 logger.exception("session hub cannot read its channel; retrying in %.1f s", wait)
                 await asyncio.sleep(wait)
@@ -154,6 +166,28 @@ class SessionHub:
                 await self.dispatch(message)
             except Exception:  # one bad message must not stop every session's updates
                 logger.exception("session hub failed to deliver a message")
+
+    async def _keep_groups(self) -> None:
+        """Redis was out (this hub or its check could not reach it) or restarted (a new run id, without
+        the groups): the connections waited it out, and would hear nothing more of a group Redis lost,
+        nor what was broadcast meanwhile. Once Redis answers again, join the groups again and send every
+        session afresh."""
+        known = None
+        while True:
+            try:
+                run_id = await self.layer.server_run_id()
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # Redis is out: look again at the next check
+                self.layer_failed = True
+            else:
+                restarted = known is not None and run_id != known
+                if restarted or self.layer_failed:
+                    logger.warning("Redis is back: the session hub joins its sessions' groups again")
+                    self.layer_failed = False
+                    await self._resubscribe()
+                known = run_id
+            await asyncio.sleep(GROUP_CHECK_SECONDS)
 
     async def _resubscribe(self) -> None:
         """After the layer was out: join every local session's group again (a Redis that restarted

@@ -8,6 +8,7 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 from datetime import timedelta
 from pathlib import Path
 
@@ -67,7 +68,8 @@ class Server:
             cwd=ROOT,
             env=env,
             stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
+            # A file, not a pipe nobody reads: a server logging an outage must never block on a full pipe.
+            stderr=tempfile.TemporaryFile(),  # noqa: SIM115 (the process holds it; gone with it)
         )
         until_listening(self.port, self.process, "server", seconds=30)
         return self
@@ -253,6 +255,38 @@ def test_a_redis_restart_mid_session_loses_no_move_and_the_game_goes_on(
         # Later moves reach the teacher through the new Redis as before.
         after = await device.act(table.pk, "after", {"type": "rack", "order": [1, 2, 3, 4, 5]})
         await teacher.until(lambda m: m["type"] == "table" and m["seq"] == after["seq"], timeout=10)
+        for client in (teacher, device):
+            await client.socket.close()
+
+    try:
+        asyncio.run(scenario())
+    finally:
+        server.kill()
+
+
+def test_the_devices_stay_connected_through_a_redis_restart(private_redis, class_7b, ms_rivera, ava, ben):
+    """The connections wait Redis out instead of closing (config.channel_layers.RedisLayer): a move made
+    while it is down is acknowledged (the game is in the database), and once Redis is back, empty, the
+    teacher's screen gets it and every later move over the same sockets (the hub joins its groups again)."""
+    table = _session(class_7b, ms_rivera, [ava, ben])
+    cookies = {"teacher": teacher_cookie(ms_rivera), "ava": student_cookie(ava)}
+    server = Server(free_port(), REDIS_URL=private_redis.url).start()
+
+    async def scenario():
+        teacher = await Client(server.url, table.session_id, cookies["teacher"], "teacher").connect()
+        device = await Client(server.url, table.session_id, cookies["ava"], "student").connect()
+        for client in (teacher, device):
+            await client.until(lambda m: m["type"] == "table")
+        before = await device.act(table.pk, "before", {"type": "rack", "order": [3, 1, 2, 4, 5]})
+        await teacher.until(lambda m: m["type"] == "table" and m["seq"] == before["seq"], timeout=10)
+        private_redis.stop()
+        during = await device.act(table.pk, "during", {"type": "rack", "order": [2, 1, 3, 4, 5]})
+        assert during["type"] == "ack" and during["seq"] == before["seq"] + 1
+        await asyncio.to_thread(private_redis.start)
+        await teacher.until(lambda m: m["type"] == "table" and m["seq"] >= during["seq"], timeout=15)
+        after = await device.act(table.pk, "after", {"type": "rack", "order": [1, 2, 3, 4, 5]})
+        await teacher.until(lambda m: m["type"] == "table" and m["seq"] == after["seq"], timeout=10)
+        assert teacher.socket.close_code is None and device.socket.close_code is None  # never dropped
         for client in (teacher, device):
             await client.socket.close()
 
