@@ -63,6 +63,10 @@ from live_load import RawSocket, percentile, print_json_line, raise_fd_limit  # 
 from tests.kit import Kit, unit_port  # noqa: E402
 from tests.live import free_port  # noqa: E402
 
+#: The close code of a device the web processes move to balance their load (games/realtime/balance.py;
+#: not imported: this script configures Django only later).
+REBALANCE_CLOSE_CODE = 4010
+
 GAMES = ("lineup", "wordup", "faces", "lineit", "mindlines")
 KEY_PREFIX = "school-"
 SECRET_KEY = "school-load-benchmark-" + "x" * 40
@@ -273,6 +277,8 @@ class Device:
     moved_at_seq: int = -1
     pending: dict[str, tuple[float, str]] = field(default_factory=dict)  # key -> (sent, raw)
     closes: list[float] = field(default_factory=list)
+    #: when the server asked this device to move to a less busy process (close 4010, not a failure)
+    moved: list[float] = field(default_factory=list)
     connects: list[float] = field(default_factory=list)
     seats: list[tuple[str, int | None]] = field(default_factory=list)  # (player, table) at each connect
     acks_at: list[float] = field(default_factory=list)
@@ -311,7 +317,7 @@ class School:
             if opened.get("ws") is not device.ws:
                 return  # a handshake that failed (open() reports it), or a socket already replaced
             device.connected = False
-            device.closes.append(time.time())
+            (device.moved if _reason == str(REBALANCE_CLOSE_CODE) else device.closes).append(time.time())
             if not self.stopping and not device.reconnecting:
                 asyncio.get_running_loop().create_task(self.reconnect(device))
 
@@ -610,6 +616,7 @@ async def inject(
             playing_again=len(playing),
             same_seat=same_seat,
             restarted=victim in web_processes(kit),
+            moved_by_balancer=sum(1 for d in school.devices if any(t >= killed_at for t in d.moved)),
             connections_after=connections_per_web(kit),
         )
     for service in ("redis", "postgres"):

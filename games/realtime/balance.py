@@ -35,15 +35,19 @@ KEY = "classplay:web-connections"
 #: How often each process posts its count and compares it with the others'.
 TICK_SECONDS = 2.0
 #: A count older than this is left out of the shares (its process stopped, or is too busy to post).
-STALE_SECONDS = 3 * TICK_SECONDS
+STALE_SECONDS = 2 * TICK_SECONDS
 #: A process silent this long has stopped: it is listed as gone and the clock frees its devices' seats.
 #: Far longer than STALE_SECONDS, so a process whose event loop stalls for seconds under load is never
 #: taken for dead while its devices are still connected to it.
 GONE_AFTER_SECONDS = 60.0
 #: A process above its share by no more than this (or a tenth of the share) leaves its devices be.
-SLACK = 10
+SLACK = 3
 #: At most this many devices are moved by one process per tick, so a restart never becomes a storm.
 MOVE_PER_TICK = 50
+#: After moving some, a process waits this long before it moves more: the moved devices reconnect and
+#: every process posts its new count first (acting on counts from before would move too many, and the
+#: other process would then move them back).
+SETTLE_SECONDS = 3 * TICK_SECONDS
 REBALANCE_CLOSE_CODE = 4010
 #: Processes that stopped posting (their score: when that was seen), kept this long: the clock frees the
 #: seats their devices held (services.seats_release_gone).
@@ -95,6 +99,7 @@ class Balancer:
         # Named as its connections are (process_of), so the clock can tell whose seats to free.
         prefix = getattr(get_channel_layer(), "client_prefix", None)
         self.name = prefix or f"{socket.gethostname()}:{os.getpid()}"
+        self.settled_at = 0.0
 
     async def tick(self) -> int:
         """One round; returns how many devices were asked to reconnect."""
@@ -114,11 +119,14 @@ class Balancer:
         if gone:
             await self.client.hdel(self.key, *gone)  # type: ignore[misc]
             await self.gone(gone, now)
+        if now < self.settled_at:
+            return 0
         wanted = connections_to_move(len(consumers), counts)
         chosen = random.sample(movable(consumers), min(wanted, len(movable(consumers))))
         for consumer in chosen:
             await consumer.close(code=REBALANCE_CLOSE_CODE)
         if chosen:
+            self.settled_at = now + SETTLE_SECONDS
             logger.info("asked %s devices to reconnect to a less busy web process", len(chosen))
         return len(chosen)
 
@@ -133,14 +141,14 @@ class Balancer:
 
     async def run(self) -> None:
         try:
-            while True:
-                await asyncio.sleep(TICK_SECONDS * random.uniform(0.8, 1.2))
+            while True:  # posts at once: a process just (re)started is counted from its first second
                 try:
                     await self.tick()
                 except (RedisError, OSError):  # Redis out: the counts wait, the games go on
-                    continue
+                    pass
                 except Exception:
                     logger.exception("connection balancing failed; trying again")
+                await asyncio.sleep(TICK_SECONDS * random.uniform(0.8, 1.2))
         finally:
             with contextlib.suppress(RedisError, OSError, asyncio.CancelledError):
                 await asyncio.shield(self.forget())

@@ -21,7 +21,8 @@ REQUIRED = os.environ.get("CLASSPLAY_REQUIRE_SERVICES") == "1"
     [
         (50, [50], 0),  # one process: nothing to balance
         (50, [50, 0], 13),  # just restarted beside it: half the excess of 25 this tick
-        (30, [30, 20], 0),  # 5 over a share of 25: within the slack
+        (28, [28, 22], 0),  # 3 over a share of 25: within the slack
+        (30, [30, 20], 3),  # 5 over: half of it now
         (1800, [1800, 0], 50),  # at most MOVE_PER_TICK at once
         (0, [1800, 0], 0),  # the empty one moves nobody
         (650, [650, 550, 600], 0),  # 50 over a share of 600: within a tenth of it
@@ -77,6 +78,8 @@ async def test_a_busy_process_moves_students_of_live_games_and_forgets_a_stopped
         # The crashed one is remembered as gone: the clock frees the seats its devices still hold.
         assert await redis_client.zrange(f"{key}:gone", 0, -1) == [b"crashed:2"]
 
+        # The moved devices reconnect and the counts settle before it moves any more.
+        assert await balancer.tick() == 0
         await balancer.forget()
         assert set(await redis_client.hgetall(key)) == {b"restarted:1", b"stalled:3"}
         assert set(await redis_client.zrange(f"{key}:gone", 0, -1)) == {b"crashed:2", balancer.name.encode()}
@@ -96,3 +99,12 @@ async def test_balancing_is_off_without_redis(settings):
     settings.REDIS_URL = ""
     assert balance.start() is None
     assert balance.gone_processes() == set()
+
+
+def test_the_play_screen_and_the_school_benchmark_know_the_close_code():
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    code = str(balance.REBALANCE_CLOSE_CODE)
+    assert f"REBALANCE_CLOSE_CODE = {code};" in (root / "static/js/live.js").read_text()
+    assert f"REBALANCE_CLOSE_CODE = {code}\n" in (root / "bench/school_load.py").read_text()
