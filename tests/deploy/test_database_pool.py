@@ -30,8 +30,14 @@ def end_the_pools_idle_connections() -> int:
 
 
 def test_after_the_database_ended_the_pools_connections_the_next_query_works(postgresql):
+    # A pool of this test's own, made from this connection's settings: the process's pool may have been
+    # made by a thread that started before the test database was named (its new connections would go to
+    # the real database's name, which CI does not have).
+    connection.close()
+    connection.close_pool()
     with connection.cursor() as cursor:
         cursor.execute("SELECT 1")
+    assert connection.pool.kwargs["dbname"] == connection.settings_dict["NAME"]
     connection.close()  # back to the pool, still open
     assert end_the_pools_idle_connections() >= 1
     with connection.cursor() as cursor:
