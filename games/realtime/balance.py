@@ -121,8 +121,8 @@ class Balancer:
             await self.gone(gone, now)
         if now < self.settled_at:
             return 0
-        wanted = connections_to_move(len(consumers), counts)
-        chosen = random.sample(movable(consumers), min(wanted, len(movable(consumers))))
+        candidates = movable(consumers)
+        chosen = random.sample(candidates, min(connections_to_move(len(consumers), counts), len(candidates)))
         for consumer in chosen:
             await consumer.close(code=REBALANCE_CLOSE_CODE)
         if chosen:

@@ -161,7 +161,8 @@ class SessionHub:
                 continue
             if failures:
                 failures = 0
-                await self._resubscribe()
+                if self.keeper is None:  # with Redis, _keep_groups rejoins once Redis answers
+                    await self._resubscribe()
             try:
                 await self.dispatch(message)
             except Exception:  # one bad message must not stop every session's updates
