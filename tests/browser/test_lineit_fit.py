@@ -9,7 +9,9 @@ computer player's choice for each student), or through the page where the contro
 
 from __future__ import annotations
 
+import itertools
 import re
+import types
 from datetime import timedelta
 
 import pytest
@@ -38,6 +40,12 @@ AFTER = (
 WAITING = ".lineit-status__turn, .lineit-market .lineit-card, .lineit-mine h3, .lineit-hand h3"
 OVER = ".lineit-outcome h3, .lineit-scores td"
 
+# The deal of the table whose every screen is checked (see ``long_line_table``): at their take in round 16
+# of 17, a player has a line of 14 cards with a Bet card in it (15 after the take), the longest of 60,000
+# deals played with this test's moves.
+LONG_LINE_SEED = "lineit-fit-19739"
+LONG_LINE = 14
+
 
 def start_session(classroom, teacher, students, **settings):
     def work():
@@ -62,6 +70,11 @@ def start_session(classroom, teacher, students, **settings):
     return in_thread(work)
 
 
+#: Each move's idempotency key, new for every move of the test run (a key already in the table's log would
+#: make the server skip the move as a resend).
+MOVE_KEYS = itertools.count()
+
+
 def bot_moves(table, until, limit=400):
     """Everyone plays the computer player's move until ``until(state)`` holds; returns the state."""
     from games import services
@@ -72,25 +85,26 @@ def bot_moves(table, until, limit=400):
 
     def work():
         rng = core.Rng("fit")
-        for step in range(limit):
+        for _step in range(limit):
             retried(table.refresh_from_db)
             if until(table.state) or table.status != "playing":
                 return table.state
             player = engine.current_players(table.state)[0]
             action = engine.bot_action(table.state, player, rng)
-            submission = {"table_id": table.pk, "player": player, "action": action, "key": f"fit{step}"}
+            key = f"fit{next(MOVE_KEYS)}"
+            submission = {"table_id": table.pk, "player": player, "action": action, "key": key}
             retried(lambda submission=submission: services.action_submit(**submission))
         raise AssertionError("the condition never came")
 
     return in_thread(work)
 
 
-@pytest.fixture
-def lineit_table(live_site, signed_in, class_7b, ms_rivera):
+def open_table(live_site, signed_in, classroom, teacher):
+    """A table of four students, each on a Chromebook at the game's page."""
     from games.models import GameTable
 
-    students = students_of(class_7b, 4)
-    session = start_session(class_7b, ms_rivera, students)
+    students = students_of(classroom, 4)
+    session = start_session(classroom, teacher, students)
     table = GameTable.objects.get(session=session)
     pages = {}
     for student in students:
@@ -101,12 +115,28 @@ def lineit_table(live_site, signed_in, class_7b, ms_rivera):
     return session, table, pages
 
 
+@pytest.fixture
+def lineit_table(live_site, signed_in, class_7b, ms_rivera):
+    return open_table(live_site, signed_in, class_7b, ms_rivera)
+
+
+@pytest.fixture
+def long_line_table(monkeypatch, live_site, signed_in, class_7b, ms_rivera):
+    """The table of ``open_table`` dealt from ``LONG_LINE_SEED``. With a fresh random seed only some games
+    bring a long line with a Bet card in it, the tallest screen a student gets, so a screen that does not
+    fit would fail now and then; this deal (found by playing the test's moves on the engine) always does."""
+    from games.services import lobby
+
+    monkeypatch.setattr(lobby, "secrets", types.SimpleNamespace(token_hex=lambda nbytes: LONG_LINE_SEED))
+    return open_table(live_site, signed_in, class_7b, ms_rivera)
+
+
 def turn_of(state):
     return (state.get("turn") or {}).get("player")
 
 
-def test_every_student_screen_fits_every_device_in_every_phase(lineit_table):
-    _session, table, pages = lineit_table
+def test_every_student_screen_fits_every_device_in_every_phase(long_line_table):
+    _session, table, pages = long_line_table
     state = bot_moves(table, lambda s: s["round"] >= 3)  # lines with cards in them
     me = turn_of(state)
     page = pages[me]
@@ -123,21 +153,30 @@ def test_every_student_screen_fits_every_device_in_every_phase(lineit_table):
     page.locator("[data-step='after']").wait_for()
     assert_fits(page, AFTER, label="Line-it after taking")
 
-    # Later: a player with a Bet card in their line, to move.
-    state = bot_moves(table, _bet_in_line_to_move, limit=600)
-    if _bet_in_line_to_move(state):
-        page = pages[turn_of(state)]
-        page.locator(".lineit-mine .lineit-bet-note").wait_for()
-        assert_fits(page, TAKE + ", .lineit-bet-note, .lineit-preview", label="Line-it a bet in the line")
+    # Later: a player to move with a Bet card in a long line (the tallest screen: the line on two rows, the
+    # bet, what scoring would give), before and after their take (then three moves: play, score, end).
+    state = bot_moves(table, lambda s: _bet_in_line_to_take(s) and len(_line(s)) >= LONG_LINE, limit=600)
+    assert _bet_in_line_to_take(state) and len(_line(state)) == LONG_LINE
+    page = pages[turn_of(state)]
+    page.locator(f"[data-step='take'] .lineit-cards--line > :nth-child({LONG_LINE})").wait_for()
+    assert_fits(page, TAKE + ", .lineit-bet-note, .lineit-preview", label="Line-it a bet in the line")
+    state = bot_moves(table, lambda s: s["turn"]["step"] == "after", limit=2)
+    assert len(_line(state)) == LONG_LINE + 1 and state["hands"][turn_of(state)]
+    page.locator(f"[data-step='after'] .lineit-cards--line > :nth-child({LONG_LINE + 1})").wait_for()
+    assert page.locator(".lineit-actions button").count() == 3
+    assert_fits(
+        page, AFTER + ", .lineit-bet-note, .lineit-preview", label="Line-it a bet in the line after taking"
+    )
+    screenshot(page, "Line-it a bet in a long line")
 
     # The last plays, then the game over screen with the ranking.
     state = bot_moves(table, lambda s: s["phase"] in ("final", "over"), limit=600)
-    if state["phase"] == "final":
-        page = pages[turn_of(state)]
-        page.locator("[data-step='final']").wait_for()
-        assert_fits(
-            page, ".lineit-status__turn, .lineit-actions button, .lineit-mine h3", label="Line-it last plays"
-        )
+    assert state["phase"] == "final"
+    page = pages[turn_of(state)]
+    page.locator("[data-step='final']").wait_for()
+    assert_fits(
+        page, ".lineit-status__turn, .lineit-actions button, .lineit-mine h3", label="Line-it last plays"
+    )
     bot_moves(table, lambda s: s["phase"] == "over", limit=60)
     for page in pages.values():
         page.locator(".lineit-outcome").wait_for()
@@ -154,6 +193,15 @@ def _bet_in_line_to_move(state):
     from games.engine.lineit import rules
 
     return rules.line_bet(state, player) is not None
+
+
+def _bet_in_line_to_take(state):
+    return _bet_in_line_to_move(state) and state["turn"]["step"] == "take"
+
+
+def _line(state):
+    """The cards in the line of the player to move."""
+    return state["lines"][turn_of(state)]["cards"]
 
 
 @pytest.mark.parametrize("tables", [1, 4, 8])
