@@ -37,7 +37,7 @@ async def application(scope, receive, send):
             if not settings.REDIS_URL:  # the one process: seats still held are from before it started
                 await asyncio.to_thread(free_seats_of_the_last_run)
             if settings.CLASSPLAY_CLOCK_IN_PROCESS:
-                clock = start_in_thread()
+                clock = start_in_thread(loop=asyncio.get_running_loop())
             balancer = balance.start()  # with several web processes: spread their devices
             await send({"type": "lifespan.startup.complete"})
         elif message["type"] == "lifespan.shutdown":

@@ -15,6 +15,7 @@ docs/performance.md.)
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import threading
 import time
@@ -25,7 +26,7 @@ from django.db import OperationalError, close_old_connections, connection
 
 from . import broadcast, selectors, services
 from .models import Heartbeat
-from .realtime import balance
+from .realtime import balance, fanout
 
 logger = logging.getLogger(__name__)
 SWEEP_SECONDS = 0.25
@@ -34,6 +35,8 @@ MIN_WAIT_SECONDS = 0.05
 LOBBY_CHECK_SECONDS = 15.0
 WRAP_UP_CHECK_SECONDS = 120.0
 ERROR_BACKOFF_SECONDS = 5.0
+#: How long a sweep waits for the server's event loop to take its broadcasts (embedded mode).
+HAND_OVER_SECONDS = 30.0
 
 
 Sweep = Callable[[float | None], int]
@@ -42,8 +45,7 @@ Sweep = Callable[[float | None], int]
 def sweep_collected(now: float | None = None) -> tuple[int, broadcast.Collected]:
     """Fire the due deadlines and make the due computer moves, keeping their broadcasts to be sent."""
     with broadcast.collected() as collection:
-        fired = services.deadline_sweep(now=now)
-        fired += services.bots_sweep(now=now)
+        fired = services.clock_sweep(now=now)
     return fired, collection
 
 
@@ -53,6 +55,25 @@ def sweep_due(now: float | None = None) -> int:
     if collection.messages:
         async_to_sync(broadcast.send_collected)(collection)
     return fired
+
+
+def sweep_into(loop: asyncio.AbstractEventLoop) -> Sweep:
+    """The sweep of a clock inside the server process (embedded mode): the tables it moved on go to this
+    process's fan-out as committed, which then need not read each back on the database thread the moves
+    use, and their broadcasts are sent from the server's event loop."""
+
+    def sweep(now: float | None = None) -> int:
+        fired, collection = sweep_collected(now)
+        if collection.messages:
+            asyncio.run_coroutine_threadsafe(_hand_over(collection), loop).result(HAND_OVER_SECONDS)
+        return fired
+
+    return sweep
+
+
+async def _hand_over(collection: broadcast.Collected) -> None:
+    fanout.hub().keep_committed(collection.tables.values())
+    await broadcast.send_collected(collection)
 
 
 def tick(
@@ -140,8 +161,11 @@ class InProcessClock:
         self.thread.join(timeout)
 
 
-def start_in_thread(sweep: Sweep = sweep_due) -> InProcessClock:
-    clock = InProcessClock(sweep=sweep)
+def start_in_thread(
+    sweep: Sweep = sweep_due, *, loop: asyncio.AbstractEventLoop | None = None
+) -> InProcessClock:
+    """``loop``: the server's event loop, when the clock runs in its process (see :func:`sweep_into`)."""
+    clock = InProcessClock(sweep=sweep_into(loop) if loop is not None else sweep)
     clock.thread.start()
     logger.info("clock running inside the server process")
     return clock

@@ -16,7 +16,7 @@ from django.utils.translation import gettext_lazy as _
 from classrooms.models import Classroom, Student
 
 from .definitions import game_choices, game_full_name
-from .fields import FastJSONField
+from .fields import FastJSONField, StateField
 
 
 class GameSession(models.Model):
@@ -117,7 +117,8 @@ class GameTable(models.Model):
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.PLAYING)
     seed = models.CharField(max_length=64)
     config = FastJSONField(default=dict)
-    state = FastJSONField(default=dict)
+    #: The game's state; its parts that never change are stored once, in SharedStatePart.
+    state = StateField(default=dict)
     seq = models.PositiveIntegerField(default=0)
     #: The engine's deadline (server epoch seconds), or None when untimed or paused.
     deadline = models.FloatField(null=True, blank=True, db_index=True)
@@ -132,6 +133,18 @@ class GameTable(models.Model):
 
     def __str__(self) -> str:
         return f"Table {self.number} · {self.session}"
+
+
+class SharedStatePart(models.Model):
+    """A part of game states that never changes after set-up (Word Up's question bank), stored once for
+    every table whose state has it (see games.fields.StateField). It holds game content only, never a
+    student's data."""
+
+    digest = models.CharField(max_length=64, primary_key=True)
+    data = FastJSONField()
+
+    def __str__(self) -> str:
+        return self.digest
 
 
 class TableLogEntry(models.Model):

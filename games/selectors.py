@@ -217,27 +217,37 @@ _STATES_KEPT = 256
 
 def _with_state(tables: list[GameTable]) -> list[GameTable]:
     """Tables loaded with ``state`` and ``config`` deferred, given their state from the cache or the
-    database (a table that moved on meanwhile is read again whole, so seq and state always agree)."""
-    out = []
+    database, those not cached in one query (a table that moved on meanwhile is read again whole, so seq
+    and state always agree)."""
+    out: dict[int, GameTable] = {}
+    missing = []
     for table in tables:
-        version = (table.seq, table.updated_at)
         cached = _STATES.get(table.pk)
-        if cached is None or cached[0] != version:
-            table = GameTable.objects.select_related("session").defer("config").get(pk=table.pk)
-            version = (table.seq, table.updated_at)
-            _STATES[table.pk] = (version, table.state)
-            if len(_STATES) > _STATES_KEPT:
-                _STATES.popitem(last=False)
-        else:
-            table.state = cached[1]
-            _STATES.move_to_end(table.pk)
-        out.append(table)
-    return out
+        if cached is None or cached[0] != (table.seq, table.updated_at):
+            missing.append(table.pk)
+            continue
+        table.state = cached[1]
+        _STATES.move_to_end(table.pk)
+        out[table.pk] = table
+    if missing:
+        for table in GameTable.objects.select_related("session").defer("config").filter(pk__in=missing):
+            _STATES[table.pk] = ((table.seq, table.updated_at), table.state)
+            out[table.pk] = table
+        while len(_STATES) > _STATES_KEPT:
+            _STATES.popitem(last=False)
+    return [out[table.pk] for table in tables if table.pk in out]
 
 
 def table_for_fanout(table_id: int) -> GameTable | None:
-    table = GameTable.objects.select_related("session").defer("state", "config").filter(pk=table_id).first()
-    return None if table is None else _with_state([table])[0]
+    (table,) = tables_for_fanout([table_id])
+    return table
+
+
+def tables_for_fanout(table_ids: list[int]) -> list[GameTable | None]:
+    """The tables as they stand, for the fan-out (None for one that is gone), in one or two queries."""
+    tables = GameTable.objects.select_related("session").defer("state", "config").filter(pk__in=table_ids)
+    by_id = {table.pk: table for table in _with_state(list(tables))}
+    return [by_id.get(table_id) for table_id in table_ids]
 
 
 #: What a student's device never receives of the session summary.

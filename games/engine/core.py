@@ -395,6 +395,10 @@ class Game:
     default_config: dict[str, Any] = {}
     #: Whether a game already begun seats a newcomer through :meth:`join`.
     seats_latecomers: bool = False
+    #: Keys of the state whose values never change after ``setup`` (Word Up's question bank). A move
+    #: never writes them, so the runtime stores each such value once for every table that has the same
+    #: one, instead of again with every move.
+    shared_keys: tuple[str, ...] = ()
 
     def setup(self, config: dict[str, Any], seed: str, now: float = 0.0) -> State:
         """A new game. ``config["players"]`` lists ``{"id", "name", ...}`` dicts (game-specific extras:

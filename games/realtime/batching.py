@@ -20,10 +20,9 @@ import logging
 import weakref
 from typing import Any
 
-from channels.db import database_sync_to_async
-
 from .. import broadcast, services
 from . import fanout
+from .db import database_sync_to_async
 
 logger = logging.getLogger(__name__)
 

@@ -21,7 +21,6 @@ from typing import Any
 
 import msgspec
 from channels.consumer import get_handler_name
-from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.db import InterfaceError, OperationalError
@@ -34,6 +33,7 @@ from .. import selectors, services
 from ..engine.core import TEACHER
 from ..models import GameTable, Participant
 from . import batching, fanout, seats, welcome
+from .db import database_sync_to_async
 from .trips import trips
 
 logger = logging.getLogger(__name__)

@@ -35,12 +35,13 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
 
 import msgspec
-from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from django.db import InterfaceError, OperationalError
 
 from .. import selectors
 from ..broadcast import session_group
+from .db import database_sync_to_async
+from .trips import trips
 
 if TYPE_CHECKING:
     from .consumers import GameConsumer
@@ -287,7 +288,7 @@ class SessionHub:
         for as long as the session has connections here (None once it has none, or the table is gone)."""
         while True:
             try:
-                return await database_sync_to_async(selectors.table_for_fanout)(table_id)
+                return await trips(selectors.tables_for_fanout).call(table_id)
             except (OperationalError, InterfaceError):
                 logger.warning("session hub cannot read table %s; retrying", table_id, exc_info=True)
             await asyncio.sleep(TABLE_READ_RETRY_SECONDS)

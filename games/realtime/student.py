@@ -10,13 +10,13 @@ have changed. The client sends nothing (anything it sends is ignored).
 
 from __future__ import annotations
 
-from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
 from classrooms.middleware import student_for_session
 from classrooms.models import Enrolment
 
 from ..broadcast import class_group
+from .db import database_sync_to_async
 
 
 class ClassGamesConsumer(AsyncWebsocketConsumer):

@@ -14,7 +14,7 @@ import weakref
 from collections.abc import Callable
 from typing import Any, Generic, TypeVar
 
-from channels.db import database_sync_to_async
+from .db import database_sync_to_async
 
 Item = TypeVar("Item")
 Result = TypeVar("Result")

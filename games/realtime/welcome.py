@@ -18,10 +18,9 @@ import asyncio
 import weakref
 from typing import TYPE_CHECKING
 
-from channels.db import database_sync_to_async
-
 from .. import selectors
 from . import fanout
+from .db import database_sync_to_async
 
 if TYPE_CHECKING:
     from .consumers import GameConsumer

@@ -56,6 +56,7 @@ from .play import (  # noqa: F401 - the runtime's write API
     action_submit,
     actions_submit,
     bots_sweep,
+    clock_sweep,
     deadline_sweep,
     illegal_message,
     table_bot_move,

@@ -3,9 +3,11 @@ computer players."""
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 
 from django.db import transaction
+from django.db.models import Q
 from django.utils.translation import gettext, gettext_noop
 
 from .. import broadcast, signals
@@ -14,6 +16,10 @@ from ..engine import core
 from ..models import GameSession, GameTable, TableLogEntry
 from .base import _locked_tables, is_bot, now_ts
 from .log import TableWrite, _append, _fire_deadline
+
+logger = logging.getLogger(__name__)
+#: At most this many tables in one transaction of the clock (a bound on how long it holds their locks).
+SWEEP_TABLES = 100
 
 
 @dataclass
@@ -68,41 +74,66 @@ def actions_submit(
     re-writing a large state for every answer of a burst. Each outcome is a result or a refusal."""
     with transaction.atomic():
         table = _locked_tables().select_related("session").get(pk=table_id)
-        write = TableWrite(table, batched=True)
-        # Keys already in the log (a resend after a reconnect), found in one query for the whole batch;
-        # the batch's own entries are added as they are made (a double tap inside one batch).
-        logged = dict(
-            ((player, key), seq)
-            for player, key, seq in TableLogEntry.objects.filter(
-                table=table, idempotency_key__in={s.key for s in submissions if s.key}
-            ).values_list("player", "idempotency_key", "seq")
-        )
-        outcomes = []
-        for submission in submissions:
-            at = now_ts() if now is None else now
-            outcomes.append(_submit_one(write, submission, at, logged))
-        if write.unsaved:
-            write.save()
-            # Once for the whole batch.
-            broadcast.table_changed(table.session_id, table.pk, table.seq, table=table)
-    return outcomes
+        logged = _logged_keys({table_id: submissions})
+        return _submit_to(table, submissions, logged.get(table_id, {}), now)
 
 
 def tables_actions_submit(
     batches: dict[int, list[Submission]], *, now: float | None = None
 ) -> dict[int, list[ActionResult | ActionRefused] | Exception]:
     """:func:`actions_submit` for several tables in one transaction (one commit, one trip to the
-    database thread for the moves of many homework games arriving together), each table in a savepoint
-    of its own: a table whose batch raises (gone, or any error of its own) is rolled back to where it
-    was, broadcasts nothing and gets the exception as its outcome, and the other tables go on. Tables
-    are locked in id order, so two processes' trips never wait on each other in a cycle."""
+    database thread for the moves of many homework games arriving together): the tables read and locked
+    in one query (in id order, so two processes' trips never wait on each other in a cycle), the keys
+    already logged found in another, each table then in a savepoint of its own: a table whose batch
+    raises (any error of its own) is rolled back to where it was, broadcasts nothing and gets the
+    exception as its outcome, and the other tables go on. A table that is gone gets DoesNotExist."""
     outcomes: dict[int, list[ActionResult | ActionRefused] | Exception] = {}
     with transaction.atomic():
+        tables = {
+            table.pk: table
+            for table in _locked_tables().select_related("session").filter(pk__in=batches).order_by("pk")
+        }
+        logged = _logged_keys(batches)
         for table_id in sorted(batches):
+            table = tables.get(table_id)
+            if table is None:
+                outcomes[table_id] = GameTable.DoesNotExist(f"GameTable {table_id} does not exist.")
+                continue
             try:
-                outcomes[table_id] = actions_submit(table_id=table_id, submissions=batches[table_id], now=now)
-            except Exception as error:  # only this table's savepoint was rolled back
+                with transaction.atomic():  # a savepoint
+                    outcomes[table_id] = _submit_to(table, batches[table_id], logged.get(table_id, {}), now)
+            except Exception as error:  # only this table was rolled back
                 outcomes[table_id] = error
+    return outcomes
+
+
+def _logged_keys(batches: dict[int, list[Submission]]) -> dict[int, dict[tuple[str, str], int]]:
+    """Keys of these submissions already in their tables' logs (a resend after a reconnect), by table:
+    (player, key) -> seq, in one query."""
+    keys = {submission.key for batch in batches.values() for submission in batch if submission.key}
+    logged: dict[int, dict[tuple[str, str], int]] = {}
+    if keys:
+        rows = TableLogEntry.objects.filter(table_id__in=batches, idempotency_key__in=keys).values_list(
+            "table_id", "player", "idempotency_key", "seq"
+        )
+        for table_id, player, key, seq in rows:
+            logged.setdefault(table_id, {})[player, key] = seq
+    return logged
+
+
+def _submit_to(
+    table: GameTable, submissions: list[Submission], logged: dict[tuple[str, str], int], now: float | None
+) -> list[ActionResult | ActionRefused]:
+    write = TableWrite(table, batched=True)
+    outcomes = []
+    for submission in submissions:
+        at = now_ts() if now is None else now
+        # ``logged`` gains the batch's own entries as they are made (a double tap inside one batch).
+        outcomes.append(_submit_one(write, submission, at, logged))
+    if write.unsaved:
+        write.save()
+        # Once for the whole batch.
+        broadcast.table_changed(table.session_id, table.pk, table.seq, table=table)
     return outcomes
 
 
@@ -175,20 +206,11 @@ def table_sweep(*, table_id: int, now: float | None = None) -> bool:
     now = now_ts() if now is None else now
     with transaction.atomic():
         table = _locked_tables().select_related("session").get(pk=table_id)
-        if (
-            table.deadline is None
-            or table.deadline > now
-            or table.status != GameTable.Status.PLAYING
-            or table.session.status != GameSession.Status.RUNNING
-        ):
-            return False
-        entry = _fire_deadline(TableWrite(table), at=table.deadline)
-        broadcast.table_changed(table.session_id, table.pk, entry.seq, table=table)
-    return True
+        return _moved_on(table, lambda write: _deadline_if_due(write, now))
 
 
 def deadline_sweep(*, now: float | None = None) -> int:
-    """Fire every due deadline (the clock process calls this about twice a second)."""
+    """Fire every due deadline, one transaction per table (the clock uses :func:`clock_sweep`)."""
     now = now_ts() if now is None else now
     due = GameTable.objects.filter(
         deadline__lte=now, status=GameTable.Status.PLAYING, session__status=GameSession.Status.RUNNING
@@ -202,46 +224,100 @@ def table_bot_move(*, table_id: int, now: float | None = None) -> bool:
     now = now_ts() if now is None else now
     with transaction.atomic():
         table = _locked_tables().select_related("session").get(pk=table_id)
-        if (
-            table.bot_due is None
-            or table.bot_due > now
-            or table.status != GameTable.Status.PLAYING
-            or table.session.status != GameSession.Status.RUNNING
-        ):
-            return False
-        if table.deadline is not None and now >= table.deadline:
-            # The phase ran out before the computer moved: the rules refuse a late move, so the deadline
-            # fires first (as for a student's late move) and the computer plays on in the next phase.
-            entry = _fire_deadline(TableWrite(table), at=table.deadline)
-            broadcast.table_changed(table.session_id, table.pk, entry.seq, table=table)
-            return True
-        engine = get_engine(table.session.game)
-        bots = [p for p in engine.current_players(table.state) if is_bot(p)]
-        if not bots:
-            table.bot_due = None
-            table.save(update_fields=["bot_due"])
-            return False
-        player = bots[0]
-        action = engine.bot_action(table.state, player, core.Rng(f"{table.seed}:bot:{table.seq}"))
-        state, events = engine.apply(table.state, player, action, now)
-        entry = _append(
-            TableWrite(table),
-            engine,
-            state,
-            events,
-            kind=TableLogEntry.Kind.ACTION,
-            at=now,
-            player=player,
-            action=action,
-        )
-        broadcast.table_changed(table.session_id, table.pk, entry.seq, table=table)
-    return True
+        return _moved_on(table, lambda write: _bot_move_if_due(write, now))
 
 
 def bots_sweep(*, now: float | None = None) -> int:
-    """Every computer player whose move is due makes it (the clock calls this with the deadlines)."""
+    """Every computer player whose move is due makes it, one transaction per table (the clock uses
+    :func:`clock_sweep`)."""
     now = now_ts() if now is None else now
     due = GameTable.objects.filter(
         bot_due__lte=now, status=GameTable.Status.PLAYING, session__status=GameSession.Status.RUNNING
     ).values_list("pk", flat=True)
     return sum(table_bot_move(table_id=table_id, now=now) for table_id in list(due))
+
+
+def clock_sweep(*, now: float | None = None, limit: int = SWEEP_TABLES) -> int:
+    """What the clock does at each tick: every due deadline fires, then every due computer player moves,
+    ``limit`` tables to a transaction (locked in id order, each in a savepoint of its own, its state
+    stored once). With a transaction, a commit and a broadcast per table, a thousand homework games
+    against the computer kept the clock's thread busy. A table whose step raises is rolled back alone
+    and logged; the others go on, and the next sweep tries it again. Returns the steps taken."""
+    now = now_ts() if now is None else now
+    steps, after = 0, 0
+    while True:
+        due = list(
+            GameTable.objects.filter(
+                Q(deadline__lte=now) | Q(bot_due__lte=now),
+                pk__gt=after,
+                status=GameTable.Status.PLAYING,
+                session__status=GameSession.Status.RUNNING,
+            )
+            .order_by("pk")
+            .values_list("pk", flat=True)[:limit]
+        )
+        if due:
+            steps += _sweep_tables(due, now)
+        if len(due) < limit:
+            return steps
+        after = due[-1]
+
+
+def _sweep_tables(table_ids: list[int], now: float) -> int:
+    steps = 0
+    with transaction.atomic():
+        for table in _locked_tables().select_related("session").filter(pk__in=table_ids).order_by("pk"):
+            try:
+                with transaction.atomic():  # a savepoint
+                    steps += _moved_on(table, lambda write: _deadline_if_due(write, now))
+                    steps += _moved_on(table, lambda write: _bot_move_if_due(write, now))
+            except Exception:  # only this table was rolled back
+                logger.exception("the clock could not move table %s on; the next sweep tries again", table.pk)
+    return steps
+
+
+def _moved_on(table: GameTable, step) -> bool:
+    """One clock step on a locked table, stored and announced if it moved the game on."""
+    write = TableWrite(table, batched=True)
+    moved = step(write)
+    if write.unsaved:
+        write.save()
+    if moved:
+        broadcast.table_changed(table.session_id, table.pk, table.seq, table=table)
+    return moved
+
+
+def _running(table: GameTable) -> bool:
+    return table.status == GameTable.Status.PLAYING and table.session.status == GameSession.Status.RUNNING
+
+
+def _deadline_if_due(write: TableWrite, now: float) -> bool:
+    table = write.table
+    if table.deadline is None or table.deadline > now or not _running(table):
+        return False
+    _fire_deadline(write, at=table.deadline)
+    return True
+
+
+def _bot_move_if_due(write: TableWrite, now: float) -> bool:
+    table = write.table
+    if table.bot_due is None or table.bot_due > now or not _running(table):
+        return False
+    if table.deadline is not None and now >= table.deadline:
+        # The phase ran out before the computer moved: the rules refuse a late move, so the deadline
+        # fires first (as for a student's late move) and the computer plays on in the next phase.
+        _fire_deadline(write, at=table.deadline)
+        return True
+    engine = get_engine(table.session.game)
+    bots = [p for p in engine.current_players(table.state) if is_bot(p)]
+    if not bots:
+        table.bot_due = None
+        write.unsaved = True
+        return False
+    player = bots[0]
+    action = engine.bot_action(table.state, player, core.Rng(f"{table.seed}:bot:{table.seq}"))
+    state, events = engine.apply(table.state, player, action, now)
+    _append(
+        write, engine, state, events, kind=TableLogEntry.Kind.ACTION, at=now, player=player, action=action
+    )
+    return True

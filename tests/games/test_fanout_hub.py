@@ -8,6 +8,7 @@ import pytest
 from django.db import InterfaceError, OperationalError
 
 from games.realtime import fanout
+from games.realtime import trips as trips_module
 
 
 class FlakyLayer:
@@ -85,14 +86,14 @@ async def _fan_out(hub, monkeypatch, announced_seq):
     """Announce table 3 at ``announced_seq``; what the hub delivered and what it read from the database."""
     delivered, read = [], []
 
-    def table_for_fanout(table_id):
-        read.append(table_id)
-        return _table(announced_seq)
+    def tables_for_fanout(table_ids):
+        read.extend(table_ids)
+        return [_table(announced_seq) for _ in table_ids]
 
     async def deliver(table, wanted):
         delivered.append((table.seq, [consumer for consumer, _key in wanted]))
 
-    monkeypatch.setattr(fanout.selectors, "table_for_fanout", table_for_fanout)
+    monkeypatch.setattr(fanout.selectors, "tables_for_fanout", tables_for_fanout)
     hub._deliver = deliver
     await hub.dispatch({"type": "table.changed", "session": 7, "table": 3, "seq": announced_seq})
     for _ in range(100):
@@ -164,15 +165,15 @@ async def test_a_table_read_that_fails_while_the_database_restarts_is_tried_agai
         waits.append(seconds)
         await real_sleep(0)
 
-    def table_for_fanout(table_id):
-        reads.append(table_id)
+    def tables_for_fanout(table_ids):
+        reads.extend(table_ids)
         if len(reads) <= 3:
             raise failure("the database system is shutting down")
-        return SimpleNamespace(pk=table_id, seq=5, status="running")
+        return [SimpleNamespace(pk=table_id, seq=5, status="running") for table_id in table_ids]
 
     monkeypatch.setattr(fanout.asyncio, "sleep", sleep)
-    monkeypatch.setattr(fanout.selectors, "table_for_fanout", table_for_fanout)
-    monkeypatch.setattr(fanout, "database_sync_to_async", _in_thread)
+    monkeypatch.setattr(fanout.selectors, "tables_for_fanout", tables_for_fanout)
+    monkeypatch.setattr(trips_module, "database_sync_to_async", _in_thread)
     hub = fanout.SessionHub()
     device = object()
     hub.sessions[7] = {device}
@@ -200,13 +201,13 @@ async def test_a_table_read_stops_retrying_once_its_session_has_no_connection_he
     async def sleep(_seconds):
         hub.sessions.pop(7, None)  # the last device of the session left during the outage
 
-    def table_for_fanout(table_id):
-        reads.append(table_id)
+    def tables_for_fanout(table_ids):
+        reads.extend(table_ids)
         raise OperationalError("connection refused")
 
     monkeypatch.setattr(fanout.asyncio, "sleep", sleep)
-    monkeypatch.setattr(fanout.selectors, "table_for_fanout", table_for_fanout)
-    monkeypatch.setattr(fanout, "database_sync_to_async", _in_thread)
+    monkeypatch.setattr(fanout.selectors, "tables_for_fanout", tables_for_fanout)
+    monkeypatch.setattr(trips_module, "database_sync_to_async", _in_thread)
     hub = fanout.SessionHub()
     hub.sessions[7] = {object()}
     assert await hub._read_table(7, 3) is None

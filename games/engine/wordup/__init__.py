@@ -23,6 +23,7 @@ class WordUp(Game):
     min_players = rules.MIN_PLAYERS
     max_players = rules.MAX_PLAYERS
     default_config = rules.DEFAULT_CONFIG
+    shared_keys = ("bank",)  # never written after setup (see rules.copy_state)
 
     def setup(self, config: dict[str, Any], seed: str, now: float = 0.0) -> State:
         return rules.new_state(config, seed, now)

@@ -1,0 +1,99 @@
+"""A state's parts that never change after set-up (Word Up's question bank) are stored once, by digest,
+for every table that has them; ``table.state`` is always the whole state."""
+
+import pytest
+from django.db import connection, transaction
+
+from games import fields
+from games.definitions import get_engine
+from games.engine import core
+from games.models import GameTable, SharedStatePart
+from tests.factories import play_through_runtime, started_session
+
+pytestmark = pytest.mark.django_db
+T0 = 1_000_000.0
+
+
+def _stored_state(table) -> dict:
+    """The state as the database row holds it."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT state FROM games_gametable WHERE id = %s", [table.pk])
+        (raw,) = cursor.fetchone()
+    return fields._decode(raw) if isinstance(raw, (str, bytes)) else raw
+
+
+@pytest.fixture
+def two_wordup_tables(class_7b, ms_rivera, ava, ben):
+    first = started_session(class_7b, ms_rivera, [ava, ben], "wordup", now=T0)
+    second = started_session(class_7b, ms_rivera, [ava, ben], "wordup", now=T0)
+    return GameTable.objects.get(session=first), GameTable.objects.get(session=second)
+
+
+def test_the_bank_is_stored_once_and_read_back_whole(two_wordup_tables):
+    first, second = two_wordup_tables
+    rows = [_stored_state(first), _stored_state(second)]
+    digests = {row["bank"][fields.PART] for row in rows}
+    assert len(digests) == 1  # the same bank: one part for both tables
+    assert SharedStatePart.objects.filter(digest__in=digests).count() == 1
+    assert all("log" in row and "players" in row for row in rows)  # the rest stays in the row
+    engine = get_engine("wordup")
+    expected = engine.setup(first.config, first.seed, T0)
+    fresh = GameTable.objects.get(pk=first.pk)
+    assert fresh.state["bank"] == expected["bank"]
+    assert fresh.state["bank"] is GameTable.objects.get(pk=second.pk).state["bank"]  # one copy in memory
+
+
+def test_a_game_played_through_replays_from_the_log_with_its_bank_stored_apart(class_7b, ms_rivera, ava, ben):
+    session = started_session(class_7b, ms_rivera, [ava, ben], "wordup", now=T0)
+    table = GameTable.objects.get(session=session)
+    engine = get_engine("wordup")
+    play_through_runtime(table, engine, core.Rng("parts"), T0, 60)
+    table.refresh_from_db()
+    assert table.seq > 20
+    assert fields.PART in _stored_state(table)["bank"]
+    log = [entry.as_log_entry() for entry in table.log.order_by("seq")]
+    assert core.state_hash(core.replay(engine, table.config, table.seed, log)) == core.state_hash(table.state)
+
+
+def test_a_state_stored_whole_before_still_reads_and_is_stored_apart_when_saved_again(two_wordup_tables):
+    table, _other = two_wordup_tables
+    whole = GameTable.objects.get(pk=table.pk).state
+    with connection.cursor() as cursor:  # as a row written before parts existed
+        cursor.execute(
+            "UPDATE games_gametable SET state = %s WHERE id = %s", [fields._dumps(whole), table.pk]
+        )
+    assert "bank" in _stored_state(table) and fields.PART not in _stored_state(table)["bank"]
+    old = GameTable.objects.get(pk=table.pk)
+    assert old.state == whole
+    old.save(update_fields=["state"])
+    assert fields.PART in _stored_state(table)["bank"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_part_written_in_a_transaction_rolled_back_is_written_again(two_wordup_tables):
+    table, _other = two_wordup_tables
+    state = GameTable.objects.get(pk=table.pk).state
+    new_bank = {**state["bank"], "extra": {}}  # a bank no table had before
+    with pytest.raises(RuntimeError), transaction.atomic():
+        GameTable.objects.filter(pk=table.pk).update(state={**state, "bank": new_bank})
+        raise RuntimeError("rolled back")
+    GameTable.objects.filter(pk=table.pk).update(state={**state, "bank": new_bank})
+    digest = _stored_state(table)["bank"][fields.PART]
+    assert SharedStatePart.objects.filter(digest=digest).exists()
+    fields._parts.clear()  # another process, which never saw it
+    assert GameTable.objects.get(pk=table.pk).state["bank"] == new_bank
+
+
+def test_a_missing_part_is_a_clear_error(two_wordup_tables):
+    table, _other = two_wordup_tables
+    digest = _stored_state(table)["bank"][fields.PART]
+    SharedStatePart.objects.filter(digest=digest).delete()
+    fields._parts.clear()
+    with pytest.raises(LookupError, match="shared part that is not stored"):
+        GameTable.objects.get(pk=table.pk).state  # noqa: B018
+
+
+def test_games_without_shared_parts_store_their_state_whole(class_7b, ms_rivera, ava, ben):
+    session = started_session(class_7b, ms_rivera, [ava, ben], "lineup", now=T0)
+    table = GameTable.objects.get(session=session)
+    assert _stored_state(table) == table.state
