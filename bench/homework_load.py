@@ -367,6 +367,12 @@ def argument_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--think", type=float, nargs=2, default=(2.0, 6.0), help="a student's think time, s")
     parser.add_argument("--connect-concurrency", type=int, default=100)
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        help="web processes (uvicorn --workers; redis mode only): the attempts spread over them",
+    )
     parser.add_argument("--pin", action="store_true", help="server on CPU 0, clients on CPU 1")
     parser.add_argument("--keep", action="store_true")
     parser.add_argument("--profile", help="run the server under cProfile and write its profile here")
@@ -401,7 +407,7 @@ def run(args, env, var_dir: str, assignment_id: int, seats: list[Seat]) -> dict:
 
     port = free_port()
     preexec = (lambda: os.sched_setaffinity(0, {0})) if args.pin else None
-    args.server_deflate, args.workers, args.ws = False, 1, "auto"
+    args.server_deflate, args.ws = False, "auto"
     processes = start_processes(args, env, port, Path(var_dir), preexec)
     if args.pin:
         os.sched_setaffinity(0, {1})
@@ -446,6 +452,7 @@ def summarise(
     return {
         "students": args.students,
         "mode": args.mode,
+        "workers": args.workers,
         "minutes": args.minutes,
         "connect_seconds": round(connect_seconds, 1),
         "moves": len(figures.sent_keys),
@@ -474,7 +481,10 @@ def summarise(
 
 
 def main() -> int:
-    args = argument_parser().parse_args()
+    parser = argument_parser()
+    args = parser.parse_args()
+    if args.workers > 1 and args.mode != "redis":
+        parser.error("--workers needs --mode redis (the embedded server is one process with its clock)")
     var_dir, env, assignment_id, seats = set_up(args)
     try:
         result = run(args, env, var_dir, assignment_id, seats)
