@@ -238,11 +238,6 @@ def _with_state(tables: list[GameTable]) -> list[GameTable]:
     return [out[table.pk] for table in tables if table.pk in out]
 
 
-def table_for_fanout(table_id: int) -> GameTable | None:
-    (table,) = tables_for_fanout([table_id])
-    return table
-
-
 def tables_for_fanout(table_ids: list[int]) -> list[GameTable | None]:
     """The tables as they stand, for the fan-out (None for one that is gone), in one or two queries."""
     tables = GameTable.objects.select_related("session").defer("state", "config").filter(pk__in=table_ids)

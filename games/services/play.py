@@ -206,15 +206,13 @@ def table_sweep(*, table_id: int, now: float | None = None) -> bool:
     now = now_ts() if now is None else now
     with transaction.atomic():
         table = _locked_tables().select_related("session").get(pk=table_id)
-        return _moved_on(table, lambda write: _deadline_if_due(write, now))
+        return _moved_on(table, now, _deadline_if_due) > 0
 
 
 def deadline_sweep(*, now: float | None = None) -> int:
     """Fire every due deadline, one transaction per table (the clock uses :func:`clock_sweep`)."""
     now = now_ts() if now is None else now
-    due = GameTable.objects.filter(
-        deadline__lte=now, status=GameTable.Status.PLAYING, session__status=GameSession.Status.RUNNING
-    ).values_list("pk", flat=True)
+    due = _running_tables(Q(deadline__lte=now)).values_list("pk", flat=True)
     return sum(table_sweep(table_id=table_id, now=now) for table_id in list(due))
 
 
@@ -224,16 +222,14 @@ def table_bot_move(*, table_id: int, now: float | None = None) -> bool:
     now = now_ts() if now is None else now
     with transaction.atomic():
         table = _locked_tables().select_related("session").get(pk=table_id)
-        return _moved_on(table, lambda write: _bot_move_if_due(write, now))
+        return _moved_on(table, now, _bot_move_if_due) > 0
 
 
 def bots_sweep(*, now: float | None = None) -> int:
     """Every computer player whose move is due makes it, one transaction per table (the clock uses
     :func:`clock_sweep`)."""
     now = now_ts() if now is None else now
-    due = GameTable.objects.filter(
-        bot_due__lte=now, status=GameTable.Status.PLAYING, session__status=GameSession.Status.RUNNING
-    ).values_list("pk", flat=True)
+    due = _running_tables(Q(bot_due__lte=now)).values_list("pk", flat=True)
     return sum(table_bot_move(table_id=table_id, now=now) for table_id in list(due))
 
 
@@ -247,12 +243,7 @@ def clock_sweep(*, now: float | None = None, limit: int = SWEEP_TABLES) -> int:
     steps, after = 0, 0
     while True:
         due = list(
-            GameTable.objects.filter(
-                Q(deadline__lte=now) | Q(bot_due__lte=now),
-                pk__gt=after,
-                status=GameTable.Status.PLAYING,
-                session__status=GameSession.Status.RUNNING,
-            )
+            _running_tables(Q(deadline__lte=now) | Q(bot_due__lte=now), pk__gt=after)
             .order_by("pk")
             .values_list("pk", flat=True)[:limit]
         )
@@ -269,17 +260,24 @@ def _sweep_tables(table_ids: list[int], now: float) -> int:
         for table in _locked_tables().select_related("session").filter(pk__in=table_ids).order_by("pk"):
             try:
                 with transaction.atomic():  # a savepoint
-                    steps += _moved_on(table, lambda write: _deadline_if_due(write, now))
-                    steps += _moved_on(table, lambda write: _bot_move_if_due(write, now))
+                    steps += _moved_on(table, now, _deadline_if_due, _bot_move_if_due)
             except Exception:  # only this table was rolled back
                 logger.exception("the clock could not move table %s on; the next sweep tries again", table.pk)
     return steps
 
 
-def _moved_on(table: GameTable, step) -> bool:
-    """One clock step on a locked table, stored and announced if it moved the game on."""
+def _running_tables(due: Q, **lookups):
+    """Tables still playing in a running session whose ``due`` condition holds."""
+    return GameTable.objects.filter(
+        due, status=GameTable.Status.PLAYING, session__status=GameSession.Status.RUNNING, **lookups
+    )
+
+
+def _moved_on(table: GameTable, now: float, *steps) -> int:
+    """Clock steps on a locked table, in order (each sees what the one before did), the table stored
+    once and announced once if any moved the game on. Returns how many did."""
     write = TableWrite(table, batched=True)
-    moved = step(write)
+    moved = sum(step(write, now) for step in steps)
     if write.unsaved:
         write.save()
     if moved:
