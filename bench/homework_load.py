@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -352,6 +353,46 @@ def memory_summary(samples: list[tuple[float, int]]) -> dict:
     }
 
 
+class CpuShares:
+    """CPU seconds of each part of the run (web, clock, worker, PostgreSQL, Redis, these clients), so a
+    run shows which one the machine's cores went to."""
+
+    def __init__(self, processes: list):
+        import psutil
+
+        clock, worker, server = processes
+        self.parts = {"web": server, "clock": clock, "worker": worker}
+        self.parts = {name: psutil.Process(p.pid) for name, p in self.parts.items() if p is not None}
+        self.started = self.readings()
+
+    def readings(self) -> dict[str, float]:
+        import psutil
+
+        def total(processes) -> float:
+            seconds = 0.0
+            for one in processes:
+                with contextlib.suppress(psutil.Error):
+                    times = one.cpu_times()
+                    seconds += times.user + times.system
+            return seconds
+
+        found = {name: total([p, *p.children(recursive=True)]) for name, p in self.parts.items()}
+        by_name = {"postgres": [], "redis": []}
+        for one in psutil.process_iter(["name"]):
+            name = one.info["name"] or ""
+            if name.startswith("postgres"):
+                by_name["postgres"].append(one)
+            elif name.startswith("redis-server"):
+                by_name["redis"].append(one)
+        found.update({name: total(processes) for name, processes in by_name.items()})
+        found["clients"] = total([psutil.Process()])
+        return found
+
+    def used(self) -> dict[str, float]:
+        now = self.readings()
+        return {name: round(now[name] - self.started.get(name, 0.0), 1) for name in now}
+
+
 def argument_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--students", type=int, default=1000)
@@ -419,12 +460,13 @@ def run(args, env, var_dir: str, assignment_id: int, seats: list[Seat]) -> dict:
         trace.start()
         load_before = os.getloadavg()
         server_cpu, all_cpu = CpuMeter(processes[-1:]), CpuMeter(processes)
+        shares = CpuShares(processes)
         # The run ends --minutes after every device is connected (drive sets it).
         bench = Homework(port, assignment_id, seats, tuple(args.think), ends=float("inf"))
         bench.bot_think = services.BOT_THINK_SECONDS
         connect_seconds = asyncio.run(drive(bench, args.connect_concurrency, args.minutes))
         load_after = os.getloadavg()
-        cpu_seconds = {"server": server_cpu.used(), "all": all_cpu.used()}
+        cpu_seconds = {"server": server_cpu.used(), "all": all_cpu.used(), "by_process": shares.used()}
         sampler.stopped.set()
         trace.stopped.set()
         log = check_log(bench.figures)
@@ -474,6 +516,7 @@ def summarise(
         "server_cpu_seconds": round(cpu_seconds["server"], 1),
         "cpu_seconds_all_processes": round(cpu_seconds["all"], 1),
         "server_cpu_ms_per_move": round(1000 * cpu_seconds["server"] / moves, 1) if moves else None,
+        "cpu_seconds_by_process": cpu_seconds["by_process"],
         "rss_peak_mb": round(peak / 1024 / 1024, 1),
         **memory_summary(samples),
         "load": [round(loads[0][0], 1), round(loads[1][0], 1)],

@@ -5,9 +5,9 @@ Each signal has one receiver, in ``reports.receivers``; they run in the sender's
 
 from django.dispatch import Signal
 
-#: Learning facts derived from a table's log entries are ready to store. Arguments: ``table`` (the
-#: GameTable) and ``entries``, a list of ``(entry, facts)`` pairs in log order. The receiver returns how
-#: many facts it offered; storing an entry's facts again must write nothing.
+#: Learning facts derived from tables' log entries are ready to store. Argument: ``tables``, a list of
+#: ``(table, entries)`` pairs: the GameTable and a list of ``(entry, facts)`` pairs in log order, never
+#: empty. The receiver returns how many facts it offered; storing an entry's facts again must write nothing.
 facts_derived = Signal()
 
 #: A refused move that is itself a learning fact (e.g. a Line-it card that breaks the line). Arguments:

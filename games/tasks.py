@@ -2,8 +2,10 @@
 (``games.services``), and are safe to run twice: facts are derived from the append-only log and keyed
 by table, entry and position.
 
-* ``games.table_facts`` records the learning facts of a few log entries of one table (queued by every
-  move, deadline or computer move whose events hold facts, one task per transaction);
+* ``games.tables_facts`` records the learning facts of log entries of one or more tables (queued by
+  every transaction whose moves, deadlines or computer moves hold facts: a trip of moves, a clock
+  sweep of up to 100 tables); ``games.table_facts``, its one-table form, is what earlier versions
+  queued and is kept for their messages;
 * ``games.session_wrap_up`` runs when a session ends: it records whatever facts are still missing, then
   queues the session's report build (so the build never starts before the last facts are in).
 """
@@ -37,6 +39,18 @@ RETRY_ON_DATABASE_ERRORS = {
 )
 def table_facts(table_id: int, seqs: list[int]) -> int:
     return services.table_facts_record(table_id=table_id, seqs=seqs)
+
+
+@shared_task(
+    name="games.tables_facts",
+    soft_time_limit=110,
+    time_limit=120,
+    ignore_result=True,
+    **RETRY_ON_DATABASE_ERRORS,
+)
+def tables_facts(items: list[list]) -> int:
+    """``items``: ``[table id, [seq, ...]]`` pairs."""
+    return services.tables_facts_record(items=[(table_id, seqs) for table_id, seqs in items])
 
 
 @shared_task(

@@ -11,14 +11,11 @@ from . import services
 
 
 @receiver(signals.facts_derived, dispatch_uid="reports.facts_derived")
-def store_facts(sender, *, table, entries, **kwargs) -> int:
+def store_facts(sender, *, tables, **kwargs) -> int:
     """Store each entry's facts, leaving out those of students whose data was erased after the entry
-    (one look-up for the whole batch, from its first entry's time)."""
-    erased = services.facts_erased_since(entries[0][0].at)
-    return sum(
-        services.facts_record(table=table, entry=entry, facts=facts, erased=erased)
-        for entry, facts in entries
-    )
+    (one look-up for the whole batch, from its earliest entry's time)."""
+    erased = services.facts_erased_since(min(entries[0][0].at for _table, entries in tables))
+    return services.facts_record_many(tables, erased=erased)
 
 
 @receiver(signals.refusal_fact, dispatch_uid="reports.refusal_fact")

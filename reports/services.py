@@ -117,18 +117,26 @@ def facts_erased_since(at: float) -> dict[int, float]:
 
 def facts_record(*, table, entry, facts: list[dict[str, Any]], erased: dict[int, float] | None = None) -> int:
     """Store the facts a log entry produced; keyed by table, entry and position, so never twice.
-    ``erased`` (``facts_erased_since``): students whose facts from before that time are left out.
+    ``erased`` (``facts_erased_since``): students whose facts from before that time are left out."""
+    return facts_record_many([(table, [(entry, facts)])], erased=erased)
+
+
+def facts_record_many(batch, *, erased: dict[int, float] | None = None) -> int:
+    """``facts_record`` for the entries of several tables (``batch``: ``(table, [(entry, facts), ...])``
+    pairs), in one look-up of the students and one statement: a worker records the facts of every
+    table a sweep or a trip of moves wrote at once.
 
     A Line Up! reveal in a class of 2000 records 2000 facts, so they are written from plain values in
     one statement on PostgreSQL: ``bulk_create`` spent 0.55 s building model instances and their SQL,
     and a prepared INSERT per row (``executemany``) still ~0.4 s, mostly one server round of work per
     row."""
-
     rows = []
-    for index, fact in enumerate(facts):
-        values = _fact_values(table=table, key=f"{table.pk}:{entry.seq}:{index}", fact=fact)
-        if values is not None and not (erased and erased.get(values["student_id"], 0.0) >= entry.at):
-            rows.append(values)
+    for table, entries in batch:
+        for entry, facts in entries:
+            for index, fact in enumerate(facts):
+                values = _fact_values(table=table, key=f"{table.pk}:{entry.seq}:{index}", fact=fact)
+                if values is not None and not (erased and erased.get(values["student_id"], 0.0) >= entry.at):
+                    rows.append(values)
     if rows:  # a student deleted since the move (the facts are recorded after it, by a worker)
         known = set(
             Student.objects.filter(pk__in={row["student_id"] for row in rows}).values_list("pk", flat=True)

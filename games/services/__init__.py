@@ -78,4 +78,5 @@ from .wrapup import (  # noqa: F401 - the runtime's write API
     session_wrap_up,
     sessions_wrap_up_missed,
     table_facts_record,
+    tables_facts_record,
 )

@@ -14,10 +14,38 @@ from ..definitions import get_engine
 from ..engine import core
 from ..models import GameTable, TableLogEntry
 from .base import BOT_THINK_SECONDS, is_bot
-from .wrapup import queue_table_facts, session_finish_if_done
+from .wrapup import queue_tables_facts, session_finish_if_done
 
 #: What a move changes on the table row.
 STORED_FIELDS = ("state", "seq", "deadline", "bot_due", "status", "outcome")
+
+
+@dataclass(eq=False)
+class FactsBatch:
+    """The log entries with learning facts that one transaction writes, at one table or many, queued as
+    one task after its commit (see :func:`~games.services.wrapup.queue_tables_facts`): a clock sweep of
+    100 tables or a trip of moves is one task for the worker, not one per table."""
+
+    seqs: dict[int, list[int]] = field(default_factory=dict)
+
+    @classmethod
+    def after_commit(cls) -> FactsBatch:
+        """A batch queued when the current transaction commits. Made outside any per-table savepoint
+        (a savepoint rolled back forgets the callbacks made inside it): a table rolled back leaves
+        with :meth:`discard`."""
+        batch = cls()
+        transaction.on_commit(batch.queue, robust=True)
+        return batch
+
+    def add(self, table_id: int, seq: int) -> None:
+        self.seqs.setdefault(table_id, []).append(seq)
+
+    def discard(self, table_id: int) -> None:
+        self.seqs.pop(table_id, None)
+
+    def queue(self) -> None:
+        if self.seqs:
+            queue_tables_facts(sorted(self.seqs.items()))
 
 
 @dataclass(eq=False)
@@ -25,12 +53,13 @@ class TableWrite:
     """One transaction's changes to one locked table row, handed to every step that changes it.
 
     A batch of actions (``batched``) stores the table's state once, at its end, instead of after every
-    entry; and the learning facts of all the entries written are queued as one task after the commit."""
+    entry; and the learning facts of all the entries written are queued after the commit, in ``facts``
+    (shared by the transaction's tables when its caller gives one)."""
 
     table: GameTable
     batched: bool = False
     unsaved: bool = False
-    fact_seqs: list[int] = field(default_factory=list)
+    facts: FactsBatch | None = None
 
     def save(self) -> None:
         self.table.save(
@@ -39,12 +68,11 @@ class TableWrite:
         self.unsaved = False
 
     def facts_after_commit(self, seq: int) -> None:
-        """Queue the recording of this entry's learning facts for after the commit (see
-        :func:`~games.services.wrapup.queue_table_facts`), one task for all of the transaction's entries."""
-        if not self.fact_seqs:
-            table_id = self.table.pk
-            transaction.on_commit(lambda: queue_table_facts(table_id, self.fact_seqs), robust=True)
-        self.fact_seqs.append(seq)
+        """Queue the recording of this entry's learning facts for after the commit, one task for all of
+        the transaction's entries (:class:`FactsBatch`)."""
+        if self.facts is None:
+            self.facts = FactsBatch.after_commit()
+        self.facts.add(self.table.pk, seq)
 
 
 def _append(

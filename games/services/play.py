@@ -15,7 +15,7 @@ from ..definitions import get_engine
 from ..engine import core
 from ..models import GameSession, GameTable, TableLogEntry
 from .base import _locked_tables, is_bot, now_ts
-from .log import TableWrite, _append, _fire_deadline
+from .log import FactsBatch, TableWrite, _append, _fire_deadline
 
 logger = logging.getLogger(__name__)
 #: At most this many tables in one transaction of the clock (a bound on how long it holds their locks).
@@ -75,7 +75,7 @@ def actions_submit(
     with transaction.atomic():
         table = _locked_tables().select_related("session").get(pk=table_id)
         logged = _logged_keys({table_id: submissions})
-        return _submit_to(table, submissions, logged.get(table_id, {}), now)
+        return _submit_to(TableWrite(table, batched=True), submissions, logged.get(table_id, {}), now)
 
 
 def tables_actions_submit(
@@ -89,6 +89,7 @@ def tables_actions_submit(
     exception as its outcome, and the other tables go on. A table that is gone gets DoesNotExist."""
     outcomes: dict[int, list[ActionResult | ActionRefused] | Exception] = {}
     with transaction.atomic():
+        facts = FactsBatch.after_commit()
         tables = {
             table.pk: table
             for table in _locked_tables().select_related("session").filter(pk__in=batches).order_by("pk")
@@ -101,8 +102,10 @@ def tables_actions_submit(
                 continue
             try:
                 with transaction.atomic():  # a savepoint
-                    outcomes[table_id] = _submit_to(table, batches[table_id], logged.get(table_id, {}), now)
+                    write = TableWrite(table, batched=True, facts=facts)
+                    outcomes[table_id] = _submit_to(write, batches[table_id], logged.get(table_id, {}), now)
             except Exception as error:  # only this table was rolled back
+                facts.discard(table_id)
                 outcomes[table_id] = error
     return outcomes
 
@@ -122,9 +125,9 @@ def _logged_keys(batches: dict[int, list[Submission]]) -> dict[int, dict[tuple[s
 
 
 def _submit_to(
-    table: GameTable, submissions: list[Submission], logged: dict[tuple[str, str], int], now: float | None
+    write: TableWrite, submissions: list[Submission], logged: dict[tuple[str, str], int], now: float | None
 ) -> list[ActionResult | ActionRefused]:
-    write = TableWrite(table, batched=True)
+    table = write.table
     outcomes = []
     for submission in submissions:
         at = now_ts() if now is None else now
@@ -257,11 +260,13 @@ def clock_sweep(*, now: float | None = None, limit: int = SWEEP_TABLES) -> int:
 def _sweep_tables(table_ids: list[int], now: float) -> int:
     steps = 0
     with transaction.atomic():
+        facts = FactsBatch.after_commit()
         for table in _locked_tables().select_related("session").filter(pk__in=table_ids).order_by("pk"):
             try:
                 with transaction.atomic():  # a savepoint
-                    steps += _moved_on(table, now, _deadline_if_due, _bot_move_if_due)
+                    steps += _moved_on(table, now, _deadline_if_due, _bot_move_if_due, facts=facts)
             except Exception:  # only this table was rolled back
+                facts.discard(table.pk)
                 logger.exception("the clock could not move table %s on; the next sweep tries again", table.pk)
     return steps
 
@@ -273,10 +278,10 @@ def _running_tables(due: Q, **lookups):
     )
 
 
-def _moved_on(table: GameTable, now: float, *steps) -> int:
+def _moved_on(table: GameTable, now: float, *steps, facts: FactsBatch | None = None) -> int:
     """Clock steps on a locked table, in order (each sees what the one before did), the table stored
     once and announced once if any moved the game on. Returns how many did."""
-    write = TableWrite(table, batched=True)
+    write = TableWrite(table, batched=True, facts=facts)
     moved = sum(step(write, now) for step in steps)
     if write.unsaved:
         write.save()

@@ -6,6 +6,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from .. import broadcast, outbox, signals, tasks
@@ -13,13 +14,14 @@ from ..definitions import get_engine
 from ..models import GameSession, GameTable, TableLogEntry
 
 
-def queue_table_facts(table_id: int, seqs: list[int]) -> None:
-    """Have a worker record these log entries' learning facts (queued after the commit that wrote them).
-    A reveal in a class of 2000 makes 2000 facts: written by a worker, they no longer hold up the move
-    reaching the devices. A task lost (a broker down, a crash between the commit and the queueing) is
-    made good when the session ends (``session_wrap_up``), so while the broker is down none is queued
-    and the clock fires the next deadline at once (``games.outbox``)."""
-    outbox.attempt("broker", lambda: tasks.table_facts.delay(table_id, seqs))
+def queue_tables_facts(items: list[tuple[int, list[int]]]) -> None:
+    """Have a worker record these log entries' learning facts (``(table id, seqs)`` pairs; queued after
+    the commit that wrote them, one task for all of a transaction's tables). A reveal in a class of 2000
+    makes 2000 facts: written by a worker, they no longer hold up the move reaching the devices. A task
+    lost (a broker down, a crash between the commit and the queueing) is made good when the session ends
+    (``session_wrap_up``), so while the broker is down none is queued and the clock fires the next
+    deadline at once (``games.outbox``)."""
+    outbox.attempt("broker", lambda: tasks.tables_facts.delay([[table_id, seqs] for table_id, seqs in items]))
 
 
 def table_facts_record(*, table_id: int, seqs: list[int] | None = None) -> int:
@@ -27,21 +29,41 @@ def table_facts_record(*, table_id: int, seqs: list[int] | None = None) -> int:
     and hand them to whoever stores them (:data:`games.signals.facts_derived`). Idempotent: a fact is keyed
     by table, entry and position, so recording an entry again writes nothing. Returns how many facts were
     offered (those already stored are left as they are)."""
-    table = GameTable.objects.select_related("session").defer("state", "config").filter(pk=table_id).first()
-    if table is None:
+    entries = TableLogEntry.objects.filter(table_id=table_id)
+    return _facts_record([table_id], entries if seqs is None else entries.filter(seq__in=seqs))
+
+
+def tables_facts_record(*, items: list[tuple[int, list[int]]]) -> int:
+    """:func:`table_facts_record` for these entries of several tables, in one read of the tables, one
+    of the entries and one store."""
+    wanted: dict[int, set[int]] = {}
+    for table_id, seqs in items:
+        wanted.setdefault(int(table_id), set()).update(int(seq) for seq in seqs)
+    if not wanted:
         return 0
-    engine = get_engine(table.session.game)
-    entries = TableLogEntry.objects.filter(table=table).only("seq", "at", "events").order_by("seq")
-    if seqs is not None:
-        entries = entries.filter(seq__in=seqs)
-    derived = []
-    for entry in entries.iterator(chunk_size=200):
-        facts = engine.facts(entry.events) if entry.events else []
+    entries = Q()
+    for table_id, seqs in wanted.items():
+        entries |= Q(table_id=table_id, seq__in=sorted(seqs))
+    return _facts_record(list(wanted), TableLogEntry.objects.filter(entries))
+
+
+def _facts_record(table_ids: list[int], entries) -> int:
+    tables = {
+        table.pk: table
+        for table in GameTable.objects.select_related("session")
+        .defer("state", "config")
+        .filter(pk__in=table_ids)
+    }
+    derived: dict[int, list] = {}
+    rows = entries.filter(table_id__in=tables).only("table_id", "seq", "at", "events")
+    for entry in rows.order_by("table_id", "seq").iterator(chunk_size=200):
+        facts = get_engine(tables[entry.table_id].session.game).facts(entry.events) if entry.events else []
         if facts:
-            derived.append((entry, facts))
+            derived.setdefault(entry.table_id, []).append((entry, facts))
     if not derived:
         return 0
-    responses = signals.facts_derived.send(sender=GameTable, table=table, entries=derived)
+    batch = [(tables[table_id], table_entries) for table_id, table_entries in derived.items()]
+    responses = signals.facts_derived.send(sender=GameTable, tables=batch)
     return sum(int(count or 0) for _receiver, count in responses)
 
 

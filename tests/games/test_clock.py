@@ -1,5 +1,6 @@
 """The clock fires due deadlines from the database, so a restart loses none and fires none twice."""
 
+import threading
 from datetime import timedelta
 
 import pytest
@@ -148,3 +149,34 @@ def test_a_sweep_tells_the_screens_in_one_hand_over_after_it(monkeypatch, class_
     monkeypatch.setattr(clock.broadcast, "send_collected", send_collected)
     assert clock.tick(now=max(t.deadline for t in tables) + 1, check_lobbies=False) >= len(tables)
     assert handed_over == [sorted(t.pk for t in tables)]
+
+
+def test_the_clock_sends_every_sweeps_broadcasts_from_one_event_loop(monkeypatch):
+    """The Redis layer's connections belong to the loop that made them: a loop per sweep was a new
+    connection per sweep."""
+    import asyncio as aio
+
+    from games import broadcast
+
+    loops = []
+
+    async def send(collection):
+        loops.append(aio.get_running_loop())
+
+    collection = broadcast.Collected()
+    collection.add("session-1", {"type": "table.changed"}, key="t1")
+    monkeypatch.setattr(broadcast, "send_collected", send)
+    monkeypatch.setattr(clock, "sweep_collected", lambda now=None: (1, collection))
+
+    def sweeps():
+        try:
+            clock.sweep_due()
+            clock.sweep_due()
+        finally:
+            clock._close_broadcast_runner()
+
+    thread = threading.Thread(target=sweeps)
+    thread.start()
+    thread.join(10)
+    assert len(loops) == 2 and loops[0] is loops[1]
+    assert loops[0].is_closed()

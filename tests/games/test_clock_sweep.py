@@ -96,3 +96,111 @@ async def test_in_the_server_process_the_sweep_hands_its_tables_to_the_fan_out(m
     assert await asyncio.to_thread(sweep, None) == 1  # the clock's own thread
     assert kept == [table]
     assert sent == [(collection, asyncio.get_running_loop())]  # sent from the server's loop
+
+
+def _rack_and_confirm(table, student, at):
+    player = f"s{student.pk}"
+    return [
+        services.Submission(player=player, action={"type": "rack", "order": [2, 1, 3, 4, 5]}, key=f"r{at}"),
+        services.Submission(player=player, action={"type": "confirm"}, key=f"c{at}"),
+    ]
+
+
+def _revealed(table) -> list[int]:
+    return [
+        entry.seq
+        for entry in table.log.order_by("seq")
+        if any(event.get("type") == "question_revealed" for event in entry.events)
+    ]
+
+
+@pytest.mark.django_db
+def test_a_sweep_queues_one_facts_task_for_all_its_tables_and_none_for_one_rolled_back(
+    lone_games, class_7b, monkeypatch, django_capture_on_commit_callbacks
+):
+    """Every student has confirmed an order and the computer has racked its own: its confirm in the
+    sweep reveals at each table."""
+    from unittest import mock
+
+    students = [table.session.participants.get().student for table in lone_games]
+    for table, student in zip(lone_games, students, strict=True):
+        services.actions_submit(
+            table_id=table.pk, submissions=_rack_and_confirm(table, student, 1), now=T0 + 1
+        )
+    _computer_racks_and_confirms(until=T0 + 10)
+    broken = lone_games[1]
+    real = play._bot_move_if_due
+
+    def fails_for_one(write, now):
+        moved = real(write, now)
+        if write.table.pk == broken.pk:
+            raise RuntimeError("a bug in one game")
+        return moved
+
+    monkeypatch.setattr(play, "_bot_move_if_due", fails_for_one)
+    with (
+        mock.patch("games.tasks.tables_facts.delay") as queued,
+        broadcast.collected(),
+        django_capture_on_commit_callbacks(execute=True),
+    ):
+        assert services.clock_sweep(now=T0 + 20) == 2
+    fine = [lone_games[0], lone_games[2]]
+    assert all(_revealed(table) for table in fine)
+    queued.assert_called_once_with([[table.pk, _revealed(table)] for table in fine])
+
+
+@pytest.mark.django_db
+def test_a_trip_of_moves_at_several_tables_queues_one_facts_task(
+    lone_games, django_capture_on_commit_callbacks
+):
+    """The computer confirms first; the students' confirms, arriving together, reveal."""
+    from unittest import mock
+
+    _computer_racks_and_confirms(until=T0 + 20)
+    students = [table.session.participants.get().student for table in lone_games]
+    batches = {
+        table.pk: _rack_and_confirm(table, student, 11)
+        for table, student in zip(lone_games, students, strict=True)
+    }
+    with (
+        mock.patch("games.tasks.tables_facts.delay") as queued,
+        broadcast.collected(),
+        django_capture_on_commit_callbacks(execute=True),
+    ):
+        services.tables_actions_submit(batches, now=T0 + 11)
+    queued.assert_called_once_with([[table.pk, _revealed(table)] for table in lone_games])
+    assert all(len(_revealed(table)) == 1 for table in lone_games)
+
+
+@pytest.mark.django_db
+def test_the_worker_records_the_facts_of_every_table_of_a_task_at_once(
+    lone_games, django_assert_max_num_queries, django_capture_on_commit_callbacks
+):
+    from games.tasks import tables_facts
+    from reports.models import LearningFact
+
+    _computer_racks_and_confirms(until=T0 + 20)
+    with mock_queue() as queued, broadcast.collected(), django_capture_on_commit_callbacks(execute=True):
+        students = [table.session.participants.get().student for table in lone_games]
+        batches = {t.pk: _rack_and_confirm(t, s, 11) for t, s in zip(lone_games, students, strict=True)}
+        services.tables_actions_submit(batches, now=T0 + 11)
+    (items,) = queued.call_args.args
+    missing_table = [max(table.pk for table in lone_games) + 1000, [1]]
+    with django_assert_max_num_queries(5):  # the tables, their entries, erasures, students, the insert
+        assert tables_facts.apply(args=[[*items, missing_table]]).get() == 3
+    assert sorted(LearningFact.objects.values_list("student", flat=True)) == sorted(s.pk for s in students)
+    assert tables_facts.apply(args=[items]).get() == 3  # offered again, stored once
+    assert LearningFact.objects.count() == 3
+
+
+def _computer_racks_and_confirms(until: float) -> None:
+    """Sweeps 10 s apart up to ``until``: the computer racks in one, confirms in the next."""
+    with broadcast.collected():
+        for now in range(int(T0) + 10, int(until) + 1, 10):
+            services.clock_sweep(now=now)
+
+
+def mock_queue():
+    from unittest import mock
+
+    return mock.patch("games.tasks.tables_facts.delay")

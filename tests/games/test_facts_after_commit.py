@@ -1,4 +1,4 @@
-"""Learning facts are recorded by a worker after the move commits (``games.table_facts``), not inside
+"""Learning facts are recorded by a worker after the move commits (``games.tables_facts``), not inside
 the move's transaction: a reveal in a class of 2000 makes 2000 facts, and the move must reach the
 devices first. The session's wrap-up makes good any task that never ran, before the report build."""
 
@@ -48,7 +48,7 @@ def _answer(table, student, at=T0 + 5):
 def test_a_reveal_queues_one_task_with_its_entry_after_the_commit(
     table, ava, ben, django_capture_on_commit_callbacks
 ):
-    with mock.patch("games.tasks.table_facts.delay") as queued:
+    with mock.patch("games.tasks.tables_facts.delay") as queued:
         with django_capture_on_commit_callbacks(execute=True):
             _answer(table, ava)
         queued.assert_not_called()  # racking and confirming hold no fact
@@ -56,21 +56,22 @@ def test_a_reveal_queues_one_task_with_its_entry_after_the_commit(
             _answer(table, ben)  # the second confirm reveals the answer
             assert not queued.called, "queued only once the move has committed"
         assert callbacks
-    queued.assert_called_once_with(table.pk, [_reveal_seq(table)])
+    queued.assert_called_once_with([[table.pk, [_reveal_seq(table)]]])
     assert not LearningFact.objects.exists()  # the task, mocked here, is what records them
 
 
 def test_the_task_records_the_facts_once_however_often_it_runs(
     table, ava, ben, eager_celery, django_capture_on_commit_callbacks
 ):
-    from games.tasks import table_facts
+    from games.tasks import table_facts, tables_facts
 
     with django_capture_on_commit_callbacks(execute=True):
         _answer(table, ava)
         _answer(table, ben)
     facts = list(LearningFact.objects.order_by("key").values_list("key", "student", "correct"))
     assert {student for _key, student, _correct in facts} == {ava.pk, ben.pk}
-    table_facts.delay(table.pk, [_reveal_seq(table)])  # a redelivered message
+    tables_facts.delay([[table.pk, [_reveal_seq(table)]]])  # a redelivered message
+    table_facts.delay(table.pk, [_reveal_seq(table)])  # one queued by an earlier version
     services.table_facts_record(table_id=table.pk)  # and the wrap-up's pass over the whole log
     assert list(LearningFact.objects.order_by("key").values_list("key", "student", "correct")) == facts
 
@@ -79,7 +80,7 @@ def test_a_broker_that_is_down_never_fails_the_move_and_the_wrap_up_makes_it_goo
     table, ava, ben, ms_rivera, eager_celery, django_capture_on_commit_callbacks
 ):
     with (
-        mock.patch("games.tasks.table_facts.delay", side_effect=ConnectionError("broker down")),
+        mock.patch("games.tasks.tables_facts.delay", side_effect=ConnectionError("broker down")),
         django_capture_on_commit_callbacks(execute=True),
     ):
         _answer(table, ava)
@@ -96,7 +97,7 @@ def test_the_report_build_is_queued_only_after_the_last_facts_are_in(
     table, ava, ben, ms_rivera, eager_celery, django_capture_on_commit_callbacks
 ):
     # Every per-move task lost:
-    with mock.patch("games.tasks.table_facts.delay"), django_capture_on_commit_callbacks(execute=True):
+    with mock.patch("games.tasks.tables_facts.delay"), django_capture_on_commit_callbacks(execute=True):
         _answer(table, ava)
         _answer(table, ben)
     facts_when_queued = []
@@ -202,8 +203,8 @@ def test_a_table_object_used_again_after_a_commit_queues_its_next_entries_too(
     """Each transaction queues its own entries, even when the caller keeps the same table object."""
     from django.db import transaction
 
-    with mock.patch("games.tasks.table_facts.delay") as queued:
+    with mock.patch("games.tasks.tables_facts.delay") as queued:
         for seq in (7, 8):
             with django_capture_on_commit_callbacks(execute=True), transaction.atomic():
                 TableWrite(table).facts_after_commit(seq)
-    assert queued.call_args_list == [mock.call(table.pk, [7]), mock.call(table.pk, [8])]
+    assert queued.call_args_list == [mock.call([[table.pk, [7]]]), mock.call([[table.pk, [8]]])]

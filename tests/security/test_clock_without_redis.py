@@ -33,7 +33,7 @@ def _redis_down(monkeypatch):
         await asyncio.sleep(SLOW_FAILURE)  # as a client retrying a lost connection does, before it gives up
         raise ConnectionError("Error 111 connecting to 127.0.0.1:6379. Connection refused.")
 
-    monkeypatch.setattr("games.tasks.table_facts.delay", broker)
+    monkeypatch.setattr("games.tasks.tables_facts.delay", broker)
     monkeypatch.setattr("games.tasks.session_wrap_up.delay", broker)
     monkeypatch.setattr(get_channel_layer(), "group_send", layer)
     return calls
