@@ -204,3 +204,44 @@ def mock_queue():
     from unittest import mock
 
     return mock.patch("games.tasks.tables_facts.delay")
+
+
+@pytest.mark.django_db
+def test_a_sweep_where_nothing_fails_makes_no_savepoint_per_table(lone_games):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    with broadcast.collected(), CaptureQueriesContext(connection) as queries:
+        assert services.clock_sweep(now=T0 + 2) == 3
+    savepoints = [q["sql"] for q in queries.captured_queries if q["sql"].startswith("SAVEPOINT")]
+    assert len(savepoints) <= 1  # the sweep's own transaction, a savepoint inside the test's
+
+
+@pytest.mark.django_db
+def test_a_trip_where_one_table_fails_is_made_again_with_a_savepoint_per_table(
+    lone_games, monkeypatch, django_capture_on_commit_callbacks
+):
+    """The first pass, without savepoints, rolls back whole; the second keeps the other tables' moves."""
+    _computer_racks_and_confirms(until=T0 + 20)
+    students = [table.session.participants.get().student for table in lone_games]
+    batches = {t.pk: _rack_and_confirm(t, s, 21) for t, s in zip(lone_games, students, strict=True)}
+    broken = lone_games[1]
+    real = play._submit_one
+    passes = []
+
+    def fails_at_one(write, submission, now, logged):
+        if write.table.pk == broken.pk:
+            passes.append(now)
+            raise RuntimeError("a bug in one game")
+        return real(write, submission, now, logged)
+
+    monkeypatch.setattr(play, "_submit_one", fails_at_one)
+    with broadcast.collected() as collection, django_capture_on_commit_callbacks(execute=True):
+        outcomes = services.tables_actions_submit(batches, now=T0 + 21)
+    assert len(passes) == 2  # once without savepoints, once with
+    assert isinstance(outcomes[broken.pk], RuntimeError)
+    fine = [lone_games[0], lone_games[2]]
+    assert all(isinstance(result, services.ActionResult) for t in fine for result in outcomes[t.pk])
+    assert all(len(_revealed(table)) == 1 for table in fine)
+    assert _revealed(broken) == []
+    assert {message["table"] for _group, message in collection.messages.values()} == {t.pk for t in fine}
