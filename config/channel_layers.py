@@ -5,13 +5,15 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import logging
 import time
+from collections import deque
 
 from channels.exceptions import ChannelFull
 from channels.layers import InMemoryChannelLayer
 from channels_redis.core import RedisChannelLayer
-from redis.exceptions import RedisError
+from redis.exceptions import NoScriptError, RedisError
 
 logger = logging.getLogger(__name__)
 #: A connection's receive that found Redis unreachable tries again after this long, doubling up to the max.
@@ -22,6 +24,28 @@ LOG_EVERY_SECONDS = 10.0
 
 #: Expired messages and group memberships are looked for at most this often (seconds).
 CLEAN_EVERY = 1.0
+
+#: A receive takes up to this many of a channel's waiting messages from Redis at once.
+RECEIVE_BATCH = 64
+#: KEYS: the channel, its backup. ARGV: how many to take; "1" when the last batch may not have been
+#: handed out (its call was interrupted): it is put back first, in order, as channels_redis's clean-up
+#: does; otherwise the backup, all handed out, is dropped. The batch taken is kept in the backup until
+#: the next call, so a call interrupted after Redis ran it loses nothing.
+_FETCH = """
+if ARGV[2] == '1' then
+    local backed_up = redis.call('ZRANGE', KEYS[2], 0, -1, 'WITHSCORES')
+    for i = #backed_up, 1, -2 do
+        redis.call('ZADD', KEYS[1], backed_up[i], backed_up[i - 1])
+    end
+end
+redis.call('DEL', KEYS[2])
+local taken = redis.call('ZPOPMIN', KEYS[1], ARGV[1])
+for i = 1, #taken, 2 do
+    redis.call('ZADD', KEYS[2], taken[i + 1], taken[i])
+end
+return taken
+"""
+_FETCH_SHA = hashlib.sha1(_FETCH.encode()).hexdigest()
 
 
 class InMemoryLayer(InMemoryChannelLayer):
@@ -66,6 +90,51 @@ class RedisLayer(RedisChannelLayer):
     ``SessionHub._keep_groups``). The hub reads its own channel with ``receive_once``, which raises."""
 
     _logged_at = 0.0
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        #: (shard, channel key) -> messages taken from Redis, not yet handed out
+        self._taken: dict[tuple[int, str], deque] = {}
+        #: (shard, channel key) whose last batch may not have been handed out (its call was interrupted)
+        self._unsure: set[tuple[int, str]] = set()
+
+    async def _brpop_with_clean(self, index, channel, timeout):
+        """One message of the channel, from a batch taken at once. channels_redis made four calls to Redis
+        for every message received (put its backup back, pop one, back it up, drop the backup), a fifth
+        of a web process's time with a thousand homework games; here one call takes every message
+        waiting (up to RECEIVE_BATCH), and only an empty channel is waited on (BZPOPMIN, as before).
+        As with channels_redis, an interruption can bring a message twice, never lose one: a call
+        interrupted before Redis ran it has the batch before it, all handed out, put back (every
+        receiver here goes by sequence numbers and drops what it already has)."""
+        key = (index, channel)
+        taken = self._taken.setdefault(key, deque())
+        if not taken:
+            connection = self.connection(index)
+            arguments = (
+                2,
+                channel,
+                self._backup_channel_name(channel),
+                RECEIVE_BATCH,
+                "1" if key in self._unsure else "0",
+            )
+            self._unsure.add(key)  # until the batch is here: an interrupted call is put back next time
+            try:
+                batch = await connection.evalsha(_FETCH_SHA, *arguments)
+            except NoScriptError:
+                batch = await connection.eval(_FETCH, *arguments)
+            taken.extend(batch[0::2])
+            self._unsure.discard(key)
+            if not taken:
+                # Nothing waiting: wait for the next (a message popped here is handed out at once, with
+                # the same small window channels_redis's own wait has).
+                result = await connection.bzpopmin(channel, timeout=timeout)
+                if result is None:
+                    return None
+                return result[1]
+        return taken.popleft()
+
+    async def _clean_receive_backup(self, index, channel):
+        """Nothing: the next batch's call drops the backup of the messages handed out."""
 
     async def receive_once(self, channel):
         return await super().receive(channel)

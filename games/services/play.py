@@ -263,9 +263,10 @@ def bots_sweep(*, now: float | None = None) -> int:
 
 def clock_sweep(*, now: float | None = None, limit: int = SWEEP_TABLES) -> int:
     """What the clock does at each tick: every due deadline fires, then every due computer player moves,
-    ``limit`` tables to a transaction (locked in id order, each table's state stored once). With a transaction, a commit and a broadcast per table, a thousand homework games
-    against the computer kept the clock's thread busy. A table whose step raises is rolled back alone
-    and logged; the others go on, and the next sweep tries it again. Returns the steps taken."""
+    ``limit`` tables to a transaction (locked in id order, each table's state stored once). With a
+    transaction, a commit and a broadcast per table, a thousand homework games against the computer
+    kept the clock's thread busy. A table whose step raises is rolled back alone and logged; the
+    others go on, and the next sweep tries it again. Returns the steps taken."""
     now = now_ts() if now is None else now
     steps, after = 0, 0
     while True:
