@@ -3,6 +3,8 @@
 import os
 
 from celery import Celery
+from celery.signals import task_postrun, task_prerun
+from django.db import close_old_connections
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
@@ -26,12 +28,8 @@ def _connections_back_to_pool(sender=None, **kwargs) -> None:
     goes back. Not for an eager task, which runs inside its caller's transaction."""
     if getattr(getattr(sender, "request", None), "is_eager", False):
         return
-    from django.db import close_old_connections
-
     close_old_connections()
 
-
-from celery.signals import task_postrun, task_prerun  # noqa: E402
 
 task_prerun.connect(_connections_back_to_pool, weak=False, dispatch_uid="classplay.db_prerun")
 task_postrun.connect(_connections_back_to_pool, weak=False, dispatch_uid="classplay.db_postrun")

@@ -21,7 +21,7 @@ def test_the_fix_up_no_longer_closes_the_pool_around_every_task():
 
 def test_after_a_task_its_connection_goes_back_and_a_broken_one_is_dropped():
     task = SimpleNamespace(request=SimpleNamespace(is_eager=False))
-    with mock.patch("django.db.close_old_connections") as back:
+    with mock.patch("config.celery.close_old_connections") as back:
         celery._connections_back_to_pool(sender=task)
     back.assert_called_once_with()
 
@@ -29,6 +29,6 @@ def test_after_a_task_its_connection_goes_back_and_a_broken_one_is_dropped():
 def test_an_eager_task_leaves_its_callers_connection_alone():
     """It runs inside the caller's transaction, which closing would break."""
     task = SimpleNamespace(request=SimpleNamespace(is_eager=True))
-    with mock.patch("django.db.close_old_connections") as back:
+    with mock.patch("config.celery.close_old_connections") as back:
         celery._connections_back_to_pool(sender=task)
     back.assert_not_called()

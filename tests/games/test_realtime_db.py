@@ -2,6 +2,7 @@
 was a quarter of that thread's work); PostgreSQL's goes back to the pool after each call."""
 
 import pytest
+from asgiref.sync import ThreadSensitiveContext
 from django.db import DatabaseError, connection
 
 from games.realtime.db import database_sync_to_async
@@ -13,14 +14,27 @@ def _connection_and_whether_kept():
     return connection.connection, connection.close_at is None
 
 
+def _close():
+    connection.close()
+
+
 def _fails():
     with connection.cursor() as cursor:
         cursor.execute("SELECT * FROM no_such_table")
 
 
+@pytest.fixture
+async def own_database_thread():
+    """A database thread of the test's own: the suite's shared one may hold a connection that an
+    earlier test left inside a transaction, which Django then never closes (a flaky failure once)."""
+    async with ThreadSensitiveContext():
+        yield
+        await database_sync_to_async(_close)()
+
+
 @pytest.mark.asyncio
 @pytest.mark.django_db(transaction=True)
-async def test_the_database_thread_keeps_its_sqlite_connection_between_calls():
+async def test_the_database_thread_keeps_its_sqlite_connection_between_calls(own_database_thread):
     first, _ = await database_sync_to_async(_connection_and_whether_kept)()
     second, kept = await database_sync_to_async(_connection_and_whether_kept)()
     if connection.vendor == "sqlite":
@@ -31,7 +45,7 @@ async def test_the_database_thread_keeps_its_sqlite_connection_between_calls():
 
 @pytest.mark.asyncio
 @pytest.mark.django_db(transaction=True)
-async def test_after_a_database_error_the_next_call_has_a_new_connection():
+async def test_after_a_database_error_the_next_call_has_a_new_connection(own_database_thread):
     first, _ = await database_sync_to_async(_connection_and_whether_kept)()
     with pytest.raises(DatabaseError):
         await database_sync_to_async(_fails)()
