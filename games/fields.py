@@ -70,7 +70,14 @@ class StateField(FastJSONField):
     of their content, and the row holds ``{"$part": digest}`` in their place. Reading puts them back,
     decoded once per process and shared by every table that has the same, so ``table.state`` is always
     the whole state. Each move then writes and reads a tenth as much, and a thousand attempts at one
-    homework hold one bank in memory instead of a thousand."""
+    homework hold one bank in memory instead of a thousand.
+
+    ``shared``: the keys to store this way whatever the game (a table's configuration: its question
+    pool, 200 KB for a Word Up homework, the same for every attempt at it)."""
+
+    def __init__(self, *args, shared: tuple[str, ...] | None = None, **kwargs):
+        self.shared = tuple(shared) if shared is not None else None
+        super().__init__(*args, **kwargs)
 
     def from_db_value(self, value, expression, connection):
         state = super().from_db_value(value, expression, connection)
@@ -82,7 +89,8 @@ class StateField(FastJSONField):
 
     def get_db_prep_value(self, value, connection, prepared=False):
         if isinstance(value, dict):
-            keys = [key for key in _shared_keys(value) if isinstance(value.get(key), (dict, list))]
+            shared = self.shared if self.shared is not None else _shared_keys(value)
+            keys = [key for key in shared if isinstance(value.get(key), (dict, list))]
             if keys:
                 value = {**value, **{key: {PART: _store_part(value[key], connection.alias)} for key in keys}}
         return super().get_db_prep_value(value, connection, prepared)
@@ -127,7 +135,9 @@ def _load_part(digest: str, alias: str) -> Any:
     if not found:
         raise LookupError(f"a table's state refers to a shared part that is not stored: {digest}")
     _keep(digest, found[0])
-    _stored.add((alias, digest))
+    # Known to be stored once this transaction is over: read inside one that wrote it and then rolls
+    # back, the part is gone again (as after every test).
+    transaction.on_commit(lambda: _stored.add((alias, digest)), using=alias)
     return found[0]
 
 

@@ -116,7 +116,8 @@ class GameTable(models.Model):
     number = models.PositiveSmallIntegerField()
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.PLAYING)
     seed = models.CharField(max_length=64)
-    config = FastJSONField(default=dict)
+    #: The engine's set-up; its question pool is stored once for every table that has the same.
+    config = StateField(default=dict, shared=("questions",))
     #: The game's state; its parts that never change are stored once, in SharedStatePart.
     state = StateField(default=dict)
     seq = models.PositiveIntegerField(default=0)

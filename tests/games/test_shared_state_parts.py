@@ -97,3 +97,27 @@ def test_games_without_shared_parts_store_their_state_whole(class_7b, ms_rivera,
     session = started_session(class_7b, ms_rivera, [ava, ben], "lineup", now=T0)
     table = GameTable.objects.get(session=session)
     assert _stored_state(table) == table.state
+
+
+def _stored_config(table) -> dict:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT config FROM games_gametable WHERE id = %s", [table.pk])
+        (raw,) = cursor.fetchone()
+    return fields._decode(raw) if isinstance(raw, (str, bytes)) else raw
+
+
+def test_a_tables_question_pool_is_stored_once_for_every_table_that_has_it(two_wordup_tables):
+    """Each homework attempt is a table set up with the same pool (200 KB for Word Up): the rows hold
+    its digest, the rest of the configuration (the players) stays in the row."""
+    first, second = two_wordup_tables
+    rows = [_stored_config(first), _stored_config(second)]
+    digests = {row["questions"][fields.PART] for row in rows}
+    assert len(digests) == 1
+    assert SharedStatePart.objects.filter(digest__in=digests).count() == 1
+    assert all(row["players"] for row in rows)
+    fresh = GameTable.objects.get(pk=first.pk)
+    assert fresh.config["questions"] == first.config["questions"] and fresh.config["questions"]
+    engine = get_engine("wordup")
+    assert core.state_hash(engine.setup(fresh.config, fresh.seed, T0)) == core.state_hash(
+        engine.setup(first.config, first.seed, T0)
+    )
