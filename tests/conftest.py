@@ -67,6 +67,18 @@ def _isolated(tmp_path):
     # A fresh channel layer per test: each async test runs its own event loop, and a Redis layer keeps
     # locks and connections bound to the loop that made them.
     channel_layers.backends = {}
+    _channels_closes_connections_again()
+
+
+def _channels_closes_connections_again() -> None:
+    """Channels' test communicator swaps ``channels.db.close_old_connections`` for a no-op around each
+    send and receive with ``mock.patch``: two devices' sends overlapping (``asyncio.gather``) restore in
+    the wrong order and leave the no-op for good, so every later test's database thread kept its
+    connections whatever happened on them (a test of exactly that failed in the whole suite only)."""
+    import channels.db
+    import django.db
+
+    channels.db.close_old_connections = django.db.close_old_connections
 
 
 @pytest.fixture

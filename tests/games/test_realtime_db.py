@@ -2,7 +2,6 @@
 was a quarter of that thread's work); PostgreSQL's goes back to the pool after each call."""
 
 import pytest
-from asgiref.sync import ThreadSensitiveContext
 from django.db import DatabaseError, connection
 
 from games.realtime.db import database_sync_to_async
@@ -14,31 +13,16 @@ def _connection_and_whether_kept():
     return connection.connection, connection.close_at is None
 
 
-def _close():
-    connection.close()
-
-
 def _fails():
     with connection.cursor() as cursor:
         cursor.execute("SELECT * FROM no_such_table")
 
 
-class OwnDatabaseThread(ThreadSensitiveContext):
-    """The calls inside run on a database thread of the test's own (the suite's shared one may hold a
-    connection an earlier test left inside a transaction, which Django never closes: this test failed
-    now and then in the whole suite), closed at the end."""
-
-    async def __aexit__(self, *exc_info):
-        await database_sync_to_async(_close)()
-        return await super().__aexit__(*exc_info)
-
-
 @pytest.mark.asyncio
 @pytest.mark.django_db(transaction=True)
 async def test_the_database_thread_keeps_its_sqlite_connection_between_calls():
-    async with OwnDatabaseThread():
-        first, _ = await database_sync_to_async(_connection_and_whether_kept)()
-        second, kept = await database_sync_to_async(_connection_and_whether_kept)()
+    first, _ = await database_sync_to_async(_connection_and_whether_kept)()
+    second, kept = await database_sync_to_async(_connection_and_whether_kept)()
     if connection.vendor == "sqlite":
         assert kept and second is first
     else:
@@ -48,11 +32,10 @@ async def test_the_database_thread_keeps_its_sqlite_connection_between_calls():
 @pytest.mark.asyncio
 @pytest.mark.django_db(transaction=True)
 async def test_after_a_database_error_the_next_call_has_a_new_connection():
-    async with OwnDatabaseThread():
-        first, _ = await database_sync_to_async(_connection_and_whether_kept)()
-        with pytest.raises(DatabaseError):
-            await database_sync_to_async(_fails)()
-        fresh, kept = await database_sync_to_async(_connection_and_whether_kept)()
+    first, _ = await database_sync_to_async(_connection_and_whether_kept)()
+    with pytest.raises(DatabaseError):
+        await database_sync_to_async(_fails)()
+    fresh, kept = await database_sync_to_async(_connection_and_whether_kept)()
     assert not kept
     if connection.vendor == "sqlite":
         assert fresh is not first

@@ -71,6 +71,7 @@ def test_one_presence_message_per_batch(seats, ava, ben, django_capture_on_commi
 
 
 @pytest.mark.asyncio
+@pytest.mark.django_db  # a trip runs on the database thread, which tidies its connections
 async def test_calls_arriving_during_a_trip_share_the_next_one():
     answered: list[list[int]] = []
 
@@ -86,6 +87,7 @@ async def test_calls_arriving_during_a_trip_share_the_next_one():
 
 
 @pytest.mark.asyncio
+@pytest.mark.django_db  # a trip runs on the database thread, which tidies its connections
 async def test_an_error_in_a_trip_reaches_every_caller_of_it():
     def answer(items):
         raise RuntimeError("database down")
