@@ -14,10 +14,8 @@ from ..definitions import get_engine
 from ..engine import core
 from ..models import GameTable, TableLogEntry
 from .base import BOT_THINK_SECONDS, is_bot
+from .rows import entry_insert, table_update
 from .wrapup import queue_tables_facts, session_finish_if_done
-
-#: What a move changes on the table row.
-STORED_FIELDS = ("state", "seq", "deadline", "bot_due", "status", "outcome")
 
 
 @dataclass(eq=False)
@@ -62,9 +60,7 @@ class TableWrite:
     facts: FactsBatch | None = None
 
     def save(self) -> None:
-        self.table.save(
-            update_fields=["state", "seq", "deadline", "bot_due", "status", "outcome", "updated_at"]
-        )
+        table_update(self.table)
         self.unsaved = False
 
     def facts_after_commit(self, seq: int) -> None:
@@ -81,7 +77,7 @@ def _append(
     """Store the new state and its log entry, bump the sequence number, record learning facts."""
     table = write.table
     table.seq += 1
-    entry = TableLogEntry.objects.create(
+    entry = TableLogEntry(
         table=table,
         seq=table.seq,
         kind=kind,
@@ -92,6 +88,7 @@ def _append(
         seconds=seconds,
         events=events,
     )
+    entry_insert(entry)
     table.state = state
     table.deadline = engine.deadline(state)
     table.bot_due = _bot_due(engine, state, at)
