@@ -26,6 +26,20 @@ def lone_games(class_7b, ms_rivera, ava, ben):
     return tables
 
 
+def _computer_fails_at(broken, monkeypatch):
+    """The computer's move raises at the ``broken`` table (after making it); returns the real step."""
+    real = play._bot_move_if_due
+
+    def fails_for_one(write, now):
+        moved = real(write, now)
+        if write.table.pk == broken.pk:
+            raise RuntimeError("a bug in one game")
+        return moved
+
+    monkeypatch.setattr(play, "_bot_move_if_due", fails_for_one)
+    return real
+
+
 def _bot_moves(table) -> int:
     return table.log.filter(kind=TableLogEntry.Kind.ACTION, player__startswith="bot").count()
 
@@ -57,15 +71,7 @@ def test_a_table_that_fails_is_rolled_back_alone_and_tried_again_next_sweep(
     lone_games, monkeypatch, caplog, django_capture_on_commit_callbacks
 ):
     broken = lone_games[1]
-    real = play._bot_move_if_due
-
-    def fails_for_one(write, now):
-        moved = real(write, now)
-        if write.table.pk == broken.pk:
-            raise RuntimeError("a bug in one game")
-        return moved
-
-    monkeypatch.setattr(play, "_bot_move_if_due", fails_for_one)
+    real = _computer_fails_at(broken, monkeypatch)
     before = GameTable.objects.get(pk=broken.pk).seq
     with broadcast.collected() as collection, django_capture_on_commit_callbacks(execute=True):
         assert services.clock_sweep(now=T0 + 2) == 2
@@ -129,15 +135,7 @@ def test_a_sweep_queues_one_facts_task_for_all_its_tables_and_none_for_one_rolle
         )
     _computer_racks_and_confirms(until=T0 + 10)
     broken = lone_games[1]
-    real = play._bot_move_if_due
-
-    def fails_for_one(write, now):
-        moved = real(write, now)
-        if write.table.pk == broken.pk:
-            raise RuntimeError("a bug in one game")
-        return moved
-
-    monkeypatch.setattr(play, "_bot_move_if_due", fails_for_one)
+    _computer_fails_at(broken, monkeypatch)
     with (
         mock.patch("games.tasks.tables_facts.delay") as queued,
         broadcast.collected(),
