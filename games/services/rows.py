@@ -23,9 +23,10 @@ TABLE_FIELDS = ("state", "seq", "deadline", "bot_due", "status", "outcome", "upd
 def _table_update(alias: str) -> tuple[str, list]:
     quote = connections[alias].ops.quote_name
     meta = GameTable._meta
-    fields = [meta.get_field(name) for name in TABLE_FIELDS]
+    by_name = {field.name: field for field in meta.concrete_fields}
+    fields = [by_name[name] for name in TABLE_FIELDS]
     assignments = ", ".join(f"{quote(field.column)} = %s" for field in fields)
-    return f"UPDATE {quote(meta.db_table)} SET {assignments} WHERE {quote(meta.pk.column)} = %s", fields
+    return f"UPDATE {quote(meta.db_table)} SET {assignments} WHERE {quote('id')} = %s", fields
 
 
 @cache
@@ -39,7 +40,7 @@ def _entry_insert(alias: str) -> tuple[str, list, bool]:
     returning = connection.features.can_return_columns_from_insert
     sql = f"INSERT INTO {quote(meta.db_table)} ({columns}) VALUES ({placeholders})"
     if returning:
-        sql += f" RETURNING {quote(meta.pk.column)}"
+        sql += f" RETURNING {quote('id')}"
     return sql, fields, returning
 
 

@@ -42,8 +42,8 @@ def tables_facts_record(*, items: list[tuple[int, list[int]]]) -> int:
     if not wanted:
         return 0
     entries = Q()
-    for table_id, seqs in wanted.items():
-        entries |= Q(table_id=table_id, seq__in=sorted(seqs))
+    for table_id, table_seqs in wanted.items():
+        entries |= Q(table_id=table_id, seq__in=sorted(table_seqs))
     return _facts_record(list(wanted), TableLogEntry.objects.filter(entries))
 
 
