@@ -9,7 +9,7 @@ import pytest
 
 from games.definitions import DEFINITIONS, get_engine
 from games.engine import core
-from games.models import Assignment, GameSession, GameTable
+from games.models import Assignment, GameSession, GameTable, TableLogEntry
 from reports.build import classrooms_build
 from reports.models import StudentSessionStat
 
@@ -60,26 +60,31 @@ def start_from_home(page, base, title: str, button: str = "Start") -> GameTable:
 def play(page, table: GameTable, player: str, *, moves: int | None = None, limit: float = 420) -> int:
     """The student's moves, as the engine's own computer player would choose them, sent from the play
     screen's live connection (the same path as a tap); the computer players are the clock's. Stops after
-    ``moves`` moves or at the end of the game. Returns how many moves the student made."""
+    ``moves`` moves or at the end of the game. Returns how many of the student's moves the log holds (a
+    move whose acknowledgement the page missed still counts: the server is the record)."""
     engine = get_engine(table.session.game)
     rng = core.Rng("homework browser")
-    made, acted_at = 0, -1
+    made, acted_at, refusals = 0, -1, []
     deadline = time.monotonic() + limit
     while time.monotonic() < deadline:
         table.refresh_from_db()
         if table.status != GameTable.Status.PLAYING or (moves is not None and made >= moves):
-            return made
+            logged = table.log.filter(player=player, kind=TableLogEntry.Kind.ACTION).count()
+            print(f"{player}: {made} moves acknowledged, {logged} logged, refused: {refusals}")
+            return logged
         if player in engine.current_players(table.state) and table.seq != acted_at:
             action = engine.bot_action(table.state, player, rng)
             acted_at = table.seq
-            if page.evaluate(ACT, [table.pk, action]) == "ok":
+            outcome = page.evaluate(ACT, [table.pk, action])
+            if outcome == "ok":
                 made += 1
             else:  # the screen's connection was not open yet, or the state moved on: ask again
+                refusals.append(outcome)
                 acted_at = -1
                 time.sleep(0.2)
         else:
             time.sleep(0.05)
-    raise AssertionError(f"{table.session.game} did not end in {limit} s")
+    raise AssertionError(f"{table.session.game} did not end in {limit} s (refused: {refusals})")
 
 
 def wait_for_status(session: GameSession, status: str, limit: float = 10) -> None:

@@ -46,6 +46,15 @@ OVER = ".ml-result h3, .ml-scores"
 off_the_loop = server_side.call
 
 
+@pytest.fixture(autouse=True)
+def long_reveal(monkeypatch):
+    """The reveal waits for everyone's Continue, as the other phases wait for the test's moves: its 30 s
+    (not a teacher's setting) ran out on a loaded machine before the test looked, and the game was over."""
+    from games.engine.mindlines import rules
+
+    monkeypatch.setitem(rules.DEFAULT_CONFIG, "reveal_seconds", 600)
+
+
 def start(classroom, teacher, count: int, **settings):
     from games.models import GameTable
     from tests.factories import enrolled_student, started_session
