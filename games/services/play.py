@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import contextlib
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TypeVar
 
 from django.db import transaction
 from django.db.models import Q
@@ -19,6 +21,7 @@ from .base import _locked_tables, is_bot, now_ts
 from .log import FactsBatch, TableWrite, _append, _fire_deadline
 
 logger = logging.getLogger(__name__)
+_T = TypeVar("_T")
 #: At most this many tables in one transaction of the clock (a bound on how long it holds their locks).
 SWEEP_TABLES = 100
 
@@ -92,15 +95,22 @@ def tables_actions_submit(
     The savepoints are two statements more per table, a third of a homework move's, and a table's batch
     raises only through a bug: so the tables first go without them, and only if one raises is the whole
     transaction rolled back and made again with a savepoint for each (:func:`_each_table`)."""
-    try:
-        return _tables_submit(batches, now, savepoints=False)
-    except _OneTableFailed:
-        return _tables_submit(batches, now, savepoints=True)
+    return _savepoints_only_if_one_fails(
+        lambda savepoints: _tables_submit(batches, now, savepoints=savepoints)
+    )
 
 
 class _OneTableFailed(Exception):
     """A table's step raised in a transaction without a savepoint per table: the whole transaction is
     rolled back, to be made again with them."""
+
+
+def _savepoints_only_if_one_fails(run: Callable[[bool], _T]) -> _T:
+    """``run(savepoints=False)``; if a table raised in it (rolled back whole), ``run(savepoints=True)``."""
+    try:
+        return run(False)
+    except _OneTableFailed:
+        return run(True)
 
 
 def _each_table(savepoints: bool):
@@ -284,10 +294,9 @@ def clock_sweep(*, now: float | None = None, limit: int = SWEEP_TABLES) -> int:
 
 def _sweep_tables(table_ids: list[int], now: float) -> int:
     """First without a savepoint per table, as :func:`tables_actions_submit`."""
-    try:
-        return _sweep_tables_once(table_ids, now, savepoints=False)
-    except _OneTableFailed:
-        return _sweep_tables_once(table_ids, now, savepoints=True)
+    return _savepoints_only_if_one_fails(
+        lambda savepoints: _sweep_tables_once(table_ids, now, savepoints=savepoints)
+    )
 
 
 def _sweep_tables_once(table_ids: list[int], now: float, *, savepoints: bool) -> int:
