@@ -12,7 +12,8 @@ or some students only. Every build recomputes all of its rows from the facts, in
 2. **compute** (:func:`chunk_plan`): plain Python over those rows, no query but the questions' labels:
    the statistics tables (``statistics``), the students' reports (``students``) and the classes'
    (``classes``).
-3. **write** (:meth:`~reports.build.write.Plan.write`): in one transaction, each table's rows of the scope
+3. **write** (:meth:`~reports.build.write.Plan.write`): in one transaction (on SQLite, after reading
+   and computing in a read-only snapshot: see :func:`_built_apart`), each table's rows of the scope
    are deleted and the new rows inserted (``COPY`` on PostgreSQL), so a rerun writes the same rows and a
    failure half-way leaves the previous rows in place. The commit does not wait for the WAL flush (the
    rows are derived: a crash can only lose a build, which is then run again).
@@ -26,6 +27,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Callable, Iterable
 from concurrent.futures import Future, ThreadPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from django.db import connection, transaction
@@ -108,17 +110,49 @@ def classrooms_build(
     if not classroom_ids:
         return BuildResult()
     report(0, 3, "reading the answers")
-    outermost = not connection.in_atomic_block
-    with transaction.atomic():
-        if outermost:  # inside a caller's transaction (an erasure), its settings stay its own
-            _tune_transaction()
+    if connection.vendor == "sqlite" and not connection.in_atomic_block:
+        plan = _built_apart(classroom_ids, session_ids, student_ids, now, report)
+    else:
+        outermost = not connection.in_atomic_block
+        with transaction.atomic():
+            if outermost:  # inside a caller's transaction (an erasure), its settings stay its own
+                _tune_transaction()
+            figures = facts_read(classroom_ids, session_ids=session_ids, student_ids=student_ids)
+            report(1, 3, "computing")
+            plan = chunk_plan(figures, now)
+            report(2, 3, "writing")
+            plan.write()
+    report(3, 3, "done")
+    return plan.result
+
+
+def _built_apart(classroom_ids, session_ids, student_ids, now, report: Progress) -> Plan:
+    """SQLite (the embedded server): read and compute in a read-only snapshot, then write in a short
+    transaction of its own. Every SQLite transaction Django opens takes the database's one write lock at
+    its start (``BEGIN IMMEDIATE``), and the students' moves need that lock: a homework attempt's report
+    build read and computed for a third of a second while every move waited. A deferred transaction
+    reads one snapshot (WAL) without the lock. Builds of a scope run one at a time (one solo worker), so
+    a write from an older snapshot never follows a newer one."""
+    with _read_snapshot():
         figures = facts_read(classroom_ids, session_ids=session_ids, student_ids=student_ids)
         report(1, 3, "computing")
         plan = chunk_plan(figures, now)
-        report(2, 3, "writing")
+    report(2, 3, "writing")
+    with transaction.atomic():
         plan.write()
-    report(3, 3, "done")
-    return plan.result
+    return plan
+
+
+@contextmanager
+def _read_snapshot():
+    """A deferred SQLite transaction: one snapshot for every read inside, no write lock. Opened by hand
+    (Django's own transactions are ``BEGIN IMMEDIATE`` here), so nothing inside may open one of Django's."""
+    with connection.cursor() as cursor:
+        cursor.execute("BEGIN DEFERRED")
+        try:
+            yield
+        finally:
+            cursor.execute("ROLLBACK")  # nothing was written: ending it is all that is left
 
 
 def school_build(
