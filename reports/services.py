@@ -216,11 +216,14 @@ def build_request(
     session=None,
     by=None,
     dedupe: bool = False,
+    new_facts: bool = False,
 ) -> ReportBuild:
     """Record a build and queue its task once the current transaction commits.
 
     ``dedupe``: if the same build is already waiting or running, return it instead of queueing another
-    (a double click, a nightly build while yesterday's is still going)."""
+    (a double click, a nightly build while yesterday's is still going). ``new_facts``: the build is asked
+    for because facts were just stored (a session or an attempt ended), so only a build still waiting
+    serves: a running one may have read the facts before them."""
     school_id = school if isinstance(school, int) else school.pk
     target = {
         "scope": scope,
@@ -231,7 +234,10 @@ def build_request(
     }
     if dedupe:
         builds_fail_stale()
-        active = ReportBuild.objects.filter(ReportBuild.live(), **target).first()
+        active = ReportBuild.objects.filter(ReportBuild.live(), **target)
+        if new_facts:
+            active = active.filter(status=ReportBuild.Status.QUEUED)
+        active = active.first()
         if active is not None:
             return active
     build = ReportBuild.objects.create(**target, requested_by=by if getattr(by, "pk", None) else None)
@@ -516,6 +522,7 @@ def build_after_session(session_id: int) -> None:
                 classroom=session.classroom,
                 student=student_id,
                 dedupe=True,
+                new_facts=True,  # the student's next attempt may end while this one's build runs
             )
         return
     build_request(
@@ -524,4 +531,5 @@ def build_after_session(session_id: int) -> None:
         classroom=session.classroom,
         session=session,
         dedupe=True,  # a wrap-up run twice (redelivered) queues one build
+        new_facts=True,
     )

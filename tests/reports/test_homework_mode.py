@@ -76,6 +76,21 @@ def test_a_finished_homework_attempt_builds_its_student_report_only(live_and_hom
     assert (build.scope, build.student, build.classroom) == ("student", ava, class_7b)
 
 
+def test_an_attempt_ending_while_its_students_build_runs_queues_another(live_and_homework, ava):
+    """The running build may have read the student's facts already: the new attempt's facts need a build
+    of their own. One still waiting serves both (a wrap-up delivered twice queues one build)."""
+    from reports import services
+    from reports.models import ReportBuild
+
+    services.build_after_session(live_and_homework.pk)
+    services.build_after_session(live_and_homework.pk)
+    assert ReportBuild.objects.count() == 1
+    ReportBuild.objects.update(status=ReportBuild.Status.RUNNING)
+    services.build_after_session(live_and_homework.pk)
+    assert sorted(ReportBuild.objects.values_list("status", flat=True)) == ["queued", "running"]
+    assert {build.student for build in ReportBuild.objects.all()} == {ava}
+
+
 def test_a_homework_assignment_is_one_line_of_the_class_report_with_its_attempts(
     word_up_week, class_7b, ms_rivera, ava, ben, client_of
 ):
