@@ -1,7 +1,8 @@
 """Actions arriving together are applied together, many tables in one trip to the database thread.
 
-Channels runs every ORM call of a server process on one thread, and handing it work costs the event loop
-far more than the work itself when it is small (one homework move: a row lock, a log entry, a save). So
+The moves have a database thread of their own (``db.moves_sync_to_async``; Channels runs every other ORM
+call of a server process on one thread), and handing it work costs the event loop far more than the
+work itself when it is small (one homework move: a row lock, a log entry, a save). So
 the consumers of a process queue their actions here: while one trip is on the database thread, what
 arrives waits, and the next trip takes all of it, for every table at once (``services.tables_actions_submit``:
 one transaction, a savepoint per table; per table one row lock, each action still its own log entry,
@@ -22,7 +23,7 @@ from typing import Any
 
 from .. import broadcast, services
 from . import fanout
-from .db import database_sync_to_async
+from .db import moves_sync_to_async
 
 logger = logging.getLogger(__name__)
 
@@ -71,7 +72,7 @@ class TableBatcher:
             table_id: [submission for submission, _future in batch] for table_id, batch in trip.items()
         }
         try:
-            outcomes, collection = await database_sync_to_async(_apply)(batches)
+            outcomes, collection = await moves_sync_to_async(_apply)(batches)
         except Exception as error:  # the whole trip failed (nothing was committed): every action hears it
             outcomes, collection = dict.fromkeys(trip, error), None
         try:
