@@ -133,6 +133,35 @@ async def test_actions_arriving_while_a_batch_is_applied_go_together_into_the_ne
 
 @pytest.mark.django_db
 @pytest.mark.asyncio
+async def test_moves_do_not_queue_behind_the_other_database_calls(monkeypatch):
+    """The moves have a thread of their own: while Channels' database thread is busy (a class
+    connecting: seats, resumed attempts, snapshots), a move is still applied and answered."""
+    from games.realtime.db import database_sync_to_async
+
+    def fake_submit(batches):
+        return {
+            table_id: [services.ActionResult(seq=1) for _ in batch] for table_id, batch in batches.items()
+        }
+
+    monkeypatch.setattr(services, "tables_actions_submit", fake_submit)
+    busy, release = threading.Event(), threading.Event()
+
+    def a_long_connect():
+        busy.set()
+        release.wait(10)
+
+    connecting = asyncio.create_task(database_sync_to_async(a_long_connect)())
+    try:
+        await asyncio.to_thread(busy.wait, 10)
+        outcome = await asyncio.wait_for(TableBatcher().submit(7, _rack("p", [1, 2, 3, 4, 5], "a")), 5)
+        assert outcome.seq == 1 and not connecting.done()
+    finally:
+        release.set()
+        await connecting
+
+
+@pytest.mark.django_db
+@pytest.mark.asyncio
 async def test_a_batch_that_fails_fails_every_action_in_it(monkeypatch):
     def broken(batches):
         raise GameTable.DoesNotExist
