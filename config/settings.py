@@ -183,7 +183,8 @@ if DATABASE_URL:
 else:
     DATABASES = {
         "default": {
-            "ENGINE": "django.db.backends.sqlite3",
+            # Django's SQLite, with the process's writers taking turns on a lock of their own.
+            "ENGINE": "config.sqlite",
             "NAME": VAR_DIR / "classplay.sqlite3",
             "OPTIONS": {
                 # IMMEDIATE transactions take the write lock up front, which gives SQLite the same
