@@ -85,6 +85,10 @@ class Seat:
 @dataclass
 class Figures:
     ack_ms: list[float] = field(default_factory=list)
+    # The same moves split at the server's ``server_time`` (set as it sends the ack): the move's way in
+    # and its handling, then the ack's way back to the device (the client's own delays included).
+    ack_in_ms: list[float] = field(default_factory=list)
+    ack_out_ms: list[float] = field(default_factory=list)
     refused: int = 0
     bot_reply_ms: list[float] = field(default_factory=list)
     sent_keys: dict[str, tuple[int, str]] = field(default_factory=dict)  # key -> (session, player)
@@ -176,6 +180,9 @@ class Homework:
             elif kind in ("ack", "error") and inner.get("key") in seat.pending:
                 sent = seat.pending.pop(inner["key"])
                 self.figures.ack_ms.append((now - sent) * 1000)
+                if "server_time" in inner:
+                    self.figures.ack_in_ms.append((inner["server_time"] - sent) * 1000)
+                    self.figures.ack_out_ms.append((now - inner["server_time"]) * 1000)
                 if kind == "ack":
                     self.figures.acked[inner["key"]] = inner["seq"]
                 else:
@@ -502,6 +509,8 @@ def summarise(
         "ack_p50_ms": pct(figures.ack_ms, 50),
         "ack_p95_ms": pct(figures.ack_ms, 95),
         "ack_p99_ms": pct(figures.ack_ms, 99),
+        "ack_to_server_p50_p95_p99_ms": [pct(figures.ack_in_ms, q) for q in (50, 95, 99)],
+        "ack_back_p50_p95_p99_ms": [pct(figures.ack_out_ms, q) for q in (50, 95, 99)],
         "refused": figures.refused,
         "computer_moves": len(figures.bot_reply_ms),
         "computer_late_p50_ms": pct(figures.bot_reply_ms, 50),
