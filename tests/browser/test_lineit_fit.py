@@ -225,7 +225,11 @@ def test_the_projector_fits_with_one_to_eight_tables(live_site, signed_in, class
 def touch_drag(page, source, target, steps=8):
     """A finger drag from the middle of ``source`` to the middle of ``target``, as an iPad sends it."""
     cdp = page.context.new_cdp_session(page)
+    for locator in (source, target):
+        # A CI run found the card there but not visible for an instant (bounding_box gave None).
+        locator.wait_for(state="visible")
     start, end = source.bounding_box(), target.bounding_box()
+    assert start is not None and end is not None, (start, end)
     x0, y0 = start["x"] + start["width"] / 2, start["y"] + start["height"] / 2
     x1, y1 = end["x"] + end["width"] / 2, end["y"] + end["height"] / 2
     cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x0, "y": y0}]})
