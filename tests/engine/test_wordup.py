@@ -714,6 +714,17 @@ def test_a_level_never_borrows_from_two_levels_away_and_the_reason_names_what_is
         GAME.setup(S.config(2, questions=questions, levels=[1, 1]), "s")
 
 
+def test_only_the_levels_the_players_questions_can_come_from_are_read():
+    """A homework attempt starts with the whole school's bank for one student's level: the levels out
+    of reach (more than one away) are not read, so not checked; a bad question within reach still is."""
+    questions = S.bank()
+    questions["5"][MW][0] = {"id": "broken"}  # no answers
+    state = GAME.setup(S.config(2, questions=questions, levels=[1, 2]), "s")
+    assert set(state["bank"]) == {"1", "2"}
+    with pytest.raises(ValueError, match="broken"):
+        GAME.setup(S.config(2, questions=questions, levels=[4, 4]), "s")
+
+
 def test_a_bank_without_any_question_of_a_category_cannot_start():
     questions = S.bank()
     for level in questions.values():

@@ -92,11 +92,16 @@ def build_bank(
     """
     if not isinstance(questions, dict):
         raise ValueError("config['questions'] must map levels to categories")
+    # Only the levels a player's questions can come from are read (and checked): a homework attempt
+    # starts with the whole school's bank, five levels of it, for one student's level.
+    reachable = {level + step for level in levels for step in range(-BORROW_LEVELS, BORROW_LEVELS + 1)}
     available: dict[int, dict[str, list]] = {}
     for key, categories in questions.items():
         level = int(key)
         if level not in LEVELS or not isinstance(categories, dict):
             raise ValueError(f"questions: bad level {key!r}")
+        if level not in reachable:
+            continue
         available[level] = {
             category: [clean_question(raw, level, category) for raw in categories.get(category) or []]
             for category in CATEGORIES
