@@ -12,9 +12,12 @@ after a think time of ``--think`` seconds), the computer player moves by the clo
 ends taps Start again (the homework page's form, over HTTP) and plays a new attempt, until the run's
 minutes are up (counted from the last device connected). It measures:
 
-1. move → ack: from sending a move to its ``ack`` (or ``error``), every move of the run;
+1. move → ack: from sending a move to its ``ack`` (or ``error``), every move of the run, split at the
+   server's ``server_time`` (to the server / back to the device), and again for the moves sent once
+   every device had connected (without the connect storm);
 2. the computer's reply: from receiving a table where only the computer may move to receiving its move,
-   less the think time the computer takes on purpose (``BOT_THINK_SECONDS``);
+   less the think time the computer takes on purpose (``BOT_THINK_SECONDS``), again also once every
+   device had connected;
 3. lost moves: sent with no reply by the end; the log in the database is checked against the acks (every
    acknowledged key logged exactly once);
 4. the server process's resident memory, sampled every second: the first and last minute's medians and
@@ -89,6 +92,10 @@ class Figures:
     # and its handling, then the ack's way back to the device (the client's own delays included).
     ack_in_ms: list[float] = field(default_factory=list)
     ack_out_ms: list[float] = field(default_factory=list)
+    # Moves sent (and computer moves awaited) once every device had connected: the class playing,
+    # without the connect storm at the start (1000 devices resuming their attempts in about 20 s).
+    ack_playing_ms: list[float] = field(default_factory=list)
+    bot_reply_playing_ms: list[float] = field(default_factory=list)
     refused: int = 0
     bot_reply_ms: list[float] = field(default_factory=list)
     sent_keys: dict[str, tuple[int, str]] = field(default_factory=dict)  # key -> (session, player)
@@ -153,6 +160,7 @@ class Homework:
         self.figures = Figures()
         self.rng = random.Random(7)
         self.bot_think = 1.5  # games.services.BOT_THINK_SECONDS, checked in main()
+        self.all_connected_at: float | None = None
 
     async def connect(self, seat: Seat) -> None:
         headers = {"Origin": f"http://127.0.0.1:{self.port}", "Cookie": f"sessionid={seat.cookie}"}
@@ -180,6 +188,8 @@ class Homework:
             elif kind in ("ack", "error") and inner.get("key") in seat.pending:
                 sent = seat.pending.pop(inner["key"])
                 self.figures.ack_ms.append((now - sent) * 1000)
+                if self.all_connected_at is not None and sent >= self.all_connected_at:
+                    self.figures.ack_playing_ms.append((now - sent) * 1000)
                 if "server_time" in inner:
                     self.figures.ack_in_ms.append((inner["server_time"] - sent) * 1000)
                     self.figures.ack_out_ms.append((now - inner["server_time"]) * 1000)
@@ -197,7 +207,10 @@ class Homework:
         seat.seq = message["seq"]
         view = message["view"]
         if seat.waiting_for_bot_since is not None:
-            self.figures.bot_reply_ms.append((now - seat.waiting_for_bot_since - self.bot_think) * 1000)
+            late_ms = (now - seat.waiting_for_bot_since - self.bot_think) * 1000
+            self.figures.bot_reply_ms.append(late_ms)
+            if self.all_connected_at is not None and seat.waiting_for_bot_since >= self.all_connected_at:
+                self.figures.bot_reply_playing_ms.append(late_ms)
             seat.waiting_for_bot_since = None
         if view.get("outcome") or message.get("status", "playing") != "playing":
             seat.games_finished += 1
@@ -303,6 +316,7 @@ async def drive(bench: Homework, concurrency: int, minutes: float) -> float:
 
     await asyncio.gather(*(one(seat) for seat in bench.seats))
     connect_seconds = time.perf_counter() - started
+    bench.all_connected_at = time.time()
     bench.ends = time.time() + minutes * 60
     while time.time() < bench.ends:
         await asyncio.sleep(1)
@@ -511,11 +525,15 @@ def summarise(
         "ack_p99_ms": pct(figures.ack_ms, 99),
         "ack_to_server_p50_p95_p99_ms": [pct(figures.ack_in_ms, q) for q in (50, 95, 99)],
         "ack_back_p50_p95_p99_ms": [pct(figures.ack_out_ms, q) for q in (50, 95, 99)],
+        "ack_once_all_connected_p50_p95_p99_ms": [pct(figures.ack_playing_ms, q) for q in (50, 95, 99)],
         "refused": figures.refused,
         "computer_moves": len(figures.bot_reply_ms),
         "computer_late_p50_ms": pct(figures.bot_reply_ms, 50),
         "computer_late_p95_ms": pct(figures.bot_reply_ms, 95),
         "computer_late_p99_ms": pct(figures.bot_reply_ms, 99),
+        "computer_late_once_all_connected_p50_p95_p99_ms": [
+            pct(figures.bot_reply_playing_ms, q) for q in (50, 95, 99)
+        ],
         "games_finished": figures.games,
         "lost": sum(len(seat.pending) for seat in bench.seats),
         "log": log,
