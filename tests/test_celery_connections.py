@@ -5,6 +5,7 @@ the pool after each task, as a web request does."""
 from types import SimpleNamespace
 from unittest import mock
 
+import pytest
 from celery.fixups.django import DjangoWorkerFixup
 
 from config import celery
@@ -32,3 +33,20 @@ def test_an_eager_task_leaves_its_callers_connection_alone():
     with mock.patch("config.celery.close_old_connections") as back:
         celery._connections_back_to_pool(sender=task)
     back.assert_not_called()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_embedded_workers_sqlite_connection_is_kept_between_tasks_unless_a_call_failed():
+    from django.db import connection
+
+    if connection.vendor != "sqlite":
+        pytest.skip("the embedded worker's SQLite (PostgreSQL's connections go back to the pool)")
+    task = SimpleNamespace(request=SimpleNamespace(is_eager=False))
+    connection.ensure_connection()
+    kept = connection.connection
+    celery._connections_back_to_pool(sender=task)
+    assert connection.connection is kept
+    connection.errors_occurred = True
+    with mock.patch.object(connection, "is_usable", return_value=False):
+        celery._connections_back_to_pool(sender=task)
+    assert connection.connection is None
