@@ -4,7 +4,7 @@ import os
 
 from celery import Celery
 from celery.signals import task_postrun, task_prerun
-from django.db import close_old_connections, connections
+from django.db import close_old_connections
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
@@ -30,9 +30,9 @@ def _connections_back_to_pool(sender=None, **kwargs) -> None:
     opened a new one (a tenth of the worker's time at 1000 homework games)."""
     if getattr(getattr(sender, "request", None), "is_eager", False):
         return
-    for connection in connections.all(initialized_only=True):
-        if connection.vendor == "sqlite" and connection.connection is not None:
-            connection.close_at = 0.0 if connection.errors_occurred else None
+    from games.realtime.db import keep_sqlite_connections  # the apps load after this module
+
+    keep_sqlite_connections()
     close_old_connections()
 
 

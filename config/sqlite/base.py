@@ -6,8 +6,8 @@ SQLite has one write lock for the whole database, taken here at the start of eve
 games a move's transaction waited a third of a second behind the clock's, mostly asleep. The embedded
 server's writers (the moves' thread, the clock's, the pages') are threads of one process, so each
 takes a process-wide turn before ``BEGIN`` and gives it back as its transaction ends: the next one in
-line is woken the moment the previous one commits. Other processes (the Celery worker, ``manage.py``) still
-meet SQLite's own lock and wait as before.
+line is woken the moment the previous one commits. Other processes (the Celery worker, ``manage.py``)
+still meet SQLite's own lock and wait as before.
 """
 
 from __future__ import annotations
@@ -82,25 +82,20 @@ class DatabaseWrapper(base.DatabaseWrapper):
         if taken:
             self._writer_turn = lock
 
-    def _end_turn(self) -> None:
-        lock, self._writer_turn = self._writer_turn, None
-        if lock is not None:
-            lock.release()
-
     def _commit(self):
-        try:
-            return super()._commit()
-        finally:
-            self._end_turn()
+        return self._ending_turn(super()._commit)
 
     def _rollback(self):
-        try:
-            return super()._rollback()
-        finally:
-            self._end_turn()
+        return self._ending_turn(super()._rollback)
 
     def _close(self):
+        return self._ending_turn(super()._close)
+
+    def _ending_turn(self, end):
+        """``end()`` (a commit, a rollback or a close), then the next writer's turn."""
         try:
-            return super()._close()
+            return end()
         finally:
-            self._end_turn()
+            lock, self._writer_turn = self._writer_turn, None
+            if lock is not None:
+                lock.release()

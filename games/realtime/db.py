@@ -57,12 +57,14 @@ def _keeping_connection(function: Callable[..., Any]) -> Callable[..., Any]:
         try:
             return function(*args, **kwargs)
         finally:
-            _keep_open()
+            keep_sqlite_connections()
 
     return keeping_connection
 
 
-def _keep_open() -> None:
+def keep_sqlite_connections() -> None:
+    """After a call: this thread's SQLite connections stay open for the next (the Celery worker's too,
+    ``config.celery``); PostgreSQL's go back to the pool as Django decides."""
     for connection in connections.all(initialized_only=True):
         if connection.vendor != "sqlite" or connection.connection is None:
             continue
