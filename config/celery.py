@@ -6,6 +6,8 @@ from celery import Celery
 from celery.signals import task_postrun, task_prerun
 from django.db import close_old_connections
 
+from games.realtime.db import keep_sqlite_connections  # no models: safe before the apps load
+
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 app = Celery("classplay")
@@ -30,8 +32,6 @@ def _connections_back_to_pool(sender=None, **kwargs) -> None:
     opened a new one (a tenth of the worker's time at 1000 homework games)."""
     if getattr(getattr(sender, "request", None), "is_eager", False):
         return
-    from games.realtime.db import keep_sqlite_connections  # the apps load after this module
-
     keep_sqlite_connections()
     close_old_connections()
 
