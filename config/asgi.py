@@ -29,11 +29,13 @@ async def application(scope, receive, send):
     Redis the connection balancer (games.realtime.balance) does."""
     if scope["type"] != "lifespan":
         return await router(scope, receive, send)
-    clock = balancer = None
+    clock = balancer = collector = None
     while True:
         message = await receive()
         if message["type"] == "lifespan.startup":
             _tune_garbage_collector()
+            if settings.CLASSPLAY_GC_FULL_SECONDS > 0:
+                collector = asyncio.create_task(_collect_old_garbage(settings.CLASSPLAY_GC_FULL_SECONDS))
             if not settings.REDIS_URL:  # the one process: seats still held are from before it started
                 await asyncio.to_thread(free_seats_of_the_last_run)
             if settings.CLASSPLAY_CLOCK_IN_PROCESS:
@@ -43,9 +45,10 @@ async def application(scope, receive, send):
         elif message["type"] == "lifespan.shutdown":
             if clock is not None:
                 await asyncio.to_thread(clock.stop)
-            if balancer is not None:
-                balancer.cancel()
-                await asyncio.gather(balancer, return_exceptions=True)
+            for task in (balancer, collector):
+                if task is not None:
+                    task.cancel()
+                    await asyncio.gather(task, return_exceptions=True)
             await send({"type": "lifespan.shutdown.complete"})
             return
 
@@ -58,3 +61,15 @@ def _tune_garbage_collector() -> None:
 
     gc.freeze()
     gc.set_threshold(settings.CLASSPLAY_GC_THRESHOLD, 50, 100)
+
+
+async def _collect_old_garbage(every: float) -> None:
+    """A full collection every ``every`` seconds. With the thresholds above the collector's older
+    generations seldom run (with 1000 homework games: the middle one every ten minutes or so, the
+    oldest not once in the first four), and what a finished game leaves in cycles (its connection,
+    consumer, tasks and queues, Django's requests) is old by then: the server's memory rose all evening
+    (158 -> 287 MB in ten minutes). A collection of what was not frozen at start-up pauses the process
+    ~80-150 ms there; once a minute, about one move in a thousand waits for it."""
+    while True:
+        await asyncio.sleep(every)
+        gc.collect()

@@ -162,6 +162,8 @@ TEMPLATES = [
 # --- The server process ---------------------------------------------------------------------------
 #: Allocations between young garbage collections in the web server (config/asgi.py; CPython's default is 700).
 CLASSPLAY_GC_THRESHOLD = env_int("CLASSPLAY_GC_THRESHOLD", 50_000)
+#: Seconds between full garbage collections in the web server (config/asgi.py; 0: only CPython's own).
+CLASSPLAY_GC_FULL_SECONDS = env_int("CLASSPLAY_GC_FULL_SECONDS", 60)
 
 # --- Database -------------------------------------------------------------------------------------
 DATABASE_URL = env_str("DATABASE_URL")

@@ -47,6 +47,37 @@ def test_the_clock_wakes_for_the_next_deadline_of_a_running_table(class_7b, ms_r
     assert selectors.next_clock_due() is None  # a paused game's clocks are frozen
 
 
+def test_the_next_due_time_is_the_earliest_of_running_tables_only(class_7b, ms_rivera, ava, ben):
+    from games import selectors
+
+    first = started_session(class_7b, ms_rivera, [ava, ben], "faces", now=T0)
+    second = started_session(class_7b, ms_rivera, [ava, ben], "faces", now=T0)
+    GameTable.objects.filter(session=first).update(deadline=T0 + 50, bot_due=None)
+    GameTable.objects.filter(session=second).update(deadline=T0 + 90, bot_due=T0 + 30)
+    assert selectors.next_clock_due() == T0 + 30  # a computer's move before any deadline
+    GameTable.objects.filter(session=second).update(status=GameTable.Status.FINISHED)
+    assert selectors.next_clock_due() == T0 + 50  # a finished table's times are not the clock's
+    GameTable.objects.filter(session=first).update(deadline=None)
+    assert selectors.next_clock_due() is None
+
+
+def test_on_sqlite_the_clock_keeps_the_statistics_its_queries_are_planned_by(class_7b, ms_rivera, ava, ben):
+    """Without them SQLite looked the due tables up through every running session (1.5 ms, several
+    times a second, with 1000 homework games)."""
+    from django.db import connection
+
+    if connection.vendor != "sqlite":
+        pytest.skip("PostgreSQL keeps its statistics itself (autovacuum)")
+    started_session(class_7b, ms_rivera, [ava, ben], "faces", now=T0)
+    with connection.cursor() as cursor:
+        cursor.execute("DROP TABLE IF EXISTS sqlite_stat1")
+    clock.tick(now=T0)  # a tick that checks the lobbies also looks after the statistics
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT DISTINCT tbl FROM sqlite_stat1")
+        analysed = {row[0] for row in cursor.fetchall()}
+    assert {"games_gametable", "games_gamesession"} <= analysed
+
+
 def test_the_clock_sleeps_until_the_next_due_time_not_a_whole_interval(monkeypatch):
     import threading
 
@@ -64,6 +95,38 @@ def test_the_clock_sleeps_until_the_next_due_time_not_a_whole_interval(monkeypat
     monkeypatch.setattr(stop, "wait", wait)
     clock.run(stop, interval=5.0)
     assert 0.05 <= waits[0] <= 0.1
+
+
+@pytest.mark.parametrize(
+    ("sweep_seconds", "expected_wait"),
+    [(0.015, clock.MIN_GAP_SECONDS - 0.015), (0.040, 0.0)],
+    ids=["a quick sweep waits out the gap", "a long sweep is followed at once"],
+)
+def test_sweeps_start_a_gap_apart_not_a_gap_after_each(monkeypatch, sweep_seconds, expected_wait):
+    """With a computer's move always due (1000 homework games), a fixed pause after every sweep made
+    each move wait for it too."""
+    from types import SimpleNamespace
+
+    from games import selectors
+
+    stop, waits, now = threading.Event(), [], [100.0]
+
+    def tick(**kwargs):
+        now[0] += sweep_seconds
+        return 1
+
+    monkeypatch.setattr(clock, "tick", tick)
+    monkeypatch.setattr(clock, "time", SimpleNamespace(monotonic=lambda: now[0], time=lambda: now[0]))
+    monkeypatch.setattr(selectors, "next_clock_due", lambda: now[0] - 1)  # already due
+    monkeypatch.setattr(clock, "close_old_connections", lambda: None)
+
+    def wait(seconds):
+        waits.append(max(0.0, seconds))
+        stop.set()
+
+    monkeypatch.setattr(stop, "wait", wait)
+    clock.run(stop, interval=5.0)
+    assert waits[0] == pytest.approx(expected_wait)
 
 
 @pytest.mark.django_db(transaction=True)
