@@ -110,22 +110,9 @@ def tick(
         services.sessions_open_due_lobbies()
         free_seats_of_gone_processes()
         Heartbeat.beat("clock")  # every LOBBY_CHECK_SECONDS: the health endpoint knows the clock is alive
-        keep_sqlite_statistics()
     if check_wrap_ups:
         services.sessions_wrap_up_missed()
     return fired
-
-
-def keep_sqlite_statistics() -> None:
-    """SQLite plans a query from the statistics ``ANALYZE`` keeps, and a database that never had them
-    looks up the clock's due tables through the sessions' status: every running table, 1.5 ms a query
-    with 1000 homework games, several times a second, against 0.003 ms through the ``bot_due`` index.
-    ``PRAGMA optimize`` (as SQLite advises for a connection kept open) analyses the tables this
-    connection queried, once at first and again only when one has grown or shrunk manyfold: a few
-    milliseconds, then nothing. PostgreSQL keeps its own statistics (autovacuum)."""
-    if connection.vendor == "sqlite":
-        with connection.cursor() as cursor:
-            cursor.execute("PRAGMA optimize")
 
 
 def free_seats_of_gone_processes() -> int:

@@ -138,10 +138,9 @@ def next_clock_due() -> float | None:
     the clock sleeps until then (at most one sweep interval), so deadlines fire on time.
 
     Asked several times a second: each time is the first row of an index (``deadline``, ``bot_due``),
-    not an aggregate over every running table (1.5 ms on SQLite with 1000 homework games)."""
-    running = GameTable.objects.filter(
-        status=GameTable.Status.PLAYING, session__status=GameSession.Status.RUNNING
-    )
+    not an aggregate over every running table (1.5 ms on SQLite with 1000 homework games). Only a
+    running table has either time set (a pause clears both), so the sessions are not joined."""
+    running = GameTable.objects.filter(status=GameTable.Status.PLAYING)
     times = [
         running.filter(**{f"{field}__isnull": False}).order_by(field).values_list(field, flat=True).first()
         for field in ("deadline", "bot_due")

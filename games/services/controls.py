@@ -77,10 +77,10 @@ def table_end(*, table: GameTable, by: User | None) -> None:
     table = _locked_tables().select_related("session").get(pk=table.pk)
     if table.status != GameTable.Status.PLAYING:
         return
-    table.status, table.deadline = GameTable.Status.ENDED, None
+    table.status, table.deadline, table.bot_due = GameTable.Status.ENDED, None, None
     # The results of a table ended early: what the game makes of it (its scores at this moment, say).
     table.outcome = get_engine(table.session.game).outcome_when_ended(table.state)
-    table.save(update_fields=["status", "deadline", "outcome", "updated_at"])
+    table.save(update_fields=["status", "deadline", "bot_due", "outcome", "updated_at"])
     if by is not None:
         _control(table.session, by, "end_table", {"table": table.number})
         broadcast.presence_changed(table.session_id)  # the staff screens' control log

@@ -129,7 +129,12 @@ def _clock_entry(
 
 
 def _bot_due(engine, state, now: float) -> float | None:
-    if engine.is_over(state) or not any(is_bot(p) for p in engine.current_players(state)):
+    """When the computer player whose turn it is moves. None while the game is paused (its resume sets
+    it again), as its deadline is: only a running table has either, so the clock finds what is due
+    through their indexes alone (see ``play.clock_sweep``)."""
+    if engine.is_over(state) or (state.get("clock") or {}).get("paused"):
+        return None
+    if not any(is_bot(p) for p in engine.current_players(state)):
         return None
     return now + BOT_THINK_SECONDS
 

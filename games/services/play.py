@@ -250,8 +250,8 @@ def table_sweep(*, table_id: int, now: float | None = None) -> bool:
 def deadline_sweep(*, now: float | None = None) -> int:
     """Fire every due deadline, one transaction per table (the clock uses :func:`clock_sweep`)."""
     now = now_ts() if now is None else now
-    due = _running_tables(Q(deadline__lte=now)).values_list("pk", flat=True)
-    return sum(table_sweep(table_id=table_id, now=now) for table_id in list(due))
+    due = _due_tables(Q(deadline__lte=now))
+    return sum(table_sweep(table_id=table_id, now=now) for table_id in due)
 
 
 def table_bot_move(*, table_id: int, now: float | None = None) -> bool:
@@ -267,8 +267,8 @@ def bots_sweep(*, now: float | None = None) -> int:
     """Every computer player whose move is due makes it, one transaction per table (the clock uses
     :func:`clock_sweep`)."""
     now = now_ts() if now is None else now
-    due = _running_tables(Q(bot_due__lte=now)).values_list("pk", flat=True)
-    return sum(table_bot_move(table_id=table_id, now=now) for table_id in list(due))
+    due = _due_tables(Q(bot_due__lte=now))
+    return sum(table_bot_move(table_id=table_id, now=now) for table_id in due)
 
 
 def clock_sweep(*, now: float | None = None, limit: int = SWEEP_TABLES) -> int:
@@ -278,18 +278,8 @@ def clock_sweep(*, now: float | None = None, limit: int = SWEEP_TABLES) -> int:
     kept the clock's thread busy. A table whose step raises is rolled back alone and logged; the
     others go on, and the next sweep tries it again. Returns the steps taken."""
     now = now_ts() if now is None else now
-    steps, after = 0, 0
-    while True:
-        due = list(
-            _running_tables(Q(deadline__lte=now) | Q(bot_due__lte=now), pk__gt=after)
-            .order_by("pk")
-            .values_list("pk", flat=True)[:limit]
-        )
-        if due:
-            steps += _sweep_tables(due, now)
-        if len(due) < limit:
-            return steps
-        after = due[-1]
+    due = _due_tables(Q(deadline__lte=now) | Q(bot_due__lte=now))
+    return sum(_sweep_tables(due[start : start + limit], now) for start in range(0, len(due), limit))
 
 
 def _sweep_tables(table_ids: list[int], now: float) -> int:
@@ -315,11 +305,16 @@ def _sweep_tables_once(table_ids: list[int], now: float, *, savepoints: bool) ->
     return steps
 
 
-def _running_tables(due: Q, **lookups):
-    """Tables still playing in a running session whose ``due`` condition holds."""
-    return GameTable.objects.filter(
-        due, status=GameTable.Status.PLAYING, session__status=GameSession.Status.RUNNING, **lookups
+def _due_tables(due: Q) -> list[int]:
+    """The ids of the tables still playing whose ``due`` condition (on ``deadline``, ``bot_due``) holds,
+    in id order. Only a table whose session is running has a deadline or a computer's move due (a
+    pause clears both), so this reads their indexes alone: joined to the sessions' status, SQLite
+    planned it through that status, every running table each time (1.5 ms a query with 1000 homework
+    games, several times a second). Each step re-checks under the row lock (``_running``)."""
+    due_ids = (
+        GameTable.objects.filter(due, status=GameTable.Status.PLAYING).order_by().values_list("pk", flat=True)
     )
+    return sorted(due_ids)  # ordered here: the model's ordering would join the sessions again
 
 
 def _moved_on(table: GameTable, now: float, *steps, facts: FactsBatch | None = None) -> int:

@@ -96,6 +96,31 @@ def test_the_clocks_run_only_while_the_device_is_here(class_7b, ms_rivera, ava):
     assert table.deadline == pytest.approx(deadline + 3590)
 
 
+@pytest.mark.parametrize("game", HOMEWORK_GAMES)
+def test_a_paused_attempt_has_no_computer_move_due_until_it_resumes(class_7b, ms_rivera, ava, game):
+    """The clock finds what is due by the tables' ``bot_due`` and ``deadline`` alone: a paused table has
+    neither, and the computer thinks again from the moment the student is back."""
+    session = services.attempt_start(assignment=assign(class_7b, ms_rivera, game=game), student=ava, now=T0)
+    participant = Participant.objects.get(session=session)
+    services.attempt_device_arrived(participant_id=participant.pk, now=T0)
+    table = GameTable.objects.get(session=session)
+
+    def computers_turn():
+        table.refresh_from_db()
+        return table.bot_due is not None
+
+    now = play_through_runtime(
+        table, get_engine(game), core.Rng("pause"), T0, steps=200, until=computers_turn
+    )
+    assert table.bot_due is not None
+    services.attempt_device_left(participant_id=participant.pk, now=now)
+    table.refresh_from_db()
+    assert table.bot_due is None and table.deadline is None
+    services.attempt_device_arrived(participant_id=participant.pk, now=now + 600)
+    table.refresh_from_db()
+    assert table.bot_due == pytest.approx(now + 600 + services.BOT_THINK_SECONDS)
+
+
 def test_a_second_device_holding_the_seat_keeps_the_clocks_running(class_7b, ms_rivera, ava):
     session = services.attempt_start(assignment=assign(class_7b, ms_rivera), student=ava, now=T0)
     participant = Participant.objects.get(session=session)
