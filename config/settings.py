@@ -261,6 +261,7 @@ else:
     for sub in ("queue", "processed", "results", "control"):
         (CELERY_DIR / sub).mkdir(parents=True, exist_ok=True)
     CELERY_BROKER_URL = "filesystem://localhost//"  # (a host named, or kombu warns on every connection)
+    CELERY_BROKER_TRANSPORT = "config.celery_broker:Transport"  # kombu's, each message written whole
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "data_folder_in": str(CELERY_DIR / "queue"),
         "data_folder_out": str(CELERY_DIR / "queue"),
