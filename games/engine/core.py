@@ -463,6 +463,12 @@ class Game:
         whose facts are costly to build can answer without building them."""
         return bool(self.facts(events))
 
+    def fact_players(self, events: list[Event]) -> set[str]:
+        """The players whose learning facts ``events`` hold (asked once :meth:`records_facts` said there
+        are some): the runtime queues their recording only if one of them is a student, since a computer
+        player's facts are not kept. An engine whose facts are costly to build can answer without them."""
+        return {fact["player"] for fact in self.facts(events)}
+
     def join(self, state: State, info: dict[str, Any], now: float) -> tuple[State, list[Event]]:
         """Seat a latecomer ``{"id", "name", ...}`` in a game already begun (see ``seats_latecomers``)."""
         raise IllegalAction(_("This game cannot seat a latecomer."), code="no_join")

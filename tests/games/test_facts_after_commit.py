@@ -208,3 +208,37 @@ def test_a_table_object_used_again_after_a_commit_queues_its_next_entries_too(
             with django_capture_on_commit_callbacks(execute=True), transaction.atomic():
                 TableWrite(table).facts_after_commit(seq)
     assert queued.call_args_list == [mock.call([[table.pk, [7]]]), mock.call([[table.pk, [8]]])]
+
+
+def test_a_computer_players_answers_queue_no_task_their_facts_are_not_kept(
+    class_7b, ms_rivera, ava, django_capture_on_commit_callbacks
+):
+    """A Word Up homework against the computer: only the entries holding the student's facts are queued
+    (with 1000 homework games, the computer's answers made a task of nearly every clock sweep)."""
+    from games.definitions import get_engine
+    from games.engine import core
+    from games.models import GameTable, Participant
+    from tests.factories import play_through_runtime
+
+    assignment = services.assignment_create(
+        classroom=class_7b,
+        by=ms_rivera,
+        game="wordup",
+        opens_at=timezone.now() - timedelta(hours=1),
+        due_at=timezone.now() + timedelta(days=1),
+    )
+    session = services.attempt_start(assignment=assignment, student=ava, now=T0)
+    services.attempt_device_arrived(participant_id=Participant.objects.get(session=session).pk, now=T0)
+    table = GameTable.objects.get(session=session)
+    engine = get_engine("wordup")
+    with (
+        mock.patch("games.tasks.tables_facts.delay") as queued,
+        django_capture_on_commit_callbacks(execute=True),
+    ):
+        play_through_runtime(table, engine, core.Rng("facts"), T0, steps=300)
+    queued_seqs = {seq for (items,), _ in queued.call_args_list for _table, seqs in items for seq in seqs}
+    players_by_seq = {entry.seq: engine.fact_players(entry.events) for entry in table.log.exclude(events=[])}
+    with_facts = {seq for seq, players in players_by_seq.items() if players}
+    students = {seq for seq in with_facts if f"s{ava.pk}" in players_by_seq[seq]}
+    assert students and with_facts - students, "the game had answers of both"
+    assert queued_seqs == students

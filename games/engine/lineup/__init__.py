@@ -91,6 +91,9 @@ class LineUp(core.Game):
     def records_facts(self, events: list[Event]) -> bool:
         return facts.records_facts(events)
 
+    def fact_players(self, events: list[Event]) -> set[str]:
+        return facts.fact_players(events)
+
     def questions_shown(self, events: list[Event]) -> list[str]:
         return facts.questions_shown(events)
 

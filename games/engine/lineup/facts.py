@@ -22,6 +22,17 @@ def records_facts(events: list[Event]) -> bool:
     return any(isinstance(event, dict) and event.get("type") == "question_revealed" for event in events)
 
 
+def fact_players(events: list[Event]) -> set[str]:
+    """Every member of every team at a reveal (each gets a fact), without building the facts."""
+    return {
+        player
+        for event in events
+        if isinstance(event, dict) and event.get("type") == "question_revealed"
+        for result in event["teams"].values()
+        for player in result.get("members", {})
+    }
+
+
 def questions_shown(events: list[Event]) -> list[str]:
     """Bank ids of the questions these events finished (revealed), in order: for the runtime to record
     which questions a class has seen (``questions.services.questions_mark_used``)."""
