@@ -106,11 +106,18 @@ def _shared_keys(state: dict) -> tuple[str, ...]:
 
 
 def _store_part(value: Any, alias: str) -> str:
-    """The part's digest, the part stored first unless this process knows the database has it."""
+    """The part's digest, the part stored first unless this process knows the database has it.
+
+    A part already kept stays the one kept: each attempt's set-up builds its bank and pool afresh, and
+    keeping the new (equal) object instead made the tables read before and after hold two copies, then
+    hundreds (the server's caches of tables, its memory rising all evening)."""
     digest = _digests.get(id(value))
     if digest is None or _parts.get(digest) is not value:
         digest = hashlib.sha256(_encode_sorted(value)).hexdigest()
-        _keep(digest, value)
+        if digest in _parts:
+            _parts.move_to_end(digest)
+        else:
+            _keep(digest, value)
     if (alias, digest) not in _stored:
         part_model = apps.get_model("games", "SharedStatePart")
         part = part_model(digest=digest, data=value)

@@ -121,3 +121,18 @@ def test_a_tables_question_pool_is_stored_once_for_every_table_that_has_it(two_w
     assert core.state_hash(engine.setup(fresh.config, fresh.seed, T0)) == core.state_hash(
         engine.setup(first.config, first.seed, T0)
     )
+
+
+def test_a_new_table_with_the_same_parts_does_not_make_the_process_keep_a_second_copy(
+    two_wordup_tables, class_7b, ms_rivera, ava, ben
+):
+    """Each attempt's set-up builds its bank and pool afresh: keeping that new (equal) object in place of
+    the one kept before made tables read before and after it hold two copies (with 1000 homework games,
+    the server's caches of tables came to hold hundreds, its memory rising all evening)."""
+    first, _second = two_wordup_tables
+    before = GameTable.objects.get(pk=first.pk)
+    third = GameTable.objects.get(session=started_session(class_7b, ms_rivera, [ava, ben], "wordup", now=T0))
+    after = GameTable.objects.get(pk=first.pk)
+    assert after.state["bank"] is before.state["bank"]
+    assert after.config["questions"] is before.config["questions"]
+    assert GameTable.objects.get(pk=third.pk).config["questions"] is before.config["questions"]
