@@ -95,6 +95,19 @@ def started_session(classroom, teacher, students, game, now=None, **settings):
     return services.session_start(session=session, by=teacher, now=now)
 
 
+def open_assignment(classroom, teacher, game="wordup", **fields):
+    """A homework of ``game`` for the class, opened an hour ago and due tomorrow."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games import services
+
+    fields.setdefault("opens_at", timezone.now() - timedelta(hours=1))
+    fields.setdefault("due_at", timezone.now() + timedelta(days=1))
+    return services.assignment_create(classroom=classroom, by=teacher, game=game, **fields)
+
+
 def recorded_facts(table):
     """The table's learning facts once the worker has recorded them from its log (``games.table_facts``
     runs after each commit; here it runs now, for every entry)."""

@@ -218,16 +218,9 @@ def test_a_computer_players_answers_queue_no_task_their_facts_are_not_kept(
     from games.definitions import get_engine
     from games.engine import core
     from games.models import GameTable, Participant
-    from tests.factories import play_through_runtime
+    from tests.factories import open_assignment, play_through_runtime
 
-    assignment = services.assignment_create(
-        classroom=class_7b,
-        by=ms_rivera,
-        game="wordup",
-        opens_at=timezone.now() - timedelta(hours=1),
-        due_at=timezone.now() + timedelta(days=1),
-    )
-    session = services.attempt_start(assignment=assignment, student=ava, now=T0)
+    session = services.attempt_start(assignment=open_assignment(class_7b, ms_rivera), student=ava, now=T0)
     services.attempt_device_arrived(participant_id=Participant.objects.get(session=session).pk, now=T0)
     table = GameTable.objects.get(session=session)
     engine = get_engine("wordup")

@@ -2,17 +2,16 @@
 them, and a second device (another computer at home) resumes the same game where it stopped."""
 
 import json
-from datetime import timedelta
 
 import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.test import Client
-from django.utils import timezone
 
 from config.asgi import application
 from games import services
 from games.models import GameSession, GameTable
+from tests.factories import open_assignment
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 ORIGIN = [(b"origin", b"http://127.0.0.1:8000")]
@@ -48,14 +47,7 @@ def device_of(student):
 
 
 def start_attempt(classroom, teacher, student):
-    assignment = services.assignment_create(
-        classroom=classroom,
-        by=teacher,
-        game="faces",
-        opens_at=timezone.now() - timedelta(hours=1),
-        due_at=timezone.now() + timedelta(days=1),
-    )
-    return services.attempt_start(assignment=assignment, student=student)
+    return services.attempt_start(assignment=open_assignment(classroom, teacher, "faces"), student=student)
 
 
 def status_of(session_id):
