@@ -57,13 +57,17 @@ def _isolated(tmp_path):
     from django.core.cache import cache
     from django.test import override_settings
 
-    from games import outbox
+    from games import fields, outbox
 
     cache.clear()
     outbox.reset()  # a broker or channel layer a test broke is not "down" for the next test
     with override_settings(MEDIA_ROOT=tmp_path / "media"):
         yield
     cache.clear()
+    # The shared state parts this process believes stored: a test that runs its on-commit callbacks
+    # (``django_capture_on_commit_callbacks(execute=True)``) inside the transaction rolled back at its end
+    # left a part believed stored that the next test's database no longer had.
+    fields.forget_stored_parts()
     # A fresh channel layer per test: each async test runs its own event loop, and a Redis layer keeps
     # locks and connections bound to the loop that made them.
     channel_layers.backends = {}
