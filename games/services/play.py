@@ -321,12 +321,24 @@ def _moved_on(table: GameTable, now: float, *steps, facts: FactsBatch | None = N
     """Clock steps on a locked table, in order (each sees what the one before did), the table stored
     once and announced once if any moved the game on. Returns how many did."""
     write = TableWrite(table, batched=True, facts=facts)
+    if not _running(table):
+        _forget_due_times(write)
+        return 0
     moved = sum(step(write, now) for step in steps)
     if write.unsaved:
         write.save()
     if moved:
         broadcast.table_changed(table.session_id, table.pk, table.seq, table=table)
     return moved
+
+
+def _forget_due_times(write: TableWrite) -> None:
+    """A table that is not running keeps no due time (the clock reads them without the sessions); one
+    that kept one anyway would be found due at every sweep, and the clock would never sleep."""
+    table = write.table
+    if table.deadline is not None or table.bot_due is not None:
+        table.deadline = table.bot_due = None
+        write.save()
 
 
 def _running(table: GameTable) -> bool:

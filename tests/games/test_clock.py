@@ -251,3 +251,20 @@ def test_the_clock_sends_every_sweeps_broadcasts_from_one_event_loop(monkeypatch
     thread.join(10)
     assert len(loops) == 2 and loops[0] is loops[1]
     assert loops[0].is_closed()
+
+
+def test_a_table_found_due_that_is_not_running_is_given_no_due_time_and_left_alone(
+    class_7b, ms_rivera, ava, ben
+):
+    """Only running tables have due times; one that kept them anyway would be swept, and wake the clock,
+    again and again."""
+    from games import selectors
+
+    session = started_session(class_7b, ms_rivera, [ava, ben], "faces", now=T0)
+    services.session_pause(session=session, by=ms_rivera, now=T0 + 1)
+    GameTable.objects.filter(session=session).update(deadline=T0 + 2, bot_due=T0 + 2)  # kept by mistake
+    seq = GameTable.objects.get(session=session).seq
+    assert services.clock_sweep(now=T0 + 5) == 0
+    table = GameTable.objects.get(session=session)
+    assert (table.deadline, table.bot_due, table.seq) == (None, None, seq)
+    assert selectors.next_clock_due() is None
