@@ -19,6 +19,7 @@ from ..engine import core
 from ..models import GameSession, GameTable, TableLogEntry
 from .base import _locked_tables, is_bot, now_ts
 from .log import FactsBatch, TableWrite, _append, _fire_deadline
+from .rows import logged_keys
 
 logger = logging.getLogger(__name__)
 _T = TypeVar("_T")
@@ -148,14 +149,15 @@ def _tables_submit(
 def _logged_keys(batches: dict[int, list[Submission]]) -> dict[int, dict[tuple[str, str], int]]:
     """Keys of these submissions already in their tables' logs (a resend after a reconnect), by table:
     (player, key) -> seq, in one query."""
-    keys = {submission.key for batch in batches.values() for submission in batch if submission.key}
+    wanted = {
+        (table_id, submission.player, submission.key)
+        for table_id, batch in batches.items()
+        for submission in batch
+        if submission.key
+    }
     logged: dict[int, dict[tuple[str, str], int]] = {}
-    if keys:
-        rows = TableLogEntry.objects.filter(table_id__in=batches, idempotency_key__in=keys).values_list(
-            "table_id", "player", "idempotency_key", "seq"
-        )
-        for table_id, player, key, seq in rows:
-            logged.setdefault(table_id, {})[player, key] = seq
+    for table_id, player, key, seq in logged_keys(wanted):
+        logged.setdefault(table_id, {})[player, key] = seq
     return logged
 
 

@@ -1,5 +1,6 @@
-"""The two statements every move makes (the table's new state, the log's new entry), built once per
-process and run with the fields' own preparation, as the ORM would run them.
+"""The statements every move makes (the table's new state, the log's new entry, the look-up of keys
+already logged), built once per process and run with the fields' own preparation, as the ORM would run
+them.
 
 ``Model.save`` and ``QuerySet.create`` build their SQL anew on every call: with a thousand homework
 games that was a fifth of a web process's time and two fifths of the clock's (docs/performance.md).
@@ -67,3 +68,50 @@ def entry_insert(entry: TableLogEntry) -> TableLogEntry:
         entry.pk = cursor.fetchone()[0] if returning else cursor.lastrowid
     entry._state.adding, entry._state.db = False, alias
     return entry
+
+
+#: (table id, player, key) triples per look-up statement: three parameters each, well inside SQLite's
+#: limit on a statement's parameters.
+KEYS_PER_LOOKUP = 300
+
+
+@cache
+def _logged_keys(alias: str) -> tuple[str, str]:
+    """The look-up, as a join of the wanted triples with the log: each one a probe of the log's unique
+    index on (table, player, key). Its condition is written out as the index's own (a literal, not a
+    parameter), or SQLite cannot use that partial index: filtered by the ORM on tables and keys, it
+    read every entry of each table's log (by ``table_id``) and joined the sessions for the model's
+    ordering, a fifth of the moves' work late in a homework game."""
+    quote = connections[alias].ops.quote_name
+    log, table, player, key = (
+        quote(TableLogEntry._meta.db_table),
+        quote("table_id"),
+        quote("player"),
+        quote("idempotency_key"),
+    )
+    head = f"WITH wanted ({table}, {player}, {key}) AS (VALUES "
+    tail = (
+        f") SELECT e.{table}, e.{player}, e.{key}, e.{quote('seq')} FROM wanted JOIN {log} e"
+        f" ON e.{table} = wanted.{table} AND e.{player} = wanted.{player} AND e.{key} = wanted.{key}"
+        f" WHERE NOT (e.{key} = '')"
+    )
+    return head, tail
+
+
+def logged_keys(wanted: set[tuple[int, str, str]]) -> list[tuple[int, str, str, int]]:
+    """The log entries with these (table id, player, idempotency key): ``(table id, player, key, seq)``."""
+    keyed = [triple for triple in wanted if triple[2]]
+    if not keyed:
+        return []
+    alias = router.db_for_write(TableLogEntry)  # the connection of the transaction that will write
+    head, tail = _logged_keys(alias)
+    found = []
+    with connections[alias].cursor() as cursor:
+        for start in range(0, len(keyed), KEYS_PER_LOOKUP):
+            chunk = keyed[start : start + KEYS_PER_LOOKUP]
+            cursor.execute(
+                head + ", ".join(["(%s, %s, %s)"] * len(chunk)) + tail,
+                [value for triple in chunk for value in triple],
+            )
+            found.extend(cursor.fetchall())
+    return found

@@ -278,3 +278,70 @@ async def test_moves_of_many_tables_share_one_trip_and_one_tables_error_stays_it
     assert trips == [{7: 1}, {8: 2, 9: 1, 10: 1}]  # one trip for every table waiting
     assert [o.seq for o in outcomes if isinstance(o, services.ActionResult)] == [0, 0, 0, 1]
     assert isinstance(outcomes[2], RuntimeError)  # table 9's move alone hears its table's error
+
+
+def _log(table, player, key, seq):
+    return TableLogEntry.objects.create(
+        table=table,
+        seq=seq,
+        kind=TableLogEntry.Kind.ACTION,
+        player=player,
+        action={},
+        at=T0,
+        idempotency_key=key,
+    )
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("per_lookup", [300, 1], ids=["one statement", "a statement per key"])
+def test_a_key_is_found_logged_only_for_its_own_table_and_player(two_tables, monkeypatch, per_lookup):
+    from games.services import rows
+
+    monkeypatch.setattr(rows, "KEYS_PER_LOOKUP", per_lookup)
+    first, second = two_tables
+    _log(first, "ava", "k1", 900)
+    _log(second, "ben", "k2", 901)
+    _log(first, "ben", "", 902)  # a move without a key is never "already logged"
+    wanted = {
+        (first.pk, "ava", "k1"),
+        (first.pk, "ben", "k1"),
+        (second.pk, "ava", "k1"),
+        (second.pk, "ben", "k2"),
+    }
+    found = rows.logged_keys(wanted | {(first.pk, "ben", "")})
+    assert sorted(found) == sorted([(first.pk, "ava", "k1", 900), (second.pk, "ben", "k2", 901)])
+
+
+@pytest.mark.django_db
+def test_a_resent_move_is_a_duplicate_at_its_table_and_a_new_move_at_another(two_tables):
+    first, second = two_tables
+    player = {t.pk: next(iter(t.state["players"])) for t in two_tables}
+    (done,) = services.actions_submit(
+        table_id=first.pk, submissions=[_rack(player[first.pk], [5, 4, 3, 2, 1], "same")], now=T0 + 5
+    )
+    outcomes = services.tables_actions_submit(
+        {
+            first.pk: [_rack(player[first.pk], [5, 4, 3, 2, 1], "same")],
+            second.pk: [_rack(player[second.pk], [5, 4, 3, 2, 1], "same")],
+        },
+        now=T0 + 6,
+    )
+    assert outcomes[first.pk][0].duplicate and outcomes[first.pk][0].seq == done.seq
+    assert not outcomes[second.pk][0].duplicate and outcomes[second.pk][0].seq == second.seq + 1
+
+
+@pytest.mark.django_db
+def test_on_sqlite_the_keys_are_looked_up_through_the_logs_unique_index(two_tables):
+    """Filtered by tables and keys, SQLite read every entry of each table's log; the look-up must probe
+    the partial unique index on (table, player, key)."""
+    from games.services import rows
+
+    if connection.vendor != "sqlite":
+        pytest.skip("SQLite's query plan")
+    head, tail = rows._logged_keys(connection.alias)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "EXPLAIN QUERY PLAN " + head + "(%s, %s, %s), (%s, %s, %s)" + tail, [1, "a", "k", 2, "b", "k"]
+        )
+        plan = " ".join(str(row[-1]) for row in cursor.fetchall())
+    assert "USING INDEX log_idempotency_unique" in plan, plan
