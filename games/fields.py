@@ -87,10 +87,22 @@ class StateField(FastJSONField):
                     state[key] = _load_part(part[PART], connection.alias)
         return state
 
+    def share_parts(self, value: Any) -> None:
+        """Put in ``value`` (a state or configuration about to be stored) the process's kept copy of
+        each of its shared parts, keeping those it has not seen. Each is hashed here, so a caller can do
+        it before its transaction, and storing the value inside finds every digest at once."""
+        for key in self._shared_in(value):
+            value[key] = _parts[_kept_digest(value[key])]
+
+    def _shared_in(self, value: Any) -> list[str]:
+        if not isinstance(value, dict):
+            return []
+        shared = self.shared if self.shared is not None else _shared_keys(value)
+        return [key for key in shared if isinstance(value.get(key), (dict, list))]
+
     def get_db_prep_value(self, value, connection, prepared=False):
         if isinstance(value, dict):
-            shared = self.shared if self.shared is not None else _shared_keys(value)
-            keys = [key for key in shared if isinstance(value.get(key), (dict, list))]
+            keys = self._shared_in(value)
             if keys:
                 value = {**value, **{key: {PART: _store_part(value[key], connection.alias)} for key in keys}}
         return super().get_db_prep_value(value, connection, prepared)
@@ -111,6 +123,18 @@ def _store_part(value: Any, alias: str) -> str:
     A part already kept stays the one kept: each attempt's set-up builds its bank and pool afresh, and
     keeping the new (equal) object instead made the tables read before and after hold two copies, then
     hundreds (the server's caches of tables, its memory rising all evening)."""
+    digest = _kept_digest(value)
+    if (alias, digest) not in _stored:
+        part_model = apps.get_model("games", "SharedStatePart")
+        part = part_model(digest=digest, data=value)
+        part_model.objects.using(alias).bulk_create([part], ignore_conflicts=True)
+        # Known once committed: a part written in a transaction that is rolled back is not there.
+        transaction.on_commit(lambda: _stored.add((alias, digest)), using=alias)
+    return digest
+
+
+def _kept_digest(value: Any) -> str:
+    """The part's digest, the part kept in this process unless an equal one already is."""
     digest = _digests.get(id(value))
     if digest is None or _parts.get(digest) is not value:
         digest = hashlib.sha256(_encode_sorted(value)).hexdigest()
@@ -118,12 +142,6 @@ def _store_part(value: Any, alias: str) -> str:
             _parts.move_to_end(digest)
         else:
             _keep(digest, value)
-    if (alias, digest) not in _stored:
-        part_model = apps.get_model("games", "SharedStatePart")
-        part = part_model(digest=digest, data=value)
-        part_model.objects.using(alias).bulk_create([part], ignore_conflicts=True)
-        # Known once committed: a part written in a transaction that is rolled back is not there.
-        transaction.on_commit(lambda: _stored.add((alias, digest)), using=alias)
     return digest
 
 

@@ -8,6 +8,7 @@ game left half-way waits where it stopped, on any device."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import datetime
 
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -22,7 +23,7 @@ from ..definitions import definition, is_game
 from ..models import Assignment, AssignmentExtension, GameSession, GameTable, Participant, TableLogEntry
 from .base import _control, _playing_tables, now_ts, student_player_id
 from .controls import table_end
-from .lobby import SeatChange, _table_create, seats_update
+from .lobby import PreparedTable, SeatChange, _table_create, _table_prepare, seats_update
 from .log import _clock_entry
 from .scheduling import PLAN_AHEAD, _check_word_list
 from .wrapup import session_finish_if_done
@@ -202,11 +203,62 @@ def computer_opponents(assignment: Assignment, level: int | None) -> tuple[dict,
     )
 
 
-@transaction.atomic
 def attempt_start(*, assignment: Assignment, student: Student, now: float | None = None) -> GameSession:
     """The student taps Start: their unfinished attempt if they have one (it resumes where it stopped),
     else a new one while the homework is open and attempts remain. The new table waits, paused, until
-    the student's device connects."""
+    the student's device connects.
+
+    A new attempt's game is made first, outside the transaction (building a Word Up bank is most of an
+    attempt's start, and on SQLite a transaction holds the one write lock that every move waits for);
+    the transaction then checks everything again under the assignment's lock and writes the rows. If
+    the checks or the game's inputs changed meanwhile, what was made is dropped or made again."""
+    now = now_ts() if now is None else now
+    prepared = None
+    if _may_open_one(assignment, student):
+        prepared = _attempt_prepared(assignment, student, now)
+    with transaction.atomic():
+        return _attempt_opened(assignment, student, now, prepared)
+
+
+@dataclass(frozen=True)
+class _PreparedAttempt:
+    inputs: tuple  # what the game was made from: the homework's settings, the student's level
+    table: PreparedTable
+
+
+def _may_open_one(assignment: Assignment, student: Student) -> bool:
+    """A cheap look, without locks, at whether a tap would open a new attempt (decided under the lock)."""
+    if assignment.closed_at is not None or assignment.opens_at > timezone.now():
+        return False
+    if not _assigned_to(assignment, student):
+        return False
+    mine = GameSession.objects.filter(assignment=assignment, participants__student=student)
+    if mine.filter(status__in=UNFINISHED).exists():
+        return False
+    return not assignment.attempts_allowed or mine.count() < assignment.attempts_allowed
+
+
+def _attempt_inputs(assignment: Assignment, student: Student) -> tuple:
+    return (attempt_settings(assignment), _level(student, definition(assignment.game).spec.skill))
+
+
+def _attempt_prepared(assignment: Assignment, student: Student, now: float) -> _PreparedAttempt:
+    inputs = _attempt_inputs(assignment, student)
+    settings, level = inputs
+    session = GameSession(classroom=assignment.classroom, game=assignment.game, settings=settings)
+    table = _table_prepare(
+        session, 1, [_attempt_seat(student, level)], now, bots=computer_opponents(assignment, level)
+    )
+    return _PreparedAttempt(inputs=inputs, table=table)
+
+
+def _attempt_seat(student: Student, level: int | None) -> dict:
+    return {"id": student_player_id(student.pk), "name": student.display_name, "level": level}
+
+
+def _attempt_opened(
+    assignment: Assignment, student: Student, now: float, prepared: _PreparedAttempt | None
+) -> GameSession:
     assignment = Assignment.objects.select_for_update().get(pk=assignment.pk)
     if not _assigned_to(assignment, student):
         raise PermissionDenied(_("This homework is not set for you."))
@@ -220,13 +272,13 @@ def attempt_start(*, assignment: Assignment, student: Student, now: float | None
         return unfinished
     if assignment.attempts_allowed and mine.count() >= assignment.attempts_allowed:
         raise ValidationError(_("You have used every attempt at this homework."))
-    now = now_ts() if now is None else now
+    settings, level = inputs = _attempt_inputs(assignment, student)
     session = GameSession.objects.create(
         classroom=assignment.classroom,
         created_by=assignment.created_by,
         game=assignment.game,
         title=assignment.title,
-        settings=attempt_settings(assignment),
+        settings=settings,
         scheduled_for=timezone.now(),
         status=GameSession.Status.RUNNING,
         opened_at=timezone.now(),
@@ -234,10 +286,9 @@ def attempt_start(*, assignment: Assignment, student: Student, now: float | None
         assignment=assignment,
     )
     participant = Participant.objects.create(session=session, student=student)
-    level = _level(student, definition(assignment.game).spec.skill)
-    seat = {"participant": participant, "id": student_player_id(student.pk), "name": student.display_name}
-    seat["level"] = level
-    table = _table_create(session, 1, [seat], now, bots=computer_opponents(assignment, level))
+    seat = {"participant": participant, **_attempt_seat(student, level)}
+    made = prepared.table if prepared is not None and prepared.inputs == inputs else None
+    table = _table_create(session, 1, [seat], now, bots=computer_opponents(assignment, level), prepared=made)
     _clock_entry(table, TableLogEntry.Kind.PAUSE, now, announce=False)
     session.status, session.paused_at = GameSession.Status.PAUSED, timezone.now()
     session.save(update_fields=["status", "paused_at"])

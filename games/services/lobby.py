@@ -20,6 +20,7 @@ from classrooms.selectors import accommodations_by_student
 from .. import broadcast, catalog
 from ..definitions import definition, get_engine
 from ..engine import core, joining
+from ..fields import StateField
 from ..models import GameSession, GameTable, Participant, TableLogEntry
 from ..setup import engine_config
 from .base import LOBBY_OPENS_MINUTES, _control, _playing_tables, now_ts, student_player_id
@@ -420,10 +421,22 @@ def _seat(seat: dict, table: GameTable) -> None:
     participant.save(update_fields=["table", "player_id"])
 
 
-def _table_create(
+@dataclass(frozen=True)
+class PreparedTable:
+    """A table's game made before its rows are written (its seed, configuration and first state)."""
+
+    seed: str
+    config: dict
+    state: dict
+
+
+def _table_prepare(
     session: GameSession, number: int, group: list[dict], now: float, bots: tuple[dict, ...] = ()
-) -> GameTable:
-    """``bots``: computer players seated with the group (a homework attempt's chosen opponents)."""
+) -> PreparedTable:
+    """The table's game, made without writing anything: a homework attempt makes it before it takes the
+    write lock (building a Word Up bank is most of an attempt's start). The group's seats need no
+    ``participant`` here. Their shared parts are the process's kept copies from here on (see
+    ``StateField.share_parts``)."""
     seed = secrets.token_hex(16)  # never the clock: the seed must not be guessable
     players, accommodations = _players_and_accommodations(group)
     config = {**engine_config(session, [*players, *bots]), **accommodations}
@@ -434,15 +447,33 @@ def _table_create(
         raise ValidationError(
             _("Table %(n)s cannot start: %(reason)s.") % {"n": number, "reason": str(error).rstrip(".")}
         ) from None
+    for name, value in (("config", config), ("state", state)):
+        cast(StateField, GameTable._meta.get_field(name)).share_parts(value)
+    return PreparedTable(seed=seed, config=config, state=state)
+
+
+def _table_create(
+    session: GameSession,
+    number: int,
+    group: list[dict],
+    now: float,
+    bots: tuple[dict, ...] = (),
+    prepared: PreparedTable | None = None,
+) -> GameTable:
+    """``bots``: computer players seated with the group (a homework attempt's chosen opponents).
+    ``prepared``: the table's game made beforehand by :func:`_table_prepare` for this group."""
+    if prepared is None:
+        prepared = _table_prepare(session, number, group, now, bots)
+    engine = get_engine(session.game)
     table = GameTable.objects.create(
         session=session,
         number=number,
-        seed=seed,
-        config=config,
-        state=state,
+        seed=prepared.seed,
+        config=prepared.config,
+        state=prepared.state,
         seq=1,
-        deadline=engine.deadline(state),
-        bot_due=_bot_due(engine, state, now),
+        deadline=engine.deadline(prepared.state),
+        bot_due=_bot_due(engine, prepared.state, now),
     )
     TableLogEntry.objects.create(table=table, seq=1, kind=TableLogEntry.Kind.SETUP, at=now)
     for seat in group:

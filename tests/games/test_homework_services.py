@@ -310,3 +310,66 @@ def test_the_embedded_server_frees_every_seat_when_it_starts(class_7b, ms_rivera
     seat.refresh_from_db()
     attempt.refresh_from_db()
     assert seat.connection == "" and attempt.status == GameSession.Status.PAUSED
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_new_attempts_game_is_made_before_its_transaction_takes_the_write_lock(
+    class_7b, ms_rivera, ava, monkeypatch
+):
+    """Building a Word Up bank was most of an attempt's start, and on SQLite every move waited for it."""
+    from django.db import connection
+
+    from games.services import lobby
+
+    made_in_a_transaction = []
+    real_prepare = lobby._table_prepare
+
+    def prepare(*args, **kwargs):
+        made_in_a_transaction.append(connection.in_atomic_block)
+        return real_prepare(*args, **kwargs)
+
+    monkeypatch.setattr(lobby, "_table_prepare", prepare)
+    monkeypatch.setattr(services.homework, "_table_prepare", prepare)
+    session = services.attempt_start(assignment=assign(class_7b, ms_rivera), student=ava, now=T0)
+    assert made_in_a_transaction == [False]
+    table = GameTable.objects.get(session=session)
+    assert [e.kind for e in table.log.order_by("seq")] == ["setup", "pause"]
+    # Tapping again resumes it: nothing is made.
+    assert services.attempt_start(assignment=session.assignment, student=ava, now=T0 + 5) == session
+    assert made_in_a_transaction == [False]
+
+
+def test_a_game_made_from_inputs_that_changed_meanwhile_is_made_again(class_7b, ms_rivera, ava, monkeypatch):
+    """The student's level (or the homework's settings) may change between the game being made and the
+    lock: the attempt is made from what holds under the lock."""
+    from classrooms.models import StudentLevel
+    from games.services import homework
+
+    assignment = assign(class_7b, ms_rivera)
+    real_prepared = homework._attempt_prepared
+
+    def prepared_then_level_changes(assignment, student, now):
+        made = real_prepared(assignment, student, now)
+        StudentLevel.objects.update_or_create(
+            student=student, skill="english_vocabulary", defaults={"level": 5}
+        )
+        return made
+
+    monkeypatch.setattr(homework, "_attempt_prepared", prepared_then_level_changes)
+    session = services.attempt_start(assignment=assignment, student=ava, now=T0)
+    players = GameTable.objects.get(session=session).config["players"]
+    assert {p["level"] for p in players if p["id"] == f"s{ava.pk}"} == {5}
+
+
+def test_nothing_is_made_for_a_tap_that_cannot_open_an_attempt(class_7b, ms_rivera, ava, cleo, monkeypatch):
+    from games.services import homework
+
+    def must_not_make(*args, **kwargs):
+        raise AssertionError("made a game for nothing")
+
+    monkeypatch.setattr(homework, "_attempt_prepared", must_not_make)
+    with pytest.raises(PermissionDenied):
+        services.attempt_start(assignment=assign(class_7b, ms_rivera), student=cleo, now=T0)
+    closed = services.assignment_close(assignment=assign(class_7b, ms_rivera), by=ms_rivera)
+    with pytest.raises(ValidationError, match="closed"):
+        services.attempt_start(assignment=closed, student=ava, now=T0)

@@ -136,3 +136,17 @@ def test_a_new_table_with_the_same_parts_does_not_make_the_process_keep_a_second
     assert after.state["bank"] is before.state["bank"]
     assert after.config["questions"] is before.config["questions"]
     assert GameTable.objects.get(pk=third.pk).config["questions"] is before.config["questions"]
+
+
+def test_a_new_tables_parts_are_the_kept_copies_before_it_is_stored(two_wordup_tables, monkeypatch):
+    """A homework attempt makes its game before its transaction: its parts are hashed and swapped for the
+    kept copies then, so storing the table inside the transaction hashes nothing."""
+    first, _second = two_wordup_tables
+    kept = GameTable.objects.get(pk=first.pk)
+    state = {**kept.state, "bank": core.clone(kept.state["bank"])}
+    assert state["bank"] == kept.state["bank"] and state["bank"] is not kept.state["bank"]
+    GameTable._meta.get_field("state").share_parts(state)
+    assert state["bank"] is kept.state["bank"]
+    monkeypatch.setattr(fields.hashlib, "sha256", lambda data: pytest.fail("hashed again when stored"))
+    GameTable.objects.filter(pk=first.pk).update(state=state)
+    assert _stored_state(first)["bank"] == {fields.PART: fields._digests[id(kept.state["bank"])]}
