@@ -12,6 +12,7 @@ django_asgi_app = get_asgi_application()
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402  (needs Django set up first)
 from django.conf import settings  # noqa: E402
 
+from config.sqlite.base import start_checkpointer  # noqa: E402
 from games.clock import free_seats_of_the_last_run, start_in_thread  # noqa: E402
 from games.realtime import balance  # noqa: E402
 from games.realtime.routing import build_websocket_application  # noqa: E402
@@ -25,15 +26,16 @@ router = ProtocolTypeRouter(
 
 
 async def application(scope, receive, send):
-    """The router, plus ASGI lifespan: in embedded mode the game clock runs inside this process; with
-    Redis the connection balancer (games.realtime.balance) does."""
+    """The router, plus ASGI lifespan: in embedded mode the game clock and SQLite's checkpointer run
+    inside this process; with Redis the connection balancer (games.realtime.balance) does."""
     if scope["type"] != "lifespan":
         return await router(scope, receive, send)
-    clock = balancer = collector = None
+    clock = balancer = collector = checkpointer = None
     while True:
         message = await receive()
         if message["type"] == "lifespan.startup":
             _tune_garbage_collector()
+            checkpointer = start_checkpointer()  # SQLite: the log is copied back off the writers' turns
             if settings.CLASSPLAY_GC_FULL_SECONDS > 0:
                 collector = asyncio.create_task(_collect_old_garbage(settings.CLASSPLAY_GC_FULL_SECONDS))
             if not settings.REDIS_URL:  # the one process: seats still held are from before it started
@@ -45,6 +47,8 @@ async def application(scope, receive, send):
         elif message["type"] == "lifespan.shutdown":
             if clock is not None:
                 await asyncio.to_thread(clock.stop)
+            if checkpointer is not None:
+                await asyncio.to_thread(checkpointer.stop)
             for task in (balancer, collector):
                 if task is not None:
                     task.cancel()
