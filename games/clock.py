@@ -26,6 +26,7 @@ from django.db import OperationalError, close_old_connections, connection
 from . import broadcast, selectors, services
 from .models import Heartbeat
 from .realtime import balance, fanout
+from .services.log import HeldFacts, facts_held
 
 logger = logging.getLogger(__name__)
 SWEEP_SECONDS = 0.25
@@ -34,6 +35,8 @@ SWEEP_SECONDS = 0.25
 #: with 1000 homework games a sweep took ~20 ms, and a 50 ms sleep after it left the computer's moves
 #: 43 ms late at the median (95 ms at p95) before the sweep even began.
 MIN_GAP_SECONDS = 0.025
+#: The learning facts of the sweeps go to the worker as one task at most this often (``facts_held``).
+FACTS_HELD_SECONDS = 0.5
 LOBBY_CHECK_SECONDS = 15.0
 WRAP_UP_CHECK_SECONDS = 120.0
 ERROR_BACKOFF_SECONDS = 5.0
@@ -134,6 +137,13 @@ def free_seats_of_the_last_run() -> int:
 
 def run(stop: threading.Event, *, interval: float = SWEEP_SECONDS, sweep: Sweep = sweep_due) -> None:
     """Sweep until ``stop`` is set. Errors are logged and the loop goes on: a clock must not die."""
+    with facts_held() as facts:
+        _run_held(stop, interval, sweep, facts)
+    close_old_connections()
+    _close_broadcast_runner()
+
+
+def _run_held(stop: threading.Event, interval: float, sweep: Sweep, facts: HeldFacts) -> None:
     last_lobby_check = last_wrap_up_check = 0.0
     while not stop.is_set():
         started = time.monotonic()
@@ -146,6 +156,8 @@ def run(stop: threading.Event, *, interval: float = SWEEP_SECONDS, sweep: Sweep 
             if check_wrap_ups:
                 last_wrap_up_check = started
             wait = _until_next_sweep(started, interval, moved)
+            if facts.held_for() >= FACTS_HELD_SECONDS:
+                facts.flush()
         except Exception as error:  # keep ticking: the next sweep retries what failed
             if isinstance(error, OperationalError) and "locked" in str(error):
                 # Another connection was writing (SQLite): retry at the next sweep, not seconds late.
@@ -158,8 +170,6 @@ def run(stop: threading.Event, *, interval: float = SWEEP_SECONDS, sweep: Sweep 
         # Otherwise the connection stays open between sweeps: four sweeps a second each opening and
         # closing one (CONN_MAX_AGE is 0) cost the server process as much CPU as the sweeps themselves.
         stop.wait(max(0.0, wait))
-    close_old_connections()
-    _close_broadcast_runner()
 
 
 def _until_next_sweep(started: float, interval: float, moved: int) -> float:

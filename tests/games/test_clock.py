@@ -167,6 +167,32 @@ def test_after_a_sweep_that_moved_games_on_the_next_starts_a_gap_later_without_a
     assert waits == [pytest.approx(clock.MIN_GAP_SECONDS - 0.010)]
 
 
+def test_the_clock_sends_its_sweeps_facts_together_at_most_half_a_second_apart_and_when_it_stops(monkeypatch):
+    from types import SimpleNamespace
+
+    from games.services import log
+
+    stop, now, sent, sweeps = threading.Event(), [100.0], [], []
+
+    def tick(**kwargs):
+        sweeps.append(now[0])
+        log._holding.facts.add({7: [len(sweeps)]})  # what a sweep's commit hands the holder
+        now[0] += 0.2
+        if len(sweeps) == 5:
+            stop.set()
+        return 1
+
+    monkeypatch.setattr(clock, "tick", tick)
+    monkeypatch.setattr(clock, "time", SimpleNamespace(monotonic=lambda: now[0], time=lambda: now[0]))
+    monkeypatch.setattr(log.time, "monotonic", lambda: now[0])
+    monkeypatch.setattr(log, "queue_tables_facts", sent.append)
+    monkeypatch.setattr(clock, "close_old_connections", lambda: None)
+    monkeypatch.setattr(stop, "wait", lambda seconds: None)
+    clock.run(stop, interval=5.0)
+    # Held from the first sweep: sent once 0.5 s had passed (after the third), the rest at the stop.
+    assert sent == [[(7, [1, 2, 3])], [(7, [4, 5])]]
+
+
 @pytest.mark.django_db(transaction=True)
 def test_the_clock_thread_keeps_its_connection_between_sweeps_and_closes_it_when_stopped(monkeypatch):
     """Opening and closing a connection four times a second cost the server as much as the sweeps."""

@@ -235,3 +235,36 @@ def test_a_computer_players_answers_queue_no_task_their_facts_are_not_kept(
     students = {seq for seq in with_facts if f"s{ava.pk}" in players_by_seq[seq]}
     assert students and with_facts - students, "the game had answers of both"
     assert queued_seqs == students
+
+
+def test_facts_held_by_a_thread_go_as_one_task_when_flushed(
+    table, ava, ben, django_capture_on_commit_callbacks
+):
+    """The clock holds its sweeps' facts and queues them together (a task per sweep, many a second, was
+    a seventh of its work); the entries are the same."""
+    from games.services.log import facts_held
+
+    with mock.patch("games.tasks.tables_facts.delay") as queued:
+        with facts_held() as held:
+            with django_capture_on_commit_callbacks(execute=True):
+                _answer(table, ava)
+            with django_capture_on_commit_callbacks(execute=True):
+                _answer(table, ben)  # the reveal: a fact
+            queued.assert_not_called()
+            assert held.seqs == {table.pk: [_reveal_seq(table)]} and held.held_for() >= 0
+            held.flush()
+            queued.assert_called_once_with([[table.pk, [_reveal_seq(table)]]])
+            held.flush()  # nothing more held: nothing more queued
+        queued.assert_called_once()
+
+
+def test_facts_still_held_when_the_holder_leaves_are_queued_then(
+    table, ava, ben, django_capture_on_commit_callbacks
+):
+    from games.services.log import facts_held
+
+    with mock.patch("games.tasks.tables_facts.delay") as queued:
+        with facts_held(), django_capture_on_commit_callbacks(execute=True):
+            _answer(table, ava)
+            _answer(table, ben, at=T0 + 6)
+        queued.assert_called_once_with([[table.pk, [_reveal_seq(table)]]])
