@@ -271,6 +271,12 @@ class SessionSnapshot:
     def table_ids(self) -> list[int]:
         return list(self.tables)
 
+    def seats_only(self) -> SessionSnapshot:
+        """What a later ``session_snapshot(..., seats_from=)`` reuses (the seats and the participants),
+        without the tables: a server keeps one per session with a device connected, and each table
+        holds its whole state (with 1000 homework attempts, several megabytes kept for nothing)."""
+        return replace(self, tables={})
+
     def summary_for(self, role: str, language: str | None = None) -> dict:
         """Staff see every participant and who is connected; a student's device needs only counts. The
         projector, which the class sees, is not told who has accommodations. With a ``language``, the

@@ -81,7 +81,7 @@ class SessionHub:
         self.table_jobs: dict[int, bool] = {}
         #: per connection: table id -> (seq, status, viewer key) of the last view the hub sent it
         self.sent: dict[GameConsumer, dict[int, tuple]] = {}
-        #: per session: the last snapshot read with every seat (a pause or resume reuses its seats)
+        #: per session: the seats of the last snapshot read with every seat (a pause or resume reuses them)
         self.seated: dict[int, selectors.SessionSnapshot] = {}
         #: table id -> the table as a writer of this process just committed it (see keep_committed)
         self.committed: dict[int, Any] = {}
@@ -335,7 +335,7 @@ class SessionHub:
         if snapshot is None:
             return
         if seated is None:
-            self.seated[session_id] = snapshot
+            self.seated[session_id] = snapshot.seats_only()
         for consumer in consumers:
             consumer.adopt_seat(snapshot.seats)
         # The tables this change moved on (a pause, a start) travel with the session in one message per
@@ -377,7 +377,7 @@ class SessionHub:
             return
         snapshot = await database_sync_to_async(selectors.session_snapshot)(session_id)
         if snapshot is not None:
-            self.seated[session_id] = snapshot
+            self.seated[session_id] = snapshot.seats_only()
             # One body per role and language: the projector's leaves out who has accommodations.
             bodies: dict[tuple[str, str], str] = {}
             for consumer in staff:

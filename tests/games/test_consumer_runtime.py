@@ -191,9 +191,15 @@ async def test_a_pause_or_resume_reuses_the_seats_and_any_other_change_reads_the
         assert paused["session"]["status"] == "paused" and reads == [False]  # nothing read before
         await asyncio.sleep(fanout.THROTTLE_SECONDS + 0.1)
         await sync_to_async(services.session_resume)(session=session, by=ms_rivera)
-        resumed = (await _until(teacher, "bundle"))["messages"][0]
+        bundle = await _until(teacher, "bundle")
+        resumed = bundle["messages"][0]
         assert resumed["session"]["status"] == "running" and reads == [False, True]
         assert resumed["session"]["participants"] == paused["session"]["participants"]
+        # What the hub keeps between the two is the seats, not the tables and their states; the resume
+        # reads its table afresh and sends it.
+        kept = fanout.hub().seated[session.pk]
+        assert kept.tables == {} and kept.seats
+        assert [message["type"] for message in bundle["messages"][1:]] == ["table"]
         await asyncio.sleep(fanout.THROTTLE_SECONDS + 0.1)
         participant = await sync_to_async(Participant.objects.get)(session=session, student=ava)
         await sync_to_async(services.participant_remove)(participant=participant, by=ms_rivera)
