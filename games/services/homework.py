@@ -214,7 +214,7 @@ def attempt_start(*, assignment: Assignment, student: Student, now: float | None
     the checks or the game's inputs changed meanwhile, what was made is dropped or made again."""
     now = now_ts() if now is None else now
     prepared = None
-    if _may_open_one(assignment, student):
+    if _in_the_way(assignment, student) is None:
         prepared = _attempt_prepared(assignment, student, now)
     with transaction.atomic():
         return _attempt_opened(assignment, student, now, prepared)
@@ -226,16 +226,23 @@ class _PreparedAttempt:
     table: PreparedTable
 
 
-def _may_open_one(assignment: Assignment, student: Student) -> bool:
-    """A cheap look, without locks, at whether a tap would open a new attempt (decided under the lock)."""
-    if assignment.closed_at is not None or assignment.opens_at > timezone.now():
-        return False
+def _in_the_way(assignment: Assignment, student: Student) -> GameSession | Exception | None:
+    """What stands in the way of a new attempt: the student's unfinished one (to resume), the refusal to
+    raise, or None (a new one may open). Read first without locks, to know whether to make a game;
+    what it says under the assignment's lock decides."""
     if not _assigned_to(assignment, student):
-        return False
+        return PermissionDenied(_("This homework is not set for you."))
+    if assignment.closed_at is not None:
+        return ValidationError(_("Your teacher has closed this homework."))
+    if assignment.opens_at > timezone.now():
+        return ValidationError(_("This homework has not opened yet."))
     mine = GameSession.objects.filter(assignment=assignment, participants__student=student)
-    if mine.filter(status__in=UNFINISHED).exists():
-        return False
-    return not assignment.attempts_allowed or mine.count() < assignment.attempts_allowed
+    unfinished = mine.filter(status__in=UNFINISHED).first()
+    if unfinished is not None:
+        return unfinished
+    if assignment.attempts_allowed and mine.count() >= assignment.attempts_allowed:
+        return ValidationError(_("You have used every attempt at this homework."))
+    return None
 
 
 def _attempt_inputs(assignment: Assignment, student: Student) -> tuple:
@@ -260,18 +267,11 @@ def _attempt_opened(
     assignment: Assignment, student: Student, now: float, prepared: _PreparedAttempt | None
 ) -> GameSession:
     assignment = Assignment.objects.select_for_update().get(pk=assignment.pk)
-    if not _assigned_to(assignment, student):
-        raise PermissionDenied(_("This homework is not set for you."))
-    if assignment.closed_at is not None:
-        raise ValidationError(_("Your teacher has closed this homework."))
-    if assignment.opens_at > timezone.now():
-        raise ValidationError(_("This homework has not opened yet."))
-    mine = GameSession.objects.filter(assignment=assignment, participants__student=student)
-    unfinished = mine.filter(status__in=UNFINISHED).first()
-    if unfinished is not None:
-        return unfinished
-    if assignment.attempts_allowed and mine.count() >= assignment.attempts_allowed:
-        raise ValidationError(_("You have used every attempt at this homework."))
+    in_the_way = _in_the_way(assignment, student)
+    if isinstance(in_the_way, GameSession):
+        return in_the_way
+    if in_the_way is not None:
+        raise in_the_way
     settings, level = inputs = _attempt_inputs(assignment, student)
     session = GameSession.objects.create(
         classroom=assignment.classroom,

@@ -76,7 +76,7 @@ KEYS_PER_LOOKUP = 300
 
 
 @cache
-def _logged_keys(alias: str) -> tuple[str, str]:
+def _logged_keys_sql(alias: str) -> tuple[str, str]:
     """The look-up, as a join of the wanted triples with the log: each one a probe of the log's unique
     index on (table, player, key). Its condition is written out as the index's own (a literal, not a
     parameter), or SQLite cannot use that partial index: filtered by the ORM on tables and keys, it
@@ -104,7 +104,7 @@ def logged_keys(wanted: set[tuple[int, str, str]]) -> list[tuple[int, str, str, 
     if not keyed:
         return []
     alias = router.db_for_write(TableLogEntry)  # the connection of the transaction that will write
-    head, tail = _logged_keys(alias)
+    head, tail = _logged_keys_sql(alias)
     found = []
     with connections[alias].cursor() as cursor:
         for start in range(0, len(keyed), KEYS_PER_LOOKUP):

@@ -338,7 +338,7 @@ def test_on_sqlite_the_keys_are_looked_up_through_the_logs_unique_index(two_tabl
 
     if connection.vendor != "sqlite":
         pytest.skip("SQLite's query plan")
-    head, tail = rows._logged_keys(connection.alias)
+    head, tail = rows._logged_keys_sql(connection.alias)
     with connection.cursor() as cursor:
         cursor.execute(
             "EXPLAIN QUERY PLAN " + head + "(%s, %s, %s), (%s, %s, %s)" + tail, [1, "a", "k", 2, "b", "k"]

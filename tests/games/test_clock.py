@@ -105,54 +105,14 @@ def test_the_clock_sleeps_until_the_next_due_time_not_a_whole_interval(monkeypat
     assert 0.05 <= waits[0] <= 0.1
 
 
-@pytest.mark.parametrize(
-    ("sweep_seconds", "expected_wait"),
-    [(0.015, clock.MIN_GAP_SECONDS - 0.015), (0.040, 0.0)],
-    ids=["a quick sweep waits out the gap", "a long sweep is followed at once"],
-)
-def test_sweeps_start_a_gap_apart_not_a_gap_after_each(monkeypatch, sweep_seconds, expected_wait):
-    """With a computer's move always due (1000 homework games), a fixed pause after every sweep made
-    each move wait for it too."""
+def _first_wait(monkeypatch, now: list[float], tick, next_clock_due) -> float:
+    """Run the clock's loop on a fake clock (``now[0]``, which ``tick`` moves on) until its first wait;
+    how long that wait is."""
     from types import SimpleNamespace
 
     from games import selectors
 
-    stop, waits, now = threading.Event(), [], [100.0]
-
-    def tick(**kwargs):
-        now[0] += sweep_seconds
-        return 1
-
-    monkeypatch.setattr(clock, "tick", tick)
-    monkeypatch.setattr(clock, "time", SimpleNamespace(monotonic=lambda: now[0], time=lambda: now[0]))
-    monkeypatch.setattr(selectors, "next_clock_due", lambda: now[0] - 1)  # already due
-    monkeypatch.setattr(clock, "close_old_connections", lambda: None)
-
-    def wait(seconds):
-        waits.append(max(0.0, seconds))
-        stop.set()
-
-    monkeypatch.setattr(stop, "wait", wait)
-    clock.run(stop, interval=5.0)
-    assert waits[0] == pytest.approx(expected_wait)
-
-
-def test_after_a_sweep_that_moved_games_on_the_next_starts_a_gap_later_without_asking_when(monkeypatch):
-    """With 1000 homework games something is nearly always due a gap later: asking the database when
-    (two queries) after every such sweep was an eighth of the clock's work."""
-    from types import SimpleNamespace
-
-    from games import selectors
-
-    stop, waits, now = threading.Event(), [], [100.0]
-
-    def tick(**kwargs):
-        now[0] += 0.010
-        return 3
-
-    def next_clock_due():
-        raise AssertionError("not asked after a sweep that moved games on")
-
+    stop, waits = threading.Event(), []
     monkeypatch.setattr(clock, "tick", tick)
     monkeypatch.setattr(clock, "time", SimpleNamespace(monotonic=lambda: now[0], time=lambda: now[0]))
     monkeypatch.setattr(selectors, "next_clock_due", next_clock_due)
@@ -164,7 +124,41 @@ def test_after_a_sweep_that_moved_games_on_the_next_starts_a_gap_later_without_a
 
     monkeypatch.setattr(stop, "wait", wait)
     clock.run(stop, interval=5.0)
-    assert waits == [pytest.approx(clock.MIN_GAP_SECONDS - 0.010)]
+    return waits[0]
+
+
+@pytest.mark.parametrize(
+    ("sweep_seconds", "expected_wait"),
+    [(0.015, clock.MIN_GAP_SECONDS - 0.015), (0.040, 0.0)],
+    ids=["a quick sweep waits out the gap", "a long sweep is followed at once"],
+)
+def test_sweeps_start_a_gap_apart_not_a_gap_after_each(monkeypatch, sweep_seconds, expected_wait):
+    """With a computer's move always due (1000 homework games), a fixed pause after every sweep made
+    each move wait for it too."""
+    now = [100.0]
+
+    def tick(**kwargs):
+        now[0] += sweep_seconds
+        return 1
+
+    wait = _first_wait(monkeypatch, now, tick, next_clock_due=lambda: now[0] - 1)  # already due
+    assert wait == pytest.approx(expected_wait)
+
+
+def test_after_a_sweep_that_moved_games_on_the_next_starts_a_gap_later_without_asking_when(monkeypatch):
+    """With 1000 homework games something is nearly always due a gap later: asking the database when
+    (two queries) after every such sweep was an eighth of the clock's work."""
+    now = [100.0]
+
+    def tick(**kwargs):
+        now[0] += 0.010
+        return 3
+
+    def next_clock_due():
+        raise AssertionError("not asked after a sweep that moved games on")
+
+    wait = _first_wait(monkeypatch, now, tick, next_clock_due)
+    assert wait == pytest.approx(clock.MIN_GAP_SECONDS - 0.010)
 
 
 def test_the_clock_sends_its_sweeps_facts_together_at_most_half_a_second_apart_and_when_it_stops(monkeypatch):
