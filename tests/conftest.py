@@ -6,9 +6,12 @@ Hillside school: Mr Okafor (teacher), Mrs Lindqvist (school admin), Dan (a stude
 """
 
 import atexit
+import hashlib
+import itertools
 import os
 import shutil
 import tempfile
+import types
 from pathlib import Path
 
 import pytest
@@ -94,6 +97,20 @@ def eager_celery():
     app.conf.task_always_eager, app.conf.task_eager_propagates = True, True
     yield app
     app.conf.task_always_eager, app.conf.task_eager_propagates = old
+
+
+@pytest.fixture
+def fixed_seeds(monkeypatch, request):
+    """New tables' seeds (secret and random in the product) made from the test's name instead: a test
+    whose assertions depend on how its game falls out plays the same game every run."""
+    from games.services import lobby
+
+    count = itertools.count()
+
+    def token_hex(nbytes: int = 32) -> str:
+        return hashlib.sha256(f"{request.node.nodeid}:{next(count)}".encode()).hexdigest()[: 2 * nbytes]
+
+    monkeypatch.setattr(lobby, "secrets", types.SimpleNamespace(token_hex=token_hex))
 
 
 @pytest.fixture(scope="session")

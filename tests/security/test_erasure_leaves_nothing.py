@@ -23,7 +23,7 @@ from tests.classrooms.test_student_signin import signin
 from tests.factories import enrolled_student, play_through_runtime, recorded_facts, started_session
 from tests.security.test_erasure_games import T0, play_wordup_typing
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fixed_seeds")]
 
 GIVEN, FAMILY, TYPED = "Quillondra", "Zephyrine-Marsh", "Xylophonix"
 TRACES = (GIVEN, FAMILY, TYPED, "Quillondra Z.")

@@ -15,7 +15,7 @@ from tests.classrooms.test_student_signin import signin
 from tests.factories import recorded_facts, started_session
 from tests.security.test_erasure_games import T0, play_wordup_typing
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fixed_seeds")]
 
 
 def test_the_export_holds_the_games_moves_facts_levels_and_devices(
