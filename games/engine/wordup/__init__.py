@@ -7,6 +7,7 @@ sees), :mod:`.bot` (computer players) and :mod:`.facts` (learning facts); this m
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from games.engine import core
@@ -43,6 +44,10 @@ class WordUp(Game):
 
     def view(self, state: State, viewer: Viewer) -> dict[str, Any]:
         return view.build_view(state, viewer)
+
+    def views(self, state: State, viewers: list[Viewer]) -> Iterator[dict[str, Any]]:
+        public = view.public_view(state, shared=True)
+        return (view.build_view(state, viewer, public) for viewer in viewers)
 
     def is_over(self, state: State) -> bool:
         return state["phase"] == rules.OVER
