@@ -59,6 +59,7 @@ PART = "$part"
 PARTS_KEPT = 128
 _parts: OrderedDict[str, Any] = OrderedDict()
 _digests: dict[int, str] = {}  # id() of a part in _parts -> its digest
+_aliases: OrderedDict[int, tuple[Any, str]] = OrderedDict()  # id() of an equal copy -> (copy, digest)
 #: (database alias, digest) of the parts this process knows are stored (parts are never deleted).
 _stored: set[tuple[str, str]] = set()
 _keys_by_game: dict[str, tuple[str, ...]] = {}
@@ -136,13 +137,29 @@ def _store_part(value: Any, alias: str) -> str:
 def _kept_digest(value: Any) -> str:
     """The part's digest, the part kept in this process unless an equal one already is."""
     digest = _digests.get(id(value))
-    if digest is None or _parts.get(digest) is not value:
-        digest = hashlib.sha256(_encode_sorted(value)).hexdigest()
-        if digest in _parts:
-            _parts.move_to_end(digest)
-        else:
-            _keep(digest, value)
+    if digest is not None and _parts.get(digest) is value:
+        return digest
+    alias = _aliases.get(id(value))
+    if alias is not None and alias[0] is value and alias[1] in _parts:
+        _aliases.move_to_end(id(value))
+        _parts.move_to_end(alias[1])
+        return alias[1]
+    digest = hashlib.sha256(_encode_sorted(value)).hexdigest()
+    if digest in _parts:
+        _parts.move_to_end(digest)
+        _alias(value, digest)
+    else:
+        _keep(digest, value)
     return digest
+
+
+def _alias(value: Any, digest: str) -> None:
+    """Remember the digest of an equal copy of a kept part: a caller that keeps its own copy and gives
+    it again (each school's Word Up bank, kept since before the server read the same part back from a
+    table) is not hashed again. The entry holds the copy, so its id() cannot be reused meanwhile."""
+    _aliases[id(value)] = (value, digest)
+    while len(_aliases) > PARTS_KEPT:
+        _aliases.popitem(last=False)
 
 
 def forget_stored_parts(**_kwargs) -> None:

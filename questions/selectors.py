@@ -11,7 +11,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from django.db.models import Case, Count, F, Model, Q, QuerySet, Value, When
+from django.db.models import Case, Count, F, Max, Model, Q, QuerySet, Value, When
 
 from classrooms.models import Classroom, Membership, School, User
 from classrooms.selectors import is_school_admin, primary_school
@@ -320,6 +320,22 @@ def wordup_bank_for(school: School | int, *, own_only: bool = False) -> dict[str
     for question in questions:
         bank[str(question.level)][question.category].append(question.to_engine_dict())
     return bank
+
+
+def wordup_bank_version(school: School | int, vocabulary_id: int | None = None) -> tuple:
+    """What differs whenever the school's Word Up bank (and the vocabulary list, if given) would read
+    differently: how many questions and reviews there are and when the latest of each changed (an edit
+    stamps ``updated_at``, a deletion lowers the count). Three small queries, not the whole bank."""
+    school_id = school if isinstance(school, int) else school.pk
+    items = school_items("wordup", school_id).aggregate(count=Count("pk"), latest=Max("updated_at"))
+    reviews = ItemReview.objects.filter(school_id=school_id, kind="wordup").aggregate(
+        count=Count("pk"), latest=Max("at")
+    )
+    vocabulary = None
+    if vocabulary_id is not None:
+        found = VocabularyList.objects.filter(pk=vocabulary_id, school_id=school_id).values_list("updated_at")
+        vocabulary = found.first()
+    return items["count"], items["latest"], reviews["count"], reviews["latest"], vocabulary
 
 
 def concepts_for(

@@ -61,8 +61,10 @@ def _isolated(tmp_path):
     from django.test import override_settings
 
     from games import fields, outbox
+    from games.definitions import wordup
 
     cache.clear()
+    wordup.forget_kept_banks()
     outbox.reset()  # a broker or channel layer a test broke is not "down" for the next test
     with override_settings(MEDIA_ROOT=tmp_path / "media"):
         yield

@@ -725,6 +725,22 @@ def test_only_the_levels_the_players_questions_can_come_from_are_read():
         GAME.setup(S.config(2, questions=questions, levels=[4, 4]), "s")
 
 
+def test_games_made_from_the_same_questions_share_one_bank_until_a_list_changes():
+    """A homework evening starts every attempt from the school's one bank: it is checked once."""
+    questions = S.bank()
+    first = GAME.setup(S.config(2, questions=questions), "a")
+    second = GAME.setup(S.config(2, questions=questions), "b")
+    assert second["bank"] is first["bank"]
+    assert second["sources"] == first["sources"] and second["sources"] is not first["sources"]
+    level = str(first["players"][first["seating"][0]]["level"])
+    questions[level][CW] = questions[level][CW][:3]  # a list replaced
+    shorter = GAME.setup(S.config(2, questions=questions), "c")
+    assert shorter["bank"] is not first["bank"] and len(shorter["bank"][level][CW]) == 3
+    questions[level][CW].append(S.question(int(level), CW, 99))  # a list added to
+    longer = GAME.setup(S.config(2, questions=questions), "d")
+    assert [q["id"] for q in longer["bank"][level][CW]][-1] == S.question(int(level), CW, 99)["id"]
+
+
 def test_a_bank_without_any_question_of_a_category_cannot_start():
     questions = S.bank()
     for level in questions.values():
@@ -1224,3 +1240,25 @@ def test_bots_answer_right_with_their_accuracy(accuracy):
     )
     facts = GAME.facts(events)
     assert facts and all(fact["correct"] is bool(accuracy) for fact in facts)
+
+
+def test_views_built_together_equal_views_built_one_by_one_and_leave_the_state_alone():
+    """The fan-out builds a table's views together: they share the state's objects, never change them."""
+    state = GAME.setup(S.config(3, bots=[None, 0.5, 0.9]), "views")
+    rng = core.Rng("views")
+    viewers = [{"role": r} for r in ("teacher", "projector", "spectator")]
+    viewers += [{"role": "player", "player": f"p{i}"} for i in range(3)]
+    for step in range(200):
+        before = core.state_hash(state)
+        together = [json.loads(json.dumps(view)) for view in GAME.views(state, viewers)]
+        assert together == [GAME.view(state, viewer) for viewer in viewers], step
+        assert core.state_hash(state) == before
+        if GAME.is_over(state):
+            break
+        movers = GAME.current_players(state)
+        due = state["clock"].get("deadline")
+        if not movers or (due is not None and 1.0 + step >= due):
+            state = GAME.on_deadline(state, due or 1000.0 + step)[0]
+            continue
+        player = rng.choice(movers)
+        state, _events = GAME.apply(state, player, GAME.bot_action(state, player, rng), 1.0 + step)

@@ -150,3 +150,19 @@ def test_a_new_tables_parts_are_the_kept_copies_before_it_is_stored(two_wordup_t
     monkeypatch.setattr(fields.hashlib, "sha256", lambda data: pytest.fail("hashed again when stored"))
     GameTable.objects.filter(pk=first.pk).update(state=state)
     assert _stored_state(first)["bank"] == {fields.PART: fields._digests[id(kept.state["bank"])]}
+
+
+def test_an_equal_copy_given_again_is_hashed_once(two_wordup_tables, monkeypatch):
+    """The server keeps each school's Word Up bank; when the part it is kept as was read back from a
+    table first, that bank is an equal copy of it: every attempt's set-up hashed 200 KB again."""
+    first, _second = two_wordup_tables
+    kept = GameTable.objects.get(pk=first.pk)
+    own = core.clone(kept.config["questions"])
+    field = GameTable._meta.get_field("config")
+    config = {"questions": own}
+    field.share_parts(config)
+    assert config["questions"] is kept.config["questions"]
+    monkeypatch.setattr(fields.hashlib, "sha256", lambda data: pytest.fail("the same copy hashed again"))
+    again = {"questions": own}
+    field.share_parts(again)
+    assert again["questions"] is kept.config["questions"]

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
+from typing import Any
+
 from django.utils.translation import gettext_lazy as _
 
 from games.catalog import LEVEL_CHOICES, GameSpec, Setting
 from games.engine.core import Rng
 from games.engine.wordup import WordUp
 from games.shipped import wordup_questions
-from questions.selectors import vocabulary_questions_for, wordup_bank_for
+from questions.selectors import vocabulary_questions_for, wordup_bank_for, wordup_bank_version
 
 from ..base import BankUse, GameDefinition, HomeworkForm, TableContent, build_config, with_bots
 from .reports import MEASURES
@@ -42,16 +46,48 @@ def add_content(config: dict, players: list[dict], table: TableContent) -> None:
     config["questions"] = table.content if table.content is not None else wordup_questions()
 
 
+#: Each school's bank as its games start from it (with a vocabulary list or not), kept in this process
+#: while its version (``wordup_bank_version``) is the same: a homework evening starts thousands of
+#: attempts from one bank, and reading it was a query of every question at each start. The kept bank is
+#: shared by every game made from it (the engine then keeps the bank it builds from it), so it is never
+#: changed in place.
+BANKS_KEPT = 32
+_banks: OrderedDict[tuple[int, Any], tuple[tuple, dict]] = OrderedDict()
+_banks_lock = threading.Lock()
+
+
 def school_bank(session) -> dict:
     """The school's Word Up bank (shipped questions plus its own) from the database, or the shipped files
     on a fresh install before the banks are loaded. A session playing a vocabulary list gets the list's
     questions at every level (every student plays the class's words), the bank's for a kind the list
     could not make; a list deleted since the session was scheduled leaves the bank."""
-    bank = wordup_bank_for(session.classroom.school_id)
+    school_id, vocabulary = session.classroom.school_id, session.settings.get("vocabulary")
+    key = (school_id, vocabulary)
+    version = wordup_bank_version(school_id, vocabulary)  # read first: a change after it is seen next time
+    with _banks_lock:
+        kept = _banks.get(key)
+        if kept is not None and kept[0] == version:
+            _banks.move_to_end(key)
+            return kept[1]
+    bank = _school_bank_read(school_id, vocabulary)
+    with _banks_lock:
+        _banks[key] = (version, bank)
+        while len(_banks) > BANKS_KEPT:
+            _banks.popitem(last=False)
+    return bank
+
+
+def forget_kept_banks() -> None:
+    """Read every school's bank afresh (tests: each starts with its own database)."""
+    with _banks_lock:
+        _banks.clear()
+
+
+def _school_bank_read(school_id: int, vocabulary: Any) -> dict:
+    bank = wordup_bank_for(school_id)
     if not all(bank[level][category] for level in bank for category in bank[level]):
         bank = wordup_questions()
-    vocabulary = session.settings.get("vocabulary")
-    own = vocabulary_questions_for(session.classroom.school_id, vocabulary) if vocabulary else None
+    own = vocabulary_questions_for(school_id, vocabulary) if vocabulary else None
     if own:
         bank = {
             level: {category: own.get(category) or questions for category, questions in categories.items()}

@@ -9,6 +9,8 @@ the same level therefore never share a sheet (until the bank wraps round).
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from typing import Any
 
 from ..core import _
@@ -81,15 +83,65 @@ def _category_fields(raw: dict[str, Any], question: dict[str, Any], where: str) 
     return {"sentence": sentence}
 
 
-def build_bank(
-    questions: Any, levels: set[int]
-) -> tuple[dict[str, dict[str, list]], dict[str, dict[str, int]]]:
+Bank = dict[str, dict[str, list]]
+Sources = dict[str, dict[str, int]]
+
+#: Banks built lately, by the identity of the questions they were built from and the players' levels.
+#: Every homework attempt at a school starts from the same (shared) questions, and checking them was
+#: most of an attempt's start; the same bank object also lets the server store it without hashing it
+#: again. Each entry holds its questions, so their identity cannot be reused while it is kept.
+BANKS_KEPT = 16
+_banks: OrderedDict[tuple[int, frozenset[int]], tuple[Any, tuple, Bank, Sources]] = OrderedDict()
+_banks_lock = threading.Lock()
+
+
+def build_bank(questions: Any, levels: set[int]) -> tuple[Bank, Sources]:
     """The questions the players' levels need, and for each level and category the level they come from.
 
     A level with no questions in a category borrows that category from a level next to it (the lower one
     first), never from further away: a level-1 student is not asked a level-3 question. Without one, the
     game cannot start, and the reason names the category and the level that lack questions.
+
+    The bank is shared with every other game built from the same questions (a state never changes its
+    bank). Questions given to a game must not be changed in place afterwards: a list replaced, added to
+    or shortened is noticed, a question edited inside its list is not.
     """
+    key = (id(questions), frozenset(levels))
+    shape = _shape(questions)
+    with _banks_lock:
+        kept = _banks.get(key)
+        if kept is not None and kept[0] is questions and kept[1] == shape:
+            _banks.move_to_end(key)
+            return kept[2], _copied(kept[3])
+    bank, sources = _built_bank(questions, levels)
+    with _banks_lock:
+        _banks[key] = (questions, shape, bank, sources)
+        while len(_banks) > BANKS_KEPT:
+            _banks.popitem(last=False)
+    return bank, _copied(sources)
+
+
+def _shape(questions: Any) -> tuple:
+    """What tells a changed question set from the one kept: each level's and category's list and length."""
+    if not isinstance(questions, dict):
+        return ()
+    return tuple(
+        (key, id(categories), *((name, id(items), _length(items)) for name, items in categories.items()))
+        if isinstance(categories, dict)
+        else (key, id(categories))
+        for key, categories in questions.items()
+    )
+
+
+def _length(items: Any) -> int:
+    return len(items) if isinstance(items, list) else -1
+
+
+def _copied(sources: Sources) -> Sources:
+    return {level: dict(categories) for level, categories in sources.items()}
+
+
+def _built_bank(questions: Any, levels: set[int]) -> tuple[Bank, Sources]:
     if not isinstance(questions, dict):
         raise ValueError("config['questions'] must map levels to categories")
     # Only the levels a player's questions can come from are read (and checked): a homework attempt
@@ -106,8 +158,8 @@ def build_bank(
             category: [clean_question(raw, level, category) for raw in categories.get(category) or []]
             for category in CATEGORIES
         }
-    sources: dict[str, dict[str, int]] = {}
-    bank: dict[str, dict[str, list]] = {}
+    sources: Sources = {}
+    bank: Bank = {}
     for level in sorted(levels):
         sources[str(level)] = {}
         for category in CATEGORIES:
