@@ -17,6 +17,7 @@ from .. import broadcast, signals
 from ..definitions import get_engine
 from ..engine import core
 from ..models import GameSession, GameTable, TableLogEntry
+from . import rows
 from .base import _locked_tables, is_bot, now_ts
 from .log import FactsBatch, TableWrite, _append, _fire_deadline
 from .rows import logged_keys
@@ -124,10 +125,7 @@ def _tables_submit(
     outcomes: dict[int, list[ActionResult | ActionRefused] | Exception] = {}
     with transaction.atomic():
         facts = FactsBatch.after_commit()
-        tables = {
-            table.pk: table
-            for table in _locked_tables().select_related("session").filter(pk__in=batches).order_by("pk")
-        }
+        tables = {table.pk: table for table in rows.locked_tables(batches)}
         logged = _logged_keys(batches)
         for table_id in sorted(batches):
             table = tables.get(table_id)
@@ -295,7 +293,7 @@ def _sweep_tables_once(table_ids: list[int], now: float, *, savepoints: bool) ->
     steps = 0
     with transaction.atomic():
         facts = FactsBatch.after_commit()
-        for table in _locked_tables().select_related("session").filter(pk__in=table_ids).order_by("pk"):
+        for table in rows.locked_tables(table_ids):
             try:
                 with _each_table(savepoints):
                     steps += _moved_on(table, now, _deadline_if_due, _bot_move_if_due, facts=facts)

@@ -10,11 +10,12 @@ as the ORM stores them."""
 
 from __future__ import annotations
 
-from functools import cache
+from functools import cache, lru_cache
+from typing import Any
 
 from django.db import DatabaseError, connections, router
 
-from ..models import GameTable, TableLogEntry
+from ..models import GameSession, GameTable, TableLogEntry
 
 #: What a move changes on the table row.
 TABLE_FIELDS = ("state", "seq", "deadline", "bot_due", "status", "outcome", "updated_at")
@@ -68,6 +69,72 @@ def entry_insert(entry: TableLogEntry) -> TableLogEntry:
         entry.pk = cursor.fetchone()[0] if returning else cursor.lastrowid
     entry._state.adding, entry._state.db = False, alias
     return entry
+
+
+#: Every column of a table row a move reads (its configuration, ~200 KB in a big session, is read only
+#: at set-up, as ``base._locked_tables`` defers it) and every column of its session.
+_TABLE_READ = tuple(field for field in GameTable._meta.concrete_fields if field.name != "config")
+_SESSION_READ = tuple(GameSession._meta.concrete_fields)
+_READ = (*_TABLE_READ, *_SESSION_READ)
+_TABLE_NAMES = [field.attname for field in _TABLE_READ]
+_SESSION_NAMES = [field.attname for field in _SESSION_READ]
+
+
+@cache
+def _read_converters(alias: str) -> list[tuple[int, Any, tuple[Any, ...]]]:
+    """(position, column, converters) of each read column whose value the ORM converts as read (the
+    backend's converters, then the field's own ``from_db_value``)."""
+    connection = connections[alias]
+    found = []
+    for position, field in enumerate(_READ):
+        column = field.get_col(field.model._meta.db_table)
+        converters = (*connection.ops.get_db_converters(column), *column.get_db_converters(connection))
+        if converters:
+            found.append((position, column, converters))
+    return found
+
+
+@lru_cache(maxsize=256)
+def _locked_tables_sql(alias: str, count: int) -> str:
+    connection = connections[alias]
+    quote = connection.ops.quote_name
+    columns = [f"t.{quote(field.column)}" for field in _TABLE_READ]
+    columns += [f"s.{quote(field.column)}" for field in _SESSION_READ]
+    sql = (
+        f"SELECT {', '.join(columns)} FROM {quote(GameTable._meta.db_table)} t"
+        f" INNER JOIN {quote(GameSession._meta.db_table)} s ON t.{quote('session_id')} = s.{quote('id')}"
+        f" WHERE t.{quote('id')} IN ({', '.join(['%s'] * count)}) ORDER BY t.{quote('id')} ASC"
+    )
+    return sql + (" FOR UPDATE" if connection.features.has_select_for_update else "")
+
+
+def locked_tables(table_ids: list[int] | set[int] | dict[int, Any]) -> list[GameTable]:
+    """These tables, locked, each with its session, in id order:
+    ``_locked_tables().select_related("session").filter(pk__in=table_ids).order_by("pk")``, its statement
+    built once per process (per number of tables) and each value converted as the ORM converts it.
+    The clock and the moves read their tables this way many times a second, and building the
+    statement was half of each read."""
+    ids = sorted(table_ids)
+    if not ids:
+        return []
+    alias = router.db_for_write(GameTable)  # the connection of the transaction that will write
+    connection = connections[alias]
+    with connection.cursor() as cursor:
+        cursor.execute(_locked_tables_sql(alias, len(ids)), ids)
+        rows = cursor.fetchall()
+    return [_table_of(alias, connection, row) for row in rows]
+
+
+def _table_of(alias: str, connection, row: tuple) -> GameTable:
+    values = list(row)
+    for position, column, converters in _read_converters(alias):
+        for converter in converters:
+            values[position] = converter(values[position], column, connection)
+    split = len(_TABLE_READ)
+    table = GameTable.from_db(alias, _TABLE_NAMES, values[:split])
+    session = GameSession.from_db(alias, _SESSION_NAMES, values[split:])
+    GameTable.session.field.set_cached_value(table, session)
+    return table
 
 
 #: (table id, player, key) triples per look-up statement: three parameters each, well inside SQLite's
