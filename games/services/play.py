@@ -278,7 +278,7 @@ def clock_sweep(*, now: float | None = None, limit: int = SWEEP_TABLES) -> int:
     kept the clock's thread busy. A table whose step raises is rolled back alone and logged; the
     others go on, and the next sweep tries it again. Returns the steps taken."""
     now = now_ts() if now is None else now
-    due = _due_tables(Q(deadline__lte=now) | Q(bot_due__lte=now))
+    due = rows.due_table_ids(now)
     return sum(_sweep_tables(due[start : start + limit], now) for start in range(0, len(due), limit))
 
 

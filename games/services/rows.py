@@ -137,6 +137,27 @@ def _table_of(alias: str, connection, row: tuple) -> GameTable:
     return table
 
 
+@cache
+def _due_tables_sql(alias: str) -> str:
+    quote = connections[alias].ops.quote_name
+    deadline, bot_due, status = quote("deadline"), quote("bot_due"), quote("status")
+    return (
+        f"SELECT {quote('id')} FROM {quote(GameTable._meta.db_table)}"
+        f" WHERE ({deadline} <= %s OR {bot_due} <= %s) AND {status} = %s"
+    )
+
+
+def due_table_ids(now: float) -> list[int]:
+    """The ids of the tables still playing with a deadline or a computer's move due at ``now``, in id
+    order: what the clock sweeps, several times a second. Only a running session's table has either
+    time set (a pause clears both), so the sessions are not joined and each time is found through its
+    own index (a test checks SQLite's plan)."""
+    alias = router.db_for_read(GameTable)
+    with connections[alias].cursor() as cursor:
+        cursor.execute(_due_tables_sql(alias), [now, now, GameTable.Status.PLAYING])
+        return sorted(row[0] for row in cursor.fetchall())
+
+
 #: (table id, player, key) triples per look-up statement: three parameters each, well inside SQLite's
 #: limit on a statement's parameters.
 KEYS_PER_LOOKUP = 300

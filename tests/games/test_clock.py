@@ -5,13 +5,12 @@ from datetime import timedelta
 
 import pytest
 from django.db import OperationalError
-from django.db.models import Q
 from django.utils import timezone
 
 from games import clock, services
 from games.models import GameTable, TableLogEntry
-from games.services import play
-from tests.factories import started_session
+from games.services import rows
+from tests.factories import enrolled_student, started_session
 
 pytestmark = pytest.mark.django_db
 T0 = 2_000_000.0
@@ -75,7 +74,7 @@ def test_on_sqlite_the_clock_finds_due_tables_through_their_time_indexes(class_7
     started_session(class_7b, ms_rivera, [ava, ben], "faces", now=T0)
     queries = []
     with connection.execute_wrapper(lambda execute, sql, *rest: queries.append(sql) or execute(sql, *rest)):
-        play._due_tables(Q(deadline__lte=T0) | Q(bot_due__lte=T0))  # what clock_sweep sweeps
+        rows.due_table_ids(T0)  # what clock_sweep sweeps
         selectors.next_clock_due()
     assert len(queries) == 3  # the due tables, the next deadline, the next computer's move
     with connection.cursor() as cursor:
@@ -84,6 +83,18 @@ def test_on_sqlite_the_clock_finds_due_tables_through_their_time_indexes(class_7
             cursor.execute("EXPLAIN QUERY PLAN " + sql, [T0] * sql.count("%s"))
             plan = " ".join(str(row[-1]) for row in cursor.fetchall())
             assert "INDEX" in plan and "SCAN games_gametable" not in plan, plan
+
+
+def test_the_clock_sweeps_the_tables_still_playing_with_a_deadline_or_a_computer_due(class_7b, ms_rivera):
+    tables = []
+    for n in range(4):
+        students = [enrolled_student(class_7b, display_name=f"Due {n}{i}") for i in range(2)]
+        tables.append(started_session(class_7b, ms_rivera, students, "wordup", now=T0).tables.get())
+    times = [(T0 - 1, None), (T0 + 60, T0), (T0 + 60, T0 + 1), (T0 - 5, T0 - 5)]
+    for table, (deadline, bot_due) in zip(tables, times, strict=True):
+        GameTable.objects.filter(pk=table.pk).update(deadline=deadline, bot_due=bot_due)
+    GameTable.objects.filter(pk=tables[3].pk).update(status=GameTable.Status.FINISHED)
+    assert rows.due_table_ids(T0) == [tables[0].pk, tables[1].pk]
 
 
 def test_the_clock_sleeps_until_the_next_due_time_not_a_whole_interval(monkeypatch):
