@@ -10,7 +10,6 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 from django.db import transaction
-from django.db.models import Q
 from django.utils.translation import gettext, gettext_noop
 
 from .. import broadcast, signals
@@ -250,7 +249,7 @@ def table_sweep(*, table_id: int, now: float | None = None) -> bool:
 def deadline_sweep(*, now: float | None = None) -> int:
     """Fire every due deadline, one transaction per table (the clock uses :func:`clock_sweep`)."""
     now = now_ts() if now is None else now
-    due = _due_tables(Q(deadline__lte=now))
+    due = rows.due_table_ids(now, bots=False)
     return sum(table_sweep(table_id=table_id, now=now) for table_id in due)
 
 
@@ -267,7 +266,7 @@ def bots_sweep(*, now: float | None = None) -> int:
     """Every computer player whose move is due makes it, one transaction per table (the clock uses
     :func:`clock_sweep`)."""
     now = now_ts() if now is None else now
-    due = _due_tables(Q(bot_due__lte=now))
+    due = rows.due_table_ids(now, deadlines=False)
     return sum(table_bot_move(table_id=table_id, now=now) for table_id in due)
 
 
@@ -303,18 +302,6 @@ def _sweep_tables_once(table_ids: list[int], now: float, *, savepoints: bool) ->
                 facts.discard(table.pk)
                 logger.exception("the clock could not move table %s on; the next sweep tries again", table.pk)
     return steps
-
-
-def _due_tables(due: Q) -> list[int]:
-    """The ids of the tables still playing whose ``due`` condition (on ``deadline``, ``bot_due``) holds,
-    in id order. Only a table whose session is running has a deadline or a computer's move due (a
-    pause clears both), so this reads their indexes alone: joined to the sessions' status, SQLite
-    planned it through that status, every running table each time (1.5 ms a query with 1000 homework
-    games, several times a second). Each step re-checks under the row lock (``_running``)."""
-    due_ids = (
-        GameTable.objects.filter(due, status=GameTable.Status.PLAYING).order_by().values_list("pk", flat=True)
-    )
-    return sorted(due_ids)  # ordered here: the model's ordering would join the sessions again
 
 
 def _moved_on(table: GameTable, now: float, *steps, facts: FactsBatch | None = None) -> int:

@@ -138,23 +138,28 @@ def _table_of(alias: str, connection, row: tuple) -> GameTable:
 
 
 @cache
-def _due_tables_sql(alias: str) -> str:
+def _due_tables_sql(alias: str, deadlines: bool, bots: bool) -> str:
     quote = connections[alias].ops.quote_name
-    deadline, bot_due, status = quote("deadline"), quote("bot_due"), quote("status")
+    due = [
+        f"{quote(column)} <= %s" for column, wanted in (("deadline", deadlines), ("bot_due", bots)) if wanted
+    ]
     return (
         f"SELECT {quote('id')} FROM {quote(GameTable._meta.db_table)}"
-        f" WHERE ({deadline} <= %s OR {bot_due} <= %s) AND {status} = %s"
+        f" WHERE ({' OR '.join(due)}) AND {quote('status')} = %s"
     )
 
 
-def due_table_ids(now: float) -> list[int]:
-    """The ids of the tables still playing with a deadline or a computer's move due at ``now``, in id
-    order: what the clock sweeps, several times a second. Only a running session's table has either
-    time set (a pause clears both), so the sessions are not joined and each time is found through its
-    own index (a test checks SQLite's plan)."""
+def due_table_ids(now: float, *, deadlines: bool = True, bots: bool = True) -> list[int]:
+    """The ids of the tables still playing with a deadline (``deadlines``) or a computer's move
+    (``bots``) due at ``now``, in id order: what the clock sweeps, several times a second. Only a
+    running session's table has either time set (a pause clears both), so the sessions are not joined
+    and each time is found through its own index (joined to the sessions' status, SQLite planned it
+    through that status: every running table each time; a test checks the plan). Each step re-checks
+    under the row lock."""
     alias = router.db_for_read(GameTable)
+    params = [now] * (deadlines + bots) + [GameTable.Status.PLAYING]
     with connections[alias].cursor() as cursor:
-        cursor.execute(_due_tables_sql(alias), [now, now, GameTable.Status.PLAYING])
+        cursor.execute(_due_tables_sql(alias, deadlines, bots), params)
         return sorted(row[0] for row in cursor.fetchall())
 
 

@@ -75,8 +75,10 @@ def test_on_sqlite_the_clock_finds_due_tables_through_their_time_indexes(class_7
     queries = []
     with connection.execute_wrapper(lambda execute, sql, *rest: queries.append(sql) or execute(sql, *rest)):
         rows.due_table_ids(T0)  # what clock_sweep sweeps
+        rows.due_table_ids(T0, bots=False)  # deadline_sweep
+        rows.due_table_ids(T0, deadlines=False)  # bots_sweep
         selectors.next_clock_due()
-    assert len(queries) == 3  # the due tables, the next deadline, the next computer's move
+    assert len(queries) == 5  # the due tables (three ways), the next deadline, the next computer's move
     with connection.cursor() as cursor:
         for sql in queries:
             assert "games_gamesession" not in sql
@@ -95,6 +97,8 @@ def test_the_clock_sweeps_the_tables_still_playing_with_a_deadline_or_a_computer
         GameTable.objects.filter(pk=table.pk).update(deadline=deadline, bot_due=bot_due)
     GameTable.objects.filter(pk=tables[3].pk).update(status=GameTable.Status.FINISHED)
     assert rows.due_table_ids(T0) == [tables[0].pk, tables[1].pk]
+    assert rows.due_table_ids(T0, bots=False) == [tables[0].pk]
+    assert rows.due_table_ids(T0, deadlines=False) == [tables[1].pk]
 
 
 def test_the_clock_sleeps_until_the_next_due_time_not_a_whole_interval(monkeypatch):
