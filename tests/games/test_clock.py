@@ -102,22 +102,9 @@ def test_the_clock_sweeps_the_tables_still_playing_with_a_deadline_or_a_computer
 
 
 def test_the_clock_sleeps_until_the_next_due_time_not_a_whole_interval(monkeypatch):
-    import threading
-
-    from games import selectors
-
-    stop, waits = threading.Event(), []
-    monkeypatch.setattr(clock, "tick", lambda **kwargs: 0)
-    monkeypatch.setattr(selectors, "next_clock_due", lambda: clock.time.time() + 0.1)
-    monkeypatch.setattr(clock, "close_old_connections", lambda: None)
-
-    def wait(seconds):
-        waits.append(seconds)
-        stop.set()
-
-    monkeypatch.setattr(stop, "wait", wait)
-    clock.run(stop, interval=5.0)
-    assert 0.05 <= waits[0] <= 0.1
+    now = [100.0]
+    wait = _first_wait(monkeypatch, now, lambda **kwargs: 0, next_clock_due=lambda: now[0] + 0.1)
+    assert 0.05 <= wait <= 0.1
 
 
 def _first_wait(monkeypatch, now: list[float], tick, next_clock_due) -> float:
