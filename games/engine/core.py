@@ -431,6 +431,14 @@ class Game:
     def on_deadline(self, state: State, now: float) -> tuple[State, list[Event]]:
         raise NotImplementedError
 
+    def on_deadline_in_place(self, state: State, now: float) -> list[Event]:
+        """``on_deadline`` that changes ``state`` itself (see :meth:`apply_in_place`). This default
+        copies, as ``on_deadline`` does."""
+        new, events = self.on_deadline(state, now)
+        state.clear()
+        state.update(new)
+        return events
+
     def view(self, state: State, viewer: Viewer) -> dict[str, Any]:
         raise NotImplementedError
 

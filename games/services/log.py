@@ -159,9 +159,10 @@ def _append(
 
 
 def _fire_deadline(write: TableWrite, *, at: float) -> TableLogEntry:
+    """On the state read from the locked row, which is this transaction's to change (see ``_append``)."""
     engine = get_engine(write.table.session.game)
-    state, events = engine.on_deadline(write.table.state, at)
-    return _append(write, engine, state, events, kind=TableLogEntry.Kind.DEADLINE, at=at)
+    events = engine.on_deadline_in_place(write.table.state, at)
+    return _append(write, engine, write.table.state, events, kind=TableLogEntry.Kind.DEADLINE, at=at)
 
 
 def _clock_entry(

@@ -356,9 +356,19 @@ def _bot_move_if_due(write: TableWrite, now: float) -> bool:
         write.unsaved = True
         return False
     player = bots[0]
-    action = engine.bot_action(table.state, player, core.Rng(f"{table.seed}:bot:{table.seq}"))
-    state, events = engine.apply(table.state, player, action, now)
+    # The action is logged after the move: a copy, in case a bot's action holds a part of the state.
+    action = core.clone(engine.bot_action(table.state, player, core.Rng(f"{table.seed}:bot:{table.seq}")))
+    # The state was read from the row this transaction locked: it is ours to change, as for a student's
+    # move (copying the whole state for each computer move was 6% of the clock's time).
+    events = engine.apply_in_place(table.state, player, action, now)
     _append(
-        write, engine, state, events, kind=TableLogEntry.Kind.ACTION, at=now, player=player, action=action
+        write,
+        engine,
+        table.state,
+        events,
+        kind=TableLogEntry.Kind.ACTION,
+        at=now,
+        player=player,
+        action=action,
     )
     return True

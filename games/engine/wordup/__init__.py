@@ -39,8 +39,15 @@ class WordUp(Game):
         core.refuse_after_deadline(state, player, now)
         return rules.apply_move(state, player, action, now)
 
+    def apply_in_place(self, state: State, player: str, action: Action, now: float) -> list[Event]:
+        core.refuse_after_deadline(state, player, now)
+        return rules.apply_move_in_place(state, player, action, now)
+
     def on_deadline(self, state: State, now: float) -> tuple[State, list[Event]]:
         return rules.deadline_move(state, now)
+
+    def on_deadline_in_place(self, state: State, now: float) -> list[Event]:
+        return rules.deadline_move_in_place(state, now)
 
     def view(self, state: State, viewer: Viewer) -> dict[str, Any]:
         return view.build_view(state, viewer)

@@ -307,15 +307,24 @@ def _card_actions(state: State, player: str) -> list[Action]:
 
 
 def apply_move(state: State, player: str, action: Action, now: float) -> tuple[State, list[Event]]:
-    handler = _handler_for(state, player, action)
     new_state = copy_state(state)
+    return new_state, apply_move_in_place(new_state, player, action, now)
+
+
+def apply_move_in_place(state: State, player: str, action: Action, now: float) -> list[Event]:
+    """The move made on ``state`` itself. Every handler checks everything (the ``illegal`` raises are
+    all in the checks it calls first) before it changes anything, so a refusal leaves ``state`` as it
+    was; a property test holds this to :func:`apply_move` on a copy."""
+    handler = _handler_for(state, player, action)
     events: list[Event] = []
-    handler(new_state, player, action, now, events)
     if game_clock_expired(state, now):
-        # The action was legal but time had already run out: the game ends instead.
-        new_state, events = copy_state(state), []
-        _end_by_time(new_state, now, events)
-    return new_state, events
+        # The action was legal but time had already run out: the game ends instead. It is judged on a
+        # copy (a refusal still refuses), then dropped.
+        handler(copy_state(state), player, action, now, [])
+        _end_by_time(state, now, events)
+        return events
+    handler(state, player, action, now, events)
+    return events
 
 
 def _handler_for(state: State, player: Any, action: Any):
@@ -555,14 +564,18 @@ def _category_pair(action: Action) -> list[str]:
 
 
 def deadline_move(state: State, now: float) -> tuple[State, list[Event]]:
-    state = copy_state(state)
+    new_state = copy_state(state)
+    return new_state, deadline_move_in_place(new_state, now)
+
+
+def deadline_move_in_place(state: State, now: float) -> list[Event]:
     events: list[Event] = []
     phase = state["phase"]
     if phase == OVER:
-        return state, events
+        return events
     if game_clock_expired(state, now):
         _end_by_time(state, now, events)
-        return state, events
+        return events
     actor = current_players(state)
     _emit(
         state,
@@ -585,7 +598,7 @@ def deadline_move(state: State, now: float) -> tuple[State, list[Event]]:
         _lose_tokens(state, state["turn"], least_needed_tokens(state, state["turn"], 2), now, events)
     else:
         _take_free(state, state["turn"], neediest(state, state["turn"], CATEGORIES)[:2], now, events)
-    return state, events
+    return events
 
 
 # ------------------------------------------------------------------------------------------
