@@ -2,7 +2,6 @@
 are on another server process) reads their seats and the lobby's counts, not the whole session: what a
 student's device is sent is the same either way, and a staff screen that comes back reads the seats anew."""
 
-import json
 from unittest.mock import patch
 
 import pytest
