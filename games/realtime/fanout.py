@@ -330,9 +330,12 @@ class SessionHub:
     async def _session_changed(
         self, session_id: int, consumers: list[GameConsumer], *, clocks_only: bool = False
     ) -> None:
-        snapshot = await self._session_read(session_id, consumers, clocks_only)
+        seated = self.seated.get(session_id) if clocks_only else None
+        snapshot = await database_sync_to_async(selectors.session_snapshot)(session_id, seated)
         if snapshot is None:
             return
+        if seated is None:
+            self.seated[session_id] = snapshot.seats_only()
         for consumer in consumers:
             consumer.adopt_seat(snapshot.seats)
         # The tables this change moved on (a pause, a start) travel with the session in one message per
@@ -367,23 +370,6 @@ class SessionHub:
             else:
                 sends.append((consumer, heads[role] + me))
         await _send_all(sends)
-
-    async def _session_read(
-        self, session_id: int, consumers: list[GameConsumer], clocks_only: bool
-    ) -> selectors.SessionSnapshot | None:
-        """The session as these connections see it. Where they are all students' devices (a homework
-        attempt's always are), only their seats and the lobby's counts are read, as when they connect:
-        the whole session (every participant, the controls' log, who is missing) is for staff screens;
-        read twice an attempt, it was 5% of the server's time with 1000 homework games."""
-        seated = self.seated.get(session_id) if clocks_only else None
-        participant_ids = [c.participant_id for c in consumers if c.role == "player"]
-        if seated is None and len(participant_ids) == len(consumers) and None not in participant_ids:
-            self.seated.pop(session_id, None)  # seats may have changed: a staff screen back reads them anew
-            return await database_sync_to_async(selectors.players_snapshot)(session_id, participant_ids)
-        snapshot = await database_sync_to_async(selectors.session_snapshot)(session_id, seated)
-        if snapshot is not None and seated is None:
-            self.seated[session_id] = snapshot.seats_only()
-        return snapshot
 
     async def _presence_changed(self, session_id: int, consumers: list[GameConsumer]) -> None:
         staff = [c for c in consumers if c.role in ("teacher", "projector")]
