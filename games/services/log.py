@@ -159,7 +159,7 @@ def _append(
 
 
 def _fire_deadline(write: TableWrite, *, at: float) -> TableLogEntry:
-    """On the state read from the locked row, which is this transaction's to change (see ``_append``)."""
+    """On the state read from the locked row: the transaction's own, changed in place as a move's is."""
     engine = get_engine(write.table.session.game)
     events = engine.on_deadline_in_place(write.table.state, at)
     return _append(write, engine, write.table.state, events, kind=TableLogEntry.Kind.DEADLINE, at=at)
