@@ -105,3 +105,29 @@ def test_bot_games_never_log_a_move_at_or_after_a_due_deadline(game):
             assert deadline is None or entry["at"] < deadline, entry
             engine.apply(state, entry["player"], entry["action"], entry["at"])  # legal live, too
         state = new_state
+
+
+@pytest.mark.parametrize("game", sorted(DEFINITIONS))
+def test_a_pause_resume_or_extend_changes_only_the_new_states_clocks(game):
+    """The clock entries copy only the clocks (a whole copy of a Word Up state includes its bank): the
+    caller's state is untouched, and the new state is what a whole copy would have given."""
+    engine, state = new_game(game)
+    entries = [
+        {"kind": "pause", "at": 3.0},
+        {"kind": "extend", "at": 4.0, "seconds": 30.0},
+        {"kind": "resume", "at": 10.0},
+        {"kind": "extend", "at": 11.0, "seconds": 15.0},
+    ]
+    for entry in entries:
+        before = core.state_hash(state)
+        expected = core.clone(state)
+        {"pause": core.clock_pause, "resume": core.clock_resume}.get(entry["kind"], lambda s, _at: None)(
+            expected, entry["at"]
+        )
+        if entry["kind"] == "extend":
+            core.clock_extend(expected, entry["seconds"])
+        new_state, events = core.apply_log_entry(engine, state, entry)
+        assert core.state_hash(state) == before and events == []
+        assert new_state == expected
+        state = new_state
+    assert core.phase_deadline(state) is not None
