@@ -62,3 +62,42 @@ def test_only_the_schools_admin_changes_its_settings(client_of, ms_rivera, mrs_l
     client_of(mrs_lindqvist).post(reverse("school_settings"), {"name": "Taken", "time_zone": "Asia/Tokyo"})
     riverside.refresh_from_db()
     assert riverside.time_zone == ""
+
+
+def test_a_students_homework_is_due_in_their_schools_time_zone(riverside, class_7b, ms_rivera, ava):
+    from games import services
+    from tests.games.test_homework_socket import device_of
+
+    riverside.time_zone = "America/New_York"
+    riverside.save()
+    zone = ZoneInfo("America/New_York")
+    due = (datetime.now(zone) + timedelta(days=3)).replace(hour=17, minute=30, second=0, microsecond=0)
+    services.assignment_create(
+        classroom=class_7b,
+        by=ms_rivera,
+        game="wordup",
+        opens_at=datetime.now(zone) - timedelta(hours=1),
+        due_at=due,
+    )
+    page = device_of(ava).get(reverse("student_home")).content.decode()
+    assert f"Due {due.strftime('%a')} {due.day} {due.strftime('%b')}, 17:30" in page
+
+
+def test_a_students_time_zone_comes_with_the_student_already_read(
+    rf, riverside, ava, django_assert_num_queries
+):
+    """The language middleware reads the device's student with their school: the zone asks nothing more."""
+    from django.utils import timezone
+
+    from classrooms.middleware import SchoolTimeZoneMiddleware
+
+    riverside.time_zone = "Asia/Tokyo"
+    riverside.save()
+    request = rf.get("/")
+    request.session = {}
+    request.student = type(ava).objects.select_related("school").get(pk=ava.pk)
+    seen = []
+    middleware = SchoolTimeZoneMiddleware(lambda request: seen.append(timezone.get_current_timezone_name()))
+    with django_assert_num_queries(0):
+        middleware(request)
+    assert seen == ["Asia/Tokyo"]
