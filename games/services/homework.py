@@ -13,6 +13,7 @@ from datetime import datetime
 
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
+from django.db.models import Count, Exists, OuterRef, Subquery
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -25,6 +26,7 @@ from .base import _control, _playing_tables, now_ts, student_player_id
 from .controls import table_end
 from .lobby import PreparedTable, SeatChange, _table_create, _table_prepare, seats_update
 from .log import _clock_entry
+from .rows import CompiledRead
 from .scheduling import PLAN_AHEAD, _check_word_list
 from .wrapup import session_finish_if_done
 
@@ -214,8 +216,9 @@ def attempt_start(*, assignment: Assignment, student: Student, now: float | None
     the checks or the game's inputs changed meanwhile, what was made is dropped or made again."""
     now = now_ts() if now is None else now
     prepared = None
-    if _in_the_way(assignment, student) is None:
-        prepared = _attempt_prepared(assignment, student, now)
+    in_the_way, level = _in_the_way(assignment, student)
+    if in_the_way is None:
+        prepared = _attempt_prepared(assignment, student, level, now)
     with transaction.atomic():
         return _attempt_opened(assignment, student, now, prepared)
 
@@ -226,32 +229,71 @@ class _PreparedAttempt:
     table: PreparedTable
 
 
-def _in_the_way(assignment: Assignment, student: Student) -> GameSession | Exception | None:
+def _in_the_way(
+    assignment: Assignment, student: Student
+) -> tuple[GameSession | Exception | None, int | None]:
     """What stands in the way of a new attempt: the student's unfinished one (to resume), the refusal to
-    raise, or None (a new one may open). Read first without locks, to know whether to make a game;
-    what it says under the assignment's lock decides."""
-    if not _assigned_to(assignment, student):
-        return PermissionDenied(_("This homework is not set for you."))
+    raise, or None (a new one may open); with the student's level at the game's skill. Read first without
+    locks, to know whether to make a game; what it says under the assignment's lock decides."""
+    standing = _standing(assignment, student)
+    if standing is None or not standing["enrolled"] or (standing["some_chosen"] and not standing["chosen"]):
+        return PermissionDenied(_("This homework is not set for you.")), None
     if assignment.closed_at is not None:
-        return ValidationError(_("Your teacher has closed this homework."))
+        return ValidationError(_("Your teacher has closed this homework.")), None
     if assignment.opens_at > timezone.now():
-        return ValidationError(_("This homework has not opened yet."))
-    mine = GameSession.objects.filter(assignment=assignment, participants__student=student)
-    unfinished = mine.filter(status__in=UNFINISHED).first()
-    if unfinished is not None:
-        return unfinished
-    if assignment.attempts_allowed and mine.count() >= assignment.attempts_allowed:
-        return ValidationError(_("You have used every attempt at this homework."))
-    return None
+        return ValidationError(_("This homework has not opened yet.")), None
+    if standing["unfinished"] is not None:
+        return GameSession.objects.get(pk=standing["unfinished"]), None
+    if assignment.attempts_allowed and (standing["attempts"] or 0) >= assignment.attempts_allowed:
+        return ValidationError(_("You have used every attempt at this homework.")), None
+    return None, standing["level"]
 
 
-def _attempt_inputs(assignment: Assignment, student: Student) -> tuple:
-    return (attempt_settings(assignment), _level(student, definition(assignment.game).spec.skill))
+def _standing(assignment: Assignment, student: Student) -> dict | None:
+    """Everything the checks of a Start need, in one query (each of an evening's thousands of Starts
+    makes them twice): the enrolment, whether the homework is set for some students only and for this
+    one, the unfinished attempt, the attempts made and the level."""
+    return _STANDING.one(
+        Student,
+        assignment=assignment.pk,
+        classroom=assignment.classroom_id,
+        student=student.pk,
+        skill=definition(assignment.game).spec.skill or "",  # "": no level (no skill is called that)
+    )
 
 
-def _attempt_prepared(assignment: Assignment, student: Student, now: float) -> _PreparedAttempt:
-    inputs = _attempt_inputs(assignment, student)
-    settings, level = inputs
+def _standing_query(assignment: int, classroom: int, student: int, skill: str):
+    chosen = Assignment.students.through.objects.filter(assignment=assignment)
+    mine = GameSession.objects.filter(assignment=assignment, participants__student=OuterRef("pk"))
+    return (
+        Student.objects.filter(pk=student)
+        .annotate(
+            enrolled=Exists(Enrolment.objects.filter(classroom=classroom, student=OuterRef("pk"))),
+            some_chosen=Exists(chosen),
+            chosen=Exists(chosen.filter(student=OuterRef("pk"))),
+            unfinished=Subquery(
+                mine.filter(status__in=UNFINISHED).order_by("scheduled_for", "id").values("pk")[:1]
+            ),
+            attempts=Subquery(mine.order_by().values("assignment").annotate(n=Count("pk")).values("n")[:1]),
+            level=Subquery(
+                StudentLevel.objects.filter(student=OuterRef("pk"), skill=skill).values("level")[:1]
+            ),
+        )
+        .values("enrolled", "some_chosen", "chosen", "unfinished", "attempts", "level")
+    )
+
+
+#: Built by the ORM once per process: building it was most of a Start's checks.
+_STANDING = CompiledRead(
+    _standing_query, assignment=-900_001, classroom=-900_002, student=-900_003, skill="(a stand-in skill)"
+)
+
+
+def _attempt_prepared(
+    assignment: Assignment, student: Student, level: int | None, now: float
+) -> _PreparedAttempt:
+    settings = attempt_settings(assignment)
+    inputs = (settings, level)
     session = GameSession(classroom=assignment.classroom, game=assignment.game, settings=settings)
     table = _table_prepare(
         session, 1, [_attempt_seat(student, level)], now, bots=computer_opponents(assignment, level)
@@ -266,16 +308,19 @@ def _attempt_seat(student: Student, level: int | None) -> dict:
 def _attempt_opened(
     assignment: Assignment, student: Student, now: float, prepared: _PreparedAttempt | None
 ) -> GameSession:
-    assignment = Assignment.objects.select_for_update().get(pk=assignment.pk)
-    in_the_way = _in_the_way(assignment, student)
+    assignment = (
+        Assignment.objects.select_for_update(of=("self",)).select_related("classroom").get(pk=assignment.pk)
+    )
+    in_the_way, level = _in_the_way(assignment, student)
     if isinstance(in_the_way, GameSession):
         return in_the_way
     if in_the_way is not None:
         raise in_the_way
-    settings, level = inputs = _attempt_inputs(assignment, student)
+    settings = attempt_settings(assignment)
+    inputs = (settings, level)
     session = GameSession.objects.create(
         classroom=assignment.classroom,
-        created_by=assignment.created_by,
+        created_by_id=assignment.created_by_id,
         game=assignment.game,
         title=assignment.title,
         settings=settings,
@@ -293,12 +338,6 @@ def _attempt_opened(
     session.status, session.paused_at = GameSession.Status.PAUSED, timezone.now()
     session.save(update_fields=["status", "paused_at"])
     return session
-
-
-def _level(student: Student, skill: str | None) -> int | None:
-    if skill is None:
-        return None
-    return StudentLevel.objects.filter(student=student, skill=skill).values_list("level", flat=True).first()
 
 
 def attempt_device_arrived(*, participant_id: int, now: float | None = None) -> bool:

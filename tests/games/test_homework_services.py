@@ -348,8 +348,8 @@ def test_a_game_made_from_inputs_that_changed_meanwhile_is_made_again(class_7b, 
     assignment = assign(class_7b, ms_rivera)
     real_prepared = homework._attempt_prepared
 
-    def prepared_then_level_changes(assignment, student, now):
-        made = real_prepared(assignment, student, now)
+    def prepared_then_level_changes(assignment, student, level, now):
+        made = real_prepared(assignment, student, level, now)
         StudentLevel.objects.update_or_create(
             student=student, skill="english_vocabulary", defaults={"level": 5}
         )
@@ -373,3 +373,36 @@ def test_nothing_is_made_for_a_tap_that_cannot_open_an_attempt(class_7b, ms_rive
     closed = services.assignment_close(assignment=assign(class_7b, ms_rivera), by=ms_rivera)
     with pytest.raises(ValidationError, match="closed"):
         services.attempt_start(assignment=closed, student=ava, now=T0)
+
+
+def test_another_students_attempts_are_not_counted_as_theirs(class_7b, ms_rivera, ava, ben):
+    assignment = assign(class_7b, ms_rivera, attempts_allowed=1)
+    bens = services.attempt_start(assignment=assignment, student=ben, now=T0)
+    services.table_end(table=bens.tables.get(), by=None)
+    services.session_finish_if_done(session_id=bens.pk)
+    assert services.attempt_start(assignment=assignment, student=ava, now=T0 + 60) != bens
+
+
+def test_a_new_attempt_is_made_at_the_students_level(class_7b, ms_rivera, ava):
+    from classrooms.models import StudentLevel
+
+    StudentLevel.objects.create(student=ava, skill="english_vocabulary", level=4)
+    session = services.attempt_start(assignment=assign(class_7b, ms_rivera), student=ava, now=T0)
+    players = GameTable.objects.get(session=session).config["players"]
+    assert [p["level"] for p in players if p["id"] == f"s{ava.pk}"] == [4]
+
+
+def test_a_start_checks_everything_in_one_query_before_the_lock_and_one_under_it(class_7b, ms_rivera, ava):
+    """Each of an evening's thousands of Starts: the enrolment, the chosen students, the unfinished
+    attempt, the attempts made and the level are read together (they were five queries, twice)."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    assignment = assign(class_7b, ms_rivera, attempts_allowed=3)
+    with CaptureQueriesContext(connection) as queries:
+        services.attempt_start(assignment=assignment, student=ava, now=T0)
+    reads = [q["sql"] for q in queries if q["sql"].startswith("SELECT")]
+    assert len([sql for sql in reads if "classrooms_enrolment" in sql]) == 2
+    assert not [sql for sql in reads if "classrooms_enrolment" not in sql and "studentlevel" in sql]
+    assert not [sql for sql in reads if "games_gamesession" in sql and "classrooms_enrolment" not in sql]
+    assert len(queries) <= 20
