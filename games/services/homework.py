@@ -395,12 +395,10 @@ def seats_release_gone(is_gone: Callable[[str], bool]) -> int:
 
 
 def _attempt_locked(participant_id: int) -> GameSession | None:
-    session_id = Participant.objects.filter(pk=participant_id).values_list("session_id", flat=True).first()
-    if session_id is None:
-        return None
+    """The homework attempt this seat is in, locked (None: gone, or a live game's seat)."""
     return (
         GameSession.objects.select_for_update(of=("self",))
         .select_related("assignment")
-        .filter(pk=session_id, assignment__isnull=False)
+        .filter(participants=participant_id, assignment__isnull=False)
         .first()
     )

@@ -406,3 +406,17 @@ def test_a_start_checks_everything_in_one_query_before_the_lock_and_one_under_it
     assert not [sql for sql in reads if "classrooms_enrolment" not in sql and "studentlevel" in sql]
     assert not [sql for sql in reads if "games_gamesession" in sql and "classrooms_enrolment" not in sql]
     assert len(queries) <= 20
+
+
+def test_a_live_games_seat_is_not_paused_or_resumed_as_homework(class_7b, ms_rivera, ava, ben):
+    from tests.factories import started_session
+
+    session = started_session(class_7b, ms_rivera, [ava, ben], "wordup", now=T0)
+    participant = Participant.objects.get(session=session, student=ava)
+    seq = GameTable.objects.get(session=session).seq
+    assert not services.attempt_device_left(participant_id=participant.pk, now=T0 + 1)
+    assert not services.attempt_device_arrived(participant_id=participant.pk, now=T0 + 2)
+    assert not services.attempt_device_left(participant_id=999_999, now=T0 + 3)
+    session.refresh_from_db()
+    assert session.status == GameSession.Status.RUNNING
+    assert GameTable.objects.get(session=session).seq == seq
