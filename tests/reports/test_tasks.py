@@ -200,3 +200,50 @@ def test_ending_a_session_builds_its_report(
     build = ReportBuild.objects.get(scope="session", session=session)
     assert build.status == "done"
     assert StudentReport.objects.filter(classroom=class_7b).count() == 2
+
+
+def _student_build(school, classroom, student):
+    return ReportBuild.objects.create(scope="student", school=school, classroom=classroom, student=student)
+
+
+def test_a_student_build_takes_along_the_classs_waiting_student_builds(
+    word_up_week, class_7b, class_7c, riverside, ava, ben, cleo
+):
+    """A worker behind on an evening of homework reads the class once for every student waiting."""
+    first, bens = _student_build(riverside, class_7b, ava), _student_build(riverside, class_7b, ben)
+    other_class = _student_build(riverside, class_7c, cleo)
+    whole_class = ReportBuild.objects.create(scope="classroom", school=riverside, classroom=class_7b)
+    result = tasks.build_reports.apply(args=[str(first.pk)]).get()
+    assert result["students"] == 2
+    assert set(StudentReport.objects.values_list("student_id", flat=True)) == {ava.pk, ben.pk}
+    for build in (first, bens, other_class, whole_class):
+        build.refresh_from_db()
+    assert (first.status, bens.status, bens.finished_at is not None) == ("done", "done", True)
+    assert (other_class.status, whole_class.status) == ("queued", "queued")
+    with mock.patch.object(tasks, "run_build") as run:  # Ben's own task finds it done
+        assert tasks.build_reports.apply(args=[str(bens.pk)]).get() == {"status": "done", "again": False}
+    run.assert_not_called()
+
+
+def test_a_failed_student_build_leaves_the_builds_it_took_along_waiting(
+    word_up_week, class_7b, riverside, ava, ben
+):
+    first, bens = _student_build(riverside, class_7b, ava), _student_build(riverside, class_7b, ben)
+    with mock.patch.object(tasks, "classrooms_build", side_effect=ValueError("bad data")):
+        assert tasks.build_reports.apply(args=[str(first.pk)]).failed()
+    first.refresh_from_db()
+    bens.refresh_from_db()
+    assert (first.status, bens.status) == ("failed", "queued")
+    tasks.build_reports.apply(args=[str(bens.pk)]).get()
+    bens.refresh_from_db()
+    assert bens.status == "done" and StudentReport.objects.filter(student=ben).exists()
+
+
+def test_a_student_build_already_running_elsewhere_is_not_taken_along(
+    word_up_week, class_7b, riverside, ava, ben
+):
+    first, bens = _student_build(riverside, class_7b, ava), _student_build(riverside, class_7b, ben)
+    ReportBuild.objects.filter(pk=bens.pk).update(status="running")
+    assert tasks.build_reports.apply(args=[str(first.pk)]).get()["students"] == 1
+    bens.refresh_from_db()
+    assert bens.status == "running"
