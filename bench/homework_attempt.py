@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import argparse
 import cProfile
-import shutil
 import sys
 import time
 from collections import defaultdict
@@ -32,7 +31,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from homework_load import populate
-from live_load import PG_URL, prepare, print_json_line
+from live_load import measured_in_process
 
 WARM_UP = 20
 PARTS = ("home", "start", "find", "claim", "arrive", "snapshot", "release", "leave")
@@ -45,16 +44,7 @@ def main() -> int:
     parser.add_argument("--profile-part", choices=PARTS, default="home")
     parser.add_argument("--json-out")
     args = parser.parse_args()
-    args.mode, args.redis_db, args.database_url = "embedded", 0, PG_URL
-    var_dir, _env, _limit = prepare(args, "classplay-homework-attempt-")
-    try:
-        result = measure(args)
-    finally:
-        shutil.rmtree(var_dir, ignore_errors=True)
-    for key, value in result.items():
-        print(f"{key:>16}  {value}")
-    print_json_line(result, args.json_out)
-    return 0
+    return measured_in_process(args, "classplay-homework-attempt-", measure)
 
 
 class Attempt:

@@ -30,7 +30,6 @@ import hashlib
 import itertools
 import json
 import random
-import shutil
 import sys
 import time
 import types
@@ -40,7 +39,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from homework_load import populate
-from live_load import PG_URL, prepare, print_json_line
+from live_load import measured_in_process
 
 STEP_SECONDS = 0.05
 FACTS_EVERY_STEPS = 10  # games.clock.FACTS_HELD_SECONDS
@@ -184,16 +183,7 @@ def main() -> int:
     parser.add_argument("--profile-part", choices=PARTS, default="clock")
     parser.add_argument("--json-out")
     args = parser.parse_args()
-    args.mode, args.redis_db, args.database_url = "embedded", 0, PG_URL
-    var_dir, _env, _limit = prepare(args, "classplay-homework-cpu-")
-    try:
-        result = measure(args)
-    finally:
-        shutil.rmtree(var_dir, ignore_errors=True)
-    for key, value in result.items():
-        print(f"{key:>24}  {value}")
-    print_json_line(result, args.json_out)
-    return 0
+    return measured_in_process(args, "classplay-homework-cpu-", measure)
 
 
 def fixed_seeds() -> None:

@@ -1321,6 +1321,22 @@ def measure(args, world: World, port: int, server) -> dict:
         sampler.stopped.set()
 
 
+def measured_in_process(args, prefix: str, measure) -> int:
+    """For the benchmarks that measure in their own process (embedded mode): a fresh database and
+    settings as :func:`prepare` makes them, ``measure(args)``'s figures printed a line each and as one JSON
+    line, the temporary directory removed."""
+    args.mode, args.redis_db, args.database_url = "embedded", 0, PG_URL
+    var_dir, _env, _limit = prepare(args, prefix)
+    try:
+        result = measure(args)
+    finally:
+        shutil.rmtree(var_dir, ignore_errors=True)
+    for key, value in result.items():
+        print(f"{key:>24}  {value}")
+    print_json_line(result, args.json_out)
+    return 0
+
+
 def print_json_line(result: dict, json_out: str | None) -> None:
     """The run's figures as one JSON line, printed and, with ``--json-out``, appended to that file."""
     line = json.dumps(result)
