@@ -176,10 +176,17 @@ def assignment_close(*, assignment: Assignment, by: User, now: datetime | None =
 
 
 def _assigned_to(assignment: Assignment, student: Student) -> bool:
-    if not Enrolment.objects.filter(classroom=assignment.classroom_id, student=student).exists():
-        return False
-    chosen = assignment.students.all()
-    return not chosen.exists() or chosen.filter(pk=student.pk).exists()
+    return _set_for(_standing(assignment, student))
+
+
+def _set_for(standing: dict | None) -> bool:
+    """Whether the homework is set for the student whose ``_standing`` this is: they are in its class,
+    and it is for the whole class or chose them."""
+    return (
+        standing is not None
+        and bool(standing["enrolled"])
+        and (not standing["some_chosen"] or bool(standing["chosen"]))
+    )
 
 
 def attempt_settings(assignment: Assignment) -> dict:
@@ -236,7 +243,7 @@ def _in_the_way(
     raise, or None (a new one may open); with the student's level at the game's skill. Read first without
     locks, to know whether to make a game; what it says under the assignment's lock decides."""
     standing = _standing(assignment, student)
-    if standing is None or not standing["enrolled"] or (standing["some_chosen"] and not standing["chosen"]):
+    if not _set_for(standing):
         return PermissionDenied(_("This homework is not set for you.")), None
     if assignment.closed_at is not None:
         return ValidationError(_("Your teacher has closed this homework.")), None
