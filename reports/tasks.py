@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Sequence
 
 from celery import shared_task
 from celery.exceptions import SoftTimeLimitExceeded
@@ -36,7 +37,7 @@ COMPANIONS_MAX = 100
 
 
 class _Progress:
-    def __init__(self, task, build: ReportBuild, companions: list[ReportBuild] = ()):
+    def __init__(self, task, build: ReportBuild, companions: Sequence[ReportBuild] = ()):
         self.task, self.build, self.last = task, build, 0.0
         self.build_ids = [build.pk, *(companion.pk for companion in companions)]
 
@@ -52,11 +53,11 @@ class _Progress:
             self.task.update_state(state="PROGRESS", meta={"done": done, "total": total, "step": step})
 
 
-def _mark(build_id, **fields) -> None:
+def _mark(*build_ids, **fields) -> None:
     try:
-        ReportBuild.objects.filter(pk=build_id).update(**fields)
+        ReportBuild.objects.filter(pk__in=build_ids).update(**fields)
     except RETRYABLE:  # the database is what failed; the message will be redelivered or retried
-        logger.warning("could not record the state of report build %s", build_id)
+        logger.warning("could not record the state of report builds %s", build_ids)
 
 
 def run_build(build: ReportBuild, task=None) -> dict:
@@ -97,9 +98,12 @@ def _students_build(build: ReportBuild, task=None) -> dict:
         ).update(status=ReportBuild.Status.QUEUED)
         raise
     progress(3, 3, "done", force=True)
-    finished = timezone.now()
-    for companion in companions:
-        _mark(companion.pk, status=ReportBuild.Status.DONE, finished_at=finished, step="done")
+    _mark(
+        *(companion.pk for companion in companions),
+        status=ReportBuild.Status.DONE,
+        finished_at=timezone.now(),
+        step="done",
+    )
     return {"classrooms": result.classrooms, "students": result.students}
 
 
