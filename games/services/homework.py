@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
+from typing import TypeGuard
 
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
@@ -179,7 +180,7 @@ def _assigned_to(assignment: Assignment, student: Student) -> bool:
     return _set_for(_standing(assignment, student))
 
 
-def _set_for(standing: dict | None) -> bool:
+def _set_for(standing: dict | None) -> TypeGuard[dict]:
     """Whether the homework is set for the student whose ``_standing`` this is: they are in its class,
     and it is for the whole class or chose them."""
     return (
