@@ -52,6 +52,7 @@ def check_invariants(before, after, thorough=True):
     for team in TEAMS:
         assert before["teams"][team]["pos"] <= after["teams"][team]["pos"] <= final, "pawns only move forward"
     assert after["phase"] in PHASES
+    assert after["questions"] == before["questions"], "nothing writes the questions (stored once, shared)"
     if thorough:
         assert json.loads(json.dumps(after)) == after
     if GAME.is_over(after):

@@ -291,3 +291,30 @@ def test_events_carry_no_secret_before_the_reveal():
                 continue
             text = core.canonical_json(event)
             assert not any(cid in text for cid in secrets), event
+
+
+# --------------------------------------------------------------------------------------------------
+# Views built together
+# --------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("players", [2, 5, 8])
+def test_views_built_together_equal_views_built_one_by_one_and_share_nothing_with_the_state(players):
+    """A table's devices are sent views built together (what they all see, once): each must equal the
+    viewer's own ``view``, and changing the state afterwards must change no view already built."""
+    cfg = config(players, bot=0.5)
+    viewers = [{"role": r} for r in ("teacher", "projector", "spectator")]
+    viewers += [{"role": "player", "player": f"kid{i}"} for i in range(players)]
+    viewers.append({"role": "player", "player": "kid99"})  # not seated: a spectator
+    for state, _entry, _events in core.bot_moves(GAME, cfg, f"views-{players}"):
+        together = list(GAME.views(state, viewers))
+        assert together == [GAME.view(state, viewer) for viewer in viewers]
+        before = json.dumps(together, sort_keys=True)
+        scrambled = json.loads(json.dumps(state))
+        state["history"].append({"cards": []})
+        state["log"].append({"type": "x"})
+        for drawing in state["drawings"].values():
+            drawing["strokes"].append([0, 0, 1, 0])
+        assert json.dumps(together, sort_keys=True) == before
+        state.clear()
+        state.update(scrambled)

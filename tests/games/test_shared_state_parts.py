@@ -94,9 +94,26 @@ def test_a_missing_part_is_a_clear_error(two_wordup_tables):
 
 
 def test_games_without_shared_parts_store_their_state_whole(class_7b, ms_rivera, ava, ben):
-    session = started_session(class_7b, ms_rivera, [ava, ben], "lineup", now=T0)
+    session = started_session(class_7b, ms_rivera, [ava, ben], "lineit", now=T0)
     table = GameTable.objects.get(session=session)
     assert _stored_state(table) == table.state
+
+
+def test_line_ups_questions_are_stored_once_and_a_game_played_through_replays(class_7b, ms_rivera, ava, ben):
+    """A Line Up! state is mostly its session's questions (some 380 KB): a move must not write them again."""
+    session = started_session(class_7b, ms_rivera, [ava, ben], "lineup", now=T0)
+    table = GameTable.objects.get(session=session)
+    engine = get_engine("lineup")
+    questions = engine.setup(table.config, table.seed, T0)["questions"]
+    play_through_runtime(table, engine, core.Rng("lineup parts"), T0, 40)
+    table.refresh_from_db()
+    assert table.seq > 10
+    row = _stored_state(table)
+    assert set(row["questions"]) == {fields.PART}
+    assert len(fields._encode(row)) < 20_000 < len(fields._encode(questions))
+    assert table.state["questions"] == questions
+    log = [entry.as_log_entry() for entry in table.log.order_by("seq")]
+    assert core.state_hash(core.replay(engine, table.config, table.seed, log)) == core.state_hash(table.state)
 
 
 def _stored_config(table) -> dict:

@@ -44,6 +44,9 @@ class LineUp(core.Game):
     max_players = 60
     seats_latecomers = True
     default_config: dict[str, Any] = rules.DEFAULT_CONFIG
+    #: The session's questions (most of a state's bytes) are never written after setup (rules.copy_state):
+    #: stored once for every table that has them, not again with every move.
+    shared_keys = ("questions",)
 
     def setup(self, config: dict[str, Any], seed: str, now: float = 0.0) -> State:
         return rules.new_state(config, seed, now)
@@ -60,7 +63,7 @@ class LineUp(core.Game):
     def apply(
         self, state: State, player: str, action: dict[str, Any], now: float
     ) -> tuple[State, list[Event]]:
-        new = core.clone(state)
+        new = rules.copy_state(state)
         return new, self.apply_in_place(new, player, action, now)
 
     def apply_in_place(self, state: State, player: str, action: dict[str, Any], now: float) -> list[Event]:

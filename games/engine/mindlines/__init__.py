@@ -7,6 +7,7 @@ players) and :mod:`.facts` (learning facts); this module assembles them.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from games.engine import core
@@ -42,6 +43,11 @@ class MindTheLines(core.Game):
 
     def view(self, state: State, viewer: Viewer) -> dict[str, Any]:
         return view.build_view(state, viewer)
+
+    def views(self, state: State, viewers: list[Viewer]) -> Iterator[dict[str, Any]]:
+        """What every viewer sees (the drawings, the history, the log) is built once per call."""
+        public = view.public_part(state)
+        return (view.build_view(state, viewer, public) for viewer in viewers)
 
     def is_over(self, state: State) -> bool:
         return state["phase"] == "over"
