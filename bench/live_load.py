@@ -152,6 +152,52 @@ class CpuMeter:
         return self.seconds() - self.started
 
 
+class RoleCpu:
+    """CPU seconds (user + system) of the server's processes by role ("web", "clock", "worker" ...), each
+    with its children, between ``mark()`` and ``used()``: what the server spends, apart from the clients
+    on the same machine. ``read()`` may be called often (a sampler): a process that exits meanwhile (a web
+    process killed, a pool's connection closed) keeps what it had used at its last reading."""
+
+    def __init__(self) -> None:
+        self.seen: dict[int, tuple[str, float]] = {}
+        self.base: dict[int, float] = {}
+
+    def read(self, roles: dict[str, list]) -> None:
+        """``roles``: each role's processes (anything with a ``pid``); their children are found here."""
+        import psutil
+
+        for role, processes in roles.items():
+            for process in processes:
+                with contextlib.suppress(psutil.Error):
+                    top = psutil.Process(process.pid)
+                    for one in [top, *top.children(recursive=True)]:
+                        with contextlib.suppress(psutil.Error):
+                            times = one.cpu_times()
+                            self.seen[one.pid] = (role, times.user + times.system)
+
+    def mark(self, roles: dict[str, list]) -> None:
+        self.read(roles)
+        self.base = {pid: cpu for pid, (_role, cpu) in self.seen.items()}
+
+    def used(self, roles: dict[str, list]) -> dict[str, float]:
+        self.read(roles)
+        out: dict[str, float] = {}
+        for pid, (role, cpu) in self.seen.items():
+            out[role] = out.get(role, 0.0) + cpu - self.base.get(pid, 0.0)
+        return {role: round(seconds, 3) for role, seconds in sorted(out.items())}
+
+
+def per_update(cpu: dict[str, float], updates: int, moves: int | None = None) -> dict[str, dict]:
+    """Each role's CPU milliseconds per delivered update (and per acknowledged move, when moves were made)."""
+    out = {}
+    for role, seconds in cpu.items():
+        row = {"cpu_s": seconds, "ms_per_update": round(1000 * seconds / updates, 4) if updates else None}
+        if moves is not None:
+            row["ms_per_move"] = round(1000 * seconds / moves, 3) if moves else None
+        out[role] = row
+    return out
+
+
 def fresh_postgres(url: str) -> None:
     import psycopg
 
@@ -355,6 +401,9 @@ class RawSocket(asyncio.Protocol):
         self.fragments: list[bytes] = []
         self.upgraded = asyncio.get_running_loop().create_future()
         self.closed = False
+        #: why it closed (the close code, or the transport's error): a server may close a socket in the same
+        #: read that completes its handshake, before ``connect`` has returned it to its caller
+        self.close_reason: str | None = None
 
     @classmethod
     async def connect(cls, port: int, path: str, headers: dict[str, str], on_text, on_close) -> RawSocket:
@@ -420,7 +469,8 @@ class RawSocket(asyncio.Protocol):
         elif opcode == 0x8:
             code = int.from_bytes(payload[:2], "big") if len(payload) >= 2 else None
             self.closed = True
-            self.on_close(str(code) if code is not None else "no close frame")
+            self.close_reason = str(code) if code is not None else "no close frame"
+            self.on_close(self.close_reason)
             self.write(0x8, payload[:2])
             self.transport.close()
 
@@ -455,7 +505,8 @@ class RawSocket(asyncio.Protocol):
             self.upgraded.set_exception(ConnectionError("closed during the handshake"))
         if not self.closed:
             self.closed = True
-            self.on_close(f"{type(exc).__name__}: {exc}" if exc else "no close frame")
+            self.close_reason = f"{type(exc).__name__}: {exc}" if exc else "no close frame"
+            self.on_close(self.close_reason)
 
 
 @dataclass
@@ -476,6 +527,13 @@ class Client:
     push_lag: list[float] = field(default_factory=list)  # receive time - server_time, table messages
     #: when this connection received its first table view (the device is playing), else None
     playing_at: float | None = None
+    #: times the server asked this device to move to a less busy process (close 4010) and it reconnected
+    moved: int = 0
+
+
+#: The close code of a device the web processes move to balance their load (games/realtime/balance.py;
+#: not imported: this script configures Django only later).
+REBALANCE_CLOSE_CODE = "4010"
 
 
 class Bench:
@@ -490,6 +548,9 @@ class Bench:
         self.connect_failures: list[str] = []
         self.changes: list[dict] = []
         self.tasks: list[asyncio.Task] = []
+        #: the server's processes by role, whose CPU is measured apart from the clients'
+        self.roles: dict[str, list] = {}
+        self.cpu = RoleCpu()
 
     @property
     def clients(self) -> list[Client]:
@@ -503,11 +564,16 @@ class Bench:
             headers = {"Origin": f"http://127.0.0.1:{self.port}", "Cookie": f"sessionid={client.cookie}"}
             path = f"/ws/sessions/{self.world.session_id}/{query}"
 
+            opened: dict[str, RawSocket] = {}
+
             def closed(reason: str, client: Client = client) -> None:
-                client.closed = reason
+                if reason != REBALANCE_CLOSE_CODE:
+                    client.closed = reason
+                elif "ws" in opened:  # (one moved in the read that opened it is seen below)
+                    self.moved(client, opened["ws"])
 
             try:
-                client.ws = await asyncio.wait_for(
+                socket = await asyncio.wait_for(
                     RawSocket.connect(
                         self.port, path, headers, lambda text, now: self.receive(client, text, now), closed
                     ),
@@ -515,6 +581,10 @@ class Bench:
                 )
             except Exception as error:  # counted, never fatal: the figures say how many failed
                 self.connect_failures.append(f"{client.name}: {type(error).__name__}: {error}")
+                return
+            client.ws = opened["ws"] = socket
+            if socket.close_reason == REBALANCE_CLOSE_CODE:  # moved as it opened
+                self.moved(client, socket)
             return
         from websockets.asyncio.client import connect
 
@@ -534,6 +604,15 @@ class Bench:
             self.connect_failures.append(f"{client.name}: {type(error).__name__}: {error}")
             return
         self.tasks.append(asyncio.get_running_loop().create_task(self.read(client)))
+
+    def moved(self, client: Client, socket) -> None:
+        """The server moved this device to a less busy process (close 4010): as the play screen does, it
+        connects again at once (and is sent its seat and table afresh)."""
+        if client.ws is not socket:
+            return
+        client.moved += 1
+        client.ws, client.playing_at = None, None
+        self.tasks.append(asyncio.get_running_loop().create_task(self.open(client)))
 
     async def read(self, client: Client) -> None:
         from websockets.exceptions import ConnectionClosed
@@ -899,15 +978,32 @@ async def drive(bench: Bench, args) -> dict:
         figures["storms"].append(await bench.storm(args.storm_concurrency))
     await bench.settle(limit=bench.timeout)
     figures["connected"] = len(bench.connected()) - 1
-    # phase changes with nothing else going on
+    # phase changes with nothing else going on: the server's CPU for each update it delivered
+    received = sum(c.received for c in bench.clients)
+    bench.cpu.mark(bench.roles)
     for _cycle in range(args.cycles):
         await bench.phase_change("resume")
         await bench.phase_change("pause")
     await bench.phase_change("resume")
+    delivered = sum(c.received for c in bench.clients) - received
+    figures["server_cpu_per_update"] = per_update(bench.cpu.used(bench.roles), delivered)
+    figures["updates_delivered"] = delivered
+    received = sum(c.received for c in bench.clients)
+    bench.cpu.mark(bench.roles)
     figures["burst"] = await bench.burst()
+    figures["server_cpu_burst"] = per_update(
+        bench.cpu.used(bench.roles),
+        sum(c.received for c in bench.clients) - received,
+        figures["burst"]["acks"],
+    )
     await bench.phase_change("advance")  # answer -> reveal: the deadline rule, fired by the teacher
     await bench.phase_change("deadline")  # reveal -> next round: fired by the clock
     await bench.phase_change("pause")
+    await bench.settle(limit=bench.timeout)
+    figures["moved_by_balancer"] = sum(c.moved for c in bench.students)
+    figures["playing_at_end"] = sum(
+        1 for c in bench.students if c.ws is not None and c.closed is None and c.playing_at is not None
+    )
     figures["closed_by_server"] = sum(1 for c in bench.clients if c.ws is not None and c.closed)
     figures["transport_errors_unkeyed"] = sum(len(c.transport_errors) for c in bench.clients)
     figures["messages"] = sum(c.received for c in bench.clients)
@@ -960,7 +1056,7 @@ def raw_baseline(args, preexec) -> dict:
     )
     try:
         wait_listening(port, server)
-        result = asyncio.run(_raw_run(args, port))
+        result = asyncio.run(_raw_run(args, port, server))
         result["load"] = round(os.getloadavg()[0], 2)
         print(f"# raw websockets baseline: {json.dumps(result)}", flush=True)
         return result
@@ -972,10 +1068,16 @@ def raw_baseline(args, preexec) -> dict:
             server.kill()
 
 
-async def _raw_run(args, port: int) -> dict:
+async def _raw_run(args, port: int, server) -> dict:
     clients = [Client(f"raw{n}", "") for n in range(args.students)]
     first = await _raw_open_all(clients, port, args.connect_concurrency, args.timeout)
+    cpu = RoleCpu()
+    cpu.mark({"raw": [server]})
     deliveries = await _raw_deliveries(clients, RAW_BROADCASTS, args.timeout)
+    # The bare fan-out's own cost: the server's CPU over the messages it delivered (it encodes each
+    # change once and writes the same bytes to every connection).
+    raw_seconds = cpu.used({"raw": [server]})["raw"]
+    delivered = sum(len(c.first_seen) for c in clients)
     storms = []
     for _storm in range(args.storms):
         for client in clients:
@@ -993,6 +1095,7 @@ async def _raw_run(args, port: int) -> dict:
         "delivery_to_last_p50_ms": _ms(percentile(deliveries, 50)),
         "delivery_to_last_p95_ms": _ms(percentile(deliveries, 95)),
         "deliveries": len(deliveries),
+        "cpu_ms_per_message": round(1000 * raw_seconds / delivered, 4) if delivered else None,
         "storms_seconds": storms,
         "failed": failed,
     }
@@ -1115,6 +1218,11 @@ def summarise(args, figures: dict, changes: list[dict], rss: int, load: tuple, l
         ),
         "updates_missed": sum(c["missing"] for c in changes),
         "burst": {k: (round(v, 2) if isinstance(v, float) else v) for k, v in burst.items()},
+        "updates_delivered": figures["updates_delivered"],
+        "moved_by_balancer": figures["moved_by_balancer"],
+        "playing_at_end": figures["playing_at_end"],
+        "server_cpu_per_update": figures["server_cpu_per_update"],
+        "server_cpu_burst": figures["server_cpu_burst"],
         "log_check": log_check,
         "closed_by_server": figures["closed_by_server"],
         "unkeyed_errors": figures["transport_errors_unkeyed"],
@@ -1145,7 +1253,9 @@ def main() -> int:
     baseline = raw_baseline(args, preexec) if args.raw_baseline else None
     processes = start_processes(args, env, port, Path(var_dir), preexec)
     try:
-        result = measure(args, world, port, server=processes[-1])
+        clock, worker, server = processes
+        roles = {"web": [server], "worker": [worker], **({"clock": [clock]} if clock is not None else {})}
+        result = measure(args, world, port, server=server, roles=roles)
         result["raw_baseline"] = baseline
     finally:
         for process in processes:
@@ -1283,8 +1393,9 @@ def start_processes(args, env: dict[str, str], port: int, var_dir: Path, preexec
     return [clock, worker, server]
 
 
-def measure(args, world: World, port: int, server) -> dict:
-    """Drive the clients against the running server and summarise what they saw."""
+def measure(args, world: World, port: int, server, roles: dict[str, list] | None = None) -> dict:
+    """Drive the clients against the running server and summarise what they saw. ``roles``: the server's
+    processes by role, whose CPU is measured apart (the server alone by default)."""
     wait_listening(port, server)
     sampler = RssSampler(server.pid)
     sampler.start()
@@ -1298,6 +1409,7 @@ def measure(args, world: World, port: int, server) -> dict:
             compression=not args.no_deflate,
             library_client=args.websockets_client or args.server_deflate,
         )
+        bench.roles = roles or {"web": [server]}
         try:
             import uvloop
 
@@ -1346,6 +1458,10 @@ def print_json_line(result: dict, json_out: str | None) -> None:
             out.write(line + "\n")
 
 
+def _roles_ms(by_role: dict[str, dict], figure: str) -> str:
+    return ", ".join(f"{role} {row[figure]}" for role, row in by_role.items())
+
+
 def print_table(r: dict) -> None:
     b = r["burst"]
     rows = [
@@ -1370,6 +1486,16 @@ def print_table(r: dict) -> None:
             f"{b['transport_errors']} transport errors, {b['lost']} lost, all replied in {b['seconds']} s",
         ),
         ("log check", json.dumps(r["log_check"])),
+        (
+            "server CPU ms per delivered update",
+            f"{_roles_ms(r['server_cpu_per_update'], 'ms_per_update')} over {r['updates_delivered']} updates"
+            f" (bare fan-out: {(r.get('raw_baseline') or {}).get('cpu_ms_per_message')})",
+        ),
+        ("server CPU ms per burst move", _roles_ms(r["server_cpu_burst"], "ms_per_move")),
+        (
+            "playing at the end",
+            f"{r['playing_at_end']} of {r['students']} ({r['moved_by_balancer']} moved by the balancer)",
+        ),
         ("closed by server / unkeyed errors", f"{r['closed_by_server']} / {r['unkeyed_errors']}"),
         ("server peak RSS", f"{r['server_peak_rss_mb']} MB"),
         ("load average (1 min) before/after", r["load_average"]),

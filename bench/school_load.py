@@ -58,7 +58,16 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from live_load import RawSocket, percentile, print_json_line, raise_fd_limit  # noqa: E402
+from live_load import (  # noqa: E402
+    RawSocket,
+    RoleCpu,
+    per_update,
+    percentile,
+    pinned_to,
+    print_json_line,
+    raise_fd_limit,
+    raw_baseline,
+)
 
 from tests.kit import Kit, unit_port  # noqa: E402
 from tests.live import free_port  # noqa: E402
@@ -122,6 +131,10 @@ class PrivatePostgres:
         with contextlib.suppress(subprocess.CalledProcessError):
             self._run(_pg_bin("pg_ctl"), "-D", str(self.data), "-m", mode, "-w", "stop")
 
+    def create_database(self, name: str) -> None:
+        where = ["-h", "127.0.0.1", "-p", str(self.port), "-U", "postgres"]
+        subprocess.run([*self.as_user, _pg_bin("createdb"), *where, name], check=True)
+
     def url(self, name: str) -> str:
         return f"postgres://postgres@127.0.0.1:{self.port}/{name}"
 
@@ -182,8 +195,9 @@ class World:
     teacher_cookie: str
 
 
-def populate(sessions: int, students: int) -> World:
-    """Through the ORM and games.services in this process (before the kit starts)."""
+def populate(sessions: int, students: int, games: tuple[str, ...] = GAMES) -> World:
+    """Through the ORM and games.services in this process (before the kit starts); the sessions take the
+    ``games`` in turn."""
     from django.db import transaction
     from django.utils import timezone
 
@@ -196,7 +210,7 @@ def populate(sessions: int, students: int) -> World:
     Membership.objects.create(user=teacher, school=school, role=Membership.Role.TEACHER)
     made = []
     for number in range(sessions):
-        game = GAMES[number % len(GAMES)]
+        game = games[number % len(games)]
         classroom = Classroom.objects.create(school=school, name=f"Class {number + 1}")
         classroom.teachers.add(teacher)
         people = Student.objects.bulk_create(
@@ -286,6 +300,26 @@ class Device:
     retries: int = 0  # moves sent again after "unavailable"
     connected: bool = False
     reconnecting: bool = False
+    first_try: float = 0.0  # when its first connection attempt began
+
+
+class NoView(Exception):
+    """Devices that still had no seat or table view some seconds after they first tried to connect."""
+
+    def __init__(self, devices: list[Device], limit: float):
+        by_game: dict[str, int] = {}
+        for device in devices:
+            by_game[device.game] = by_game.get(device.game, 0) + 1
+        details = [
+            f"device {d.index} (session {d.session}, {d.game}): connected={d.connected}, "
+            f"seat={d.player or '-'}, table={d.table}, views of {sorted(d.views)}, "
+            f"closed {len(d.closes)}x, moved {len(d.moved)}x"
+            for d in devices[:10]
+        ]
+        super().__init__(
+            f"{len(devices)} devices had no table view {limit:.0f} s after they first tried to connect "
+            f"(by game: {json.dumps(by_game)}):\n  " + "\n  ".join(details)
+        )
 
 
 class School:
@@ -304,6 +338,8 @@ class School:
         self.error_times: list[tuple[float, str]] = []
         self.connect_failures: list[str] = []
         self.stopping = False
+        #: table views received by every device (the updates the server delivered)
+        self.table_messages = 0
 
     # connections
 
@@ -313,13 +349,12 @@ class School:
 
         opened: dict[str, RawSocket] = {}
 
-        def closed(_reason: str, device: Device = device) -> None:
-            if opened.get("ws") is not device.ws:
-                return  # a handshake that failed (open() reports it), or a socket already replaced
-            device.connected = False
-            (device.moved if _reason == str(REBALANCE_CLOSE_CODE) else device.closes).append(time.time())
-            if not self.stopping and not device.reconnecting:
-                asyncio.get_running_loop().create_task(self.reconnect(device))
+        def closed(reason: str, device: Device = device) -> None:
+            if "ws" not in opened or opened["ws"] is not device.ws:
+                # Still in its handshake (open() looks at the socket once connect returns it), a handshake
+                # that failed (open() reports it), or a socket already replaced.
+                return
+            self.dropped(device, reason)
 
         try:
             device.ws = opened["ws"] = await asyncio.wait_for(
@@ -331,6 +366,9 @@ class School:
         except Exception as error:  # counted: the figures say how many failed
             self.connect_failures.append(f"{type(error).__name__}: {error}")
             return False
+        if device.ws.closed:  # closed by the server in the read that completed its handshake
+            self.dropped(device, device.ws.close_reason or "")
+            return False  # (its reconnect loop tries again)
         device.connected = True
         device.connects.append(time.time())
         try:
@@ -342,6 +380,12 @@ class School:
             device.connected = False
             return False
         return True
+
+    def dropped(self, device: Device, reason: str) -> None:
+        device.connected = False
+        (device.moved if reason == str(REBALANCE_CLOSE_CODE) else device.closes).append(time.time())
+        if not self.stopping and not device.reconnecting:
+            asyncio.get_running_loop().create_task(self.reconnect(device))
 
     async def reconnect(self, device: Device, wait: bool = True) -> None:
         """The device's one loop of attempts until it is connected again (as the browser client retries)."""
@@ -357,20 +401,31 @@ class School:
             device.reconnecting = False
 
     async def connect_all(self, concurrency: int) -> float:
+        """Seconds until every device holds its seat and its table's view. A device without them
+        ``--view-limit`` seconds after its first attempt stops the run (NoView): a school's devices
+        waiting for a view that never comes is a failure to report, not a figure to wait for."""
         started = time.time()
         gate = asyncio.Semaphore(concurrency)
 
         async def one(device: Device) -> None:
             async with gate:
+                device.first_try = time.time()
                 await self.reconnect(device, wait=False)
 
-        await asyncio.gather(*(one(d) for d in self.devices))
-        # Connected means holding a seat and a table view.
-        while any(d.table is None or d.table not in d.views for d in self.devices):
-            if time.time() - started > 600:
-                break
-            await asyncio.sleep(0.05)
-        return time.time() - started
+        connecting = asyncio.gather(*(one(d) for d in self.devices))
+        try:
+            while True:
+                waiting = [d for d in self.devices if d.table is None or d.table not in d.views]
+                if not waiting and connecting.done():
+                    return time.time() - started
+                now = time.time()
+                late = [d for d in waiting if d.first_try and now - d.first_try > self.args.view_limit]
+                if late:
+                    raise NoView(late, self.args.view_limit)
+                await asyncio.sleep(0.05)
+        finally:
+            if not connecting.done():
+                connecting.cancel()
 
     # receiving
 
@@ -384,6 +439,7 @@ class School:
                     if not device.seats or len(device.seats) < len(device.connects):
                         device.seats.append((device.player, device.table))
             elif kind == "table":
+                self.table_messages += 1
                 table, seq = inner["table"], inner["seq"]
                 device.views[table] = inner
                 device.last_seq[str(table)] = seq
@@ -470,12 +526,38 @@ class Memory(threading.Thread):
     """Every process's resident memory every ``every`` seconds, by name (a worker killed and replaced keeps
     its name: ``web worker 1``)."""
 
-    def __init__(self, kit: Kit, redis: PrivateRedis, postgres: PrivatePostgres, every: float = 2.0):
+    def __init__(
+        self,
+        kit: Kit,
+        redis: PrivateRedis,
+        postgres: PrivatePostgres,
+        every: float = 2.0,
+        pin: set[int] | None = None,
+    ):
         super().__init__(daemon=True)
         self.kit, self.redis, self.postgres, self.every = kit, redis, postgres, every
         self.series: dict[str, list[tuple[float, float]]] = {}
         self.restarts: dict[str, int] = {}
         self.stopped = threading.Event()
+        #: with --pin, the CPUs every server process (and child) is kept on, new ones included
+        self.pin = pin
+        self.cpu = RoleCpu()
+        self.cpu_lock = threading.Lock()
+
+    def roles(self) -> dict[str, list]:
+        """The server's processes by role, for their CPU (each web unit's process counts as "web")."""
+        roles: dict[str, list] = {}
+        for name, processes in self.processes().items():
+            roles.setdefault("web" if name.startswith("web ") else name, []).extend(processes)
+        return roles
+
+    def cpu_mark(self) -> None:
+        with self.cpu_lock:
+            self.cpu.mark(self.roles())
+
+    def cpu_used(self) -> dict[str, float]:
+        with self.cpu_lock:
+            return self.cpu.used(self.roles())
 
     def processes(self) -> dict[str, list]:
         import psutil
@@ -508,7 +590,12 @@ class Memory(threading.Thread):
         while not self.stopped.wait(self.every):
             self.restart_exited()
             now = time.time()
-            for name, processes in self.processes().items():
+            named = self.processes()
+            if self.pin:
+                pin_all([p for processes in named.values() for p in processes], self.pin)
+            with self.cpu_lock:  # a process that exits keeps the CPU it had used at its last reading
+                self.cpu.read(self.roles())
+            for name, processes in named.items():
                 total = 0
                 for process in processes:
                     with contextlib.suppress(Exception):
@@ -539,6 +626,19 @@ class Memory(threading.Thread):
                 "samples": len(values),
             }
         return out
+
+
+def pin_all(processes: list, cpus: set[int]) -> None:
+    """Keep these processes (and their children: PostgreSQL's backends, uvicorn's and Celery's workers) on
+    ``cpus``; a process started later by one of them inherits it."""
+    import psutil
+
+    for process in processes:
+        with contextlib.suppress(psutil.Error):
+            for one in [process, *process.children(recursive=True)]:
+                with contextlib.suppress(psutil.Error):
+                    if set(one.cpu_affinity()) != cpus:
+                        one.cpu_affinity(sorted(cpus))
 
 
 # --- failures ----------------------------------------------------------------------------------------
@@ -670,7 +770,7 @@ def _count(codes) -> dict[str, int]:
 # --- the run -----------------------------------------------------------------------------------------
 
 
-async def drive(school: School, kit: Kit, redis, postgres, args) -> dict:
+async def drive(school: School, kit: Kit, redis, postgres, memory: Memory, args) -> dict:
     figures: dict = {}
     figures["connect_seconds"] = round(await school.connect_all(args.connect_concurrency), 2)
     figures["connected"] = sum(1 for d in school.devices if d.connected)
@@ -678,6 +778,8 @@ async def drive(school: School, kit: Kit, redis, postgres, args) -> dict:
     figures["connections_per_web_start"] = connections_per_web(kit)
     start = time.time()
     until = start + args.minutes * 60
+    memory.cpu_mark()
+    updates_before, acks_before = school.table_messages, len(school.acks)
     players = [asyncio.get_running_loop().create_task(school.play(d, until)) for d in school.devices]
     failure = asyncio.get_running_loop().create_task(inject(school, kit, redis, postgres, args, start))
     await asyncio.gather(*players)
@@ -687,6 +789,11 @@ async def drive(school: School, kit: Kit, redis, postgres, args) -> dict:
     while any(d.pending for d in school.devices) and time.time() < deadline:
         await asyncio.sleep(0.2)
     await asyncio.sleep(2)
+    # The server's CPU for the play (moves, fan-out, clock, facts), apart from the clients'.
+    figures["updates_delivered"] = school.table_messages - updates_before
+    figures["server_cpu"] = per_update(
+        memory.cpu_used(), figures["updates_delivered"], len(school.acks) - acks_before
+    )
     figures["connections_per_web_end"] = connections_per_web(kit)
     school.stopping = True
     for device in school.devices:
@@ -747,31 +854,23 @@ def environment(kit: Kit, database_url: str, redis_url: str, folder: Path) -> di
 
 
 def main() -> int:
-    args = argument_parser().parse_args()
+    parser = argument_parser()
+    args = parser.parse_args()
+    games = tuple(args.games.split(",")) if args.games else GAMES
+    if not set(games) <= set(GAMES):
+        parser.error(f"--games takes some of {','.join(GAMES)}")
     devices = args.sessions * args.students
     raise_fd_limit(4 * devices + 2000)
+    if args.pin:
+        os.sched_setaffinity(0, {1})  # the clients (this process); the server's processes on CPU 0
     folder = Path(tempfile.mkdtemp(prefix="classplay-school-bench-"))
     os.chmod(folder, 0o755)
     postgres, redis = PrivatePostgres(folder / "pg").init(), PrivateRedis(folder)
     kit = Kit(folder, tls=False, worker_connections=2 * devices + 1024)
-    memory = None
     try:
         postgres.start()
         redis.start()
-        subprocess.run(
-            [
-                *postgres.as_user,
-                _pg_bin("createdb"),
-                "-h",
-                "127.0.0.1",
-                "-p",
-                str(postgres.port),
-                "-U",
-                "postgres",
-                "classplay",
-            ],
-            check=True,
-        )
+        postgres.create_database("classplay")
         env = environment(kit, postgres.url("classplay"), redis.url, folder)
         kit.configure(**env)
         os.environ.update(kit.env)
@@ -783,23 +882,16 @@ def main() -> int:
 
         started = time.time()
         call_command("migrate", verbosity=0, interactive=False)
-        world = populate(args.sessions, args.students)
+        world = populate(args.sessions, args.students, games)
         connections.close_all()
         print(
             f"# {args.sessions} sessions x {args.students} students set up in {time.time() - started:.0f} s"
         )
-        kit.start(collectstatic=False)
-        memory = Memory(kit, redis, postgres)
-        memory.start()
-        load_before = os.getloadavg()
-        school = School(world, kit.proxy_port, args)
-        figures = asyncio.run(drive(school, kit, redis, postgres, args))
-        load_after = os.getloadavg()
-        memory.stopped.set()
-        result = summarise(args, world, school, figures, memory, (*load_before, *load_after))
+        result = run_school(args, world, kit, redis, postgres)
+    except NoView as failure:
+        print(f"# FAILED: {failure}", flush=True)
+        return 1
     finally:
-        if memory is not None:
-            memory.stopped.set()
         kit.stop()
         redis.stop()
         postgres.stop()
@@ -810,6 +902,43 @@ def main() -> int:
     print_table(result)
     print_json_line(result, args.json_out)
     return 0
+
+
+def run_school(args, world: World, kit: Kit, redis: PrivateRedis, postgres: PrivatePostgres) -> dict:
+    """The bare server's figures, then the kit started and the school played; the run's figures."""
+    server_cpus = {0} if args.pin else None
+    # The floor, in the same run: a bare websockets server fanning out to as many clients, its CPU per
+    # delivered message (on the server's CPU with --pin, as the kit's processes).
+    devices = args.sessions * args.students
+    baseline = None if args.no_raw_baseline else bare_fanout(devices, args, server_cpus)
+    kit.start(collectstatic=False)
+    memory = Memory(kit, redis, postgres, pin=server_cpus)
+    if server_cpus:
+        pin_all([p for processes in memory.processes().values() for p in processes], server_cpus)
+    memory.start()
+    try:
+        load_before = os.getloadavg()
+        school = School(world, kit.proxy_port, args)
+        figures = asyncio.run(drive(school, kit, redis, postgres, memory, args))
+        load_after = os.getloadavg()
+    finally:
+        memory.stopped.set()
+    result = summarise(args, world, school, figures, memory, (*load_before, *load_after))
+    result["raw_baseline"] = baseline
+    return result
+
+
+def bare_fanout(devices: int, args, cpus: set[int] | None) -> dict:
+    """bench/live_load.py's bare websockets server with ``devices`` clients: its handshakes, its delivery
+    to the last client and its CPU per delivered message."""
+    options = argparse.Namespace(
+        students=devices,
+        connect_concurrency=args.connect_concurrency,
+        timeout=60.0,
+        storms=0,
+        storm_concurrency=devices,
+    )
+    return raw_baseline(options, pinned_to(cpus) if cpus else None)
 
 
 def summarise(args, world: World, school: School, figures: dict, memory: Memory, load: tuple) -> dict:
@@ -823,6 +952,7 @@ def summarise(args, world: World, school: School, figures: dict, memory: Memory,
         "games": {g: sum(1 for s in world.sessions if s["game"] == g) for g in GAMES},
         "minutes": args.minutes,
         "move_every_s": args.move_every,
+        "pinned": args.pin,
         **figures,
         "connect_failures": len(school.connect_failures),
         "moves_sent": sum(d.moves for d in school.devices),
@@ -870,6 +1000,17 @@ def print_table(r: dict) -> None:
         ("delivery by game p50/p95 (ms)", json.dumps(r["delivery_by_game_p50_p95_ms"])),
         ("lost moves", f"{r['lost_moves']}  {json.dumps(r['log_check'])}"),
         (
+            "server CPU ms per update",
+            ", ".join(f"{role} {row['ms_per_update']}" for role, row in r["server_cpu"].items())
+            + f" (over {r['updates_delivered']} updates; bare fan-out "
+            f"{(r.get('raw_baseline') or {}).get('cpu_ms_per_message')} per message)",
+        ),
+        (
+            "server CPU ms per acked move",
+            ", ".join(f"{role} {row['ms_per_move']}" for role, row in r["server_cpu"].items()),
+        ),
+        ("bare websockets server", json.dumps(r.get("raw_baseline"))),
+        (
             "connections per web process (by port)",
             f"{r['connections_per_web_start']} -> {r['connections_per_web_end']}",
         ),
@@ -895,6 +1036,23 @@ def argument_parser() -> argparse.ArgumentParser:
     parser.add_argument("--restart-redis-at", type=float, help="stop Redis this many seconds in")
     parser.add_argument("--restart-postgres-at", type=float, help="stop PostgreSQL this many seconds in")
     parser.add_argument("--outage", type=float, default=10.0, help="seconds a restarted service stays down")
+    parser.add_argument("--games", help=f"comma-separated, some of {','.join(GAMES)} (default: all, in turn)")
+    parser.add_argument(
+        "--pin",
+        action="store_true",
+        help="the server's processes (web, clock, worker, beat, nginx, PostgreSQL, Redis) on CPU 0, the "
+        "clients on CPU 1, so that neither takes the other's time",
+    )
+    parser.add_argument(
+        "--view-limit",
+        type=float,
+        default=10.0,
+        help="seconds a device may wait for its table's view after its first connection attempt before "
+        "the run stops as failed",
+    )
+    parser.add_argument(
+        "--no-raw-baseline", action="store_true", help="skip the bare websockets server's figures"
+    )
     parser.add_argument("--keep", action="store_true", help="keep the temporary directory (the logs)")
     parser.add_argument("--json-out", help="also append the JSON line to this file")
     return parser
