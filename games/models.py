@@ -106,6 +106,14 @@ class Participant(models.Model):
         return f"{self.student} in {self.session}"
 
 
+def attempt_participant(session) -> models.Subquery:
+    """The seat a homework attempt is for: its first participant, written with the session in one
+    transaction (``attempt_start``). ``session``: a session's id or an ``OuterRef`` to one. Only its
+    student may open, play, pause or resume the attempt; any other row in it (a classmate's join from
+    before joins of attempts were refused) opens nothing."""
+    return models.Subquery(Participant.objects.filter(session=session).order_by("pk").values("pk")[:1])
+
+
 class GameTable(models.Model):
     class Status(models.TextChoices):
         PLAYING = "playing", _("Playing")

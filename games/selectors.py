@@ -25,7 +25,7 @@ from . import speech
 from .catalog import LIST_KINDS
 from .definitions import definition, get_engine
 from .engine import core
-from .models import GameSession, GameTable, Participant, SessionControl, TableLogEntry
+from .models import GameSession, GameTable, Participant, SessionControl, TableLogEntry, attempt_participant
 from .services.base import student_player_id
 
 #: One sentence per teacher control, for the console's log.
@@ -98,6 +98,11 @@ def players_for_devices(requests: list[tuple[str | None, int]]) -> list[Player |
                 session_id__in={session for _student, session in wanted},
                 # still in the session's class (a student moved to another class no longer opens its games)
                 session__classroom__enrolments__student=models.F("student"),
+            )
+            # a homework attempt opens to its own student only (not to a classmate's row in it)
+            .filter(
+                models.Q(session__assignment__isnull=True)
+                | models.Q(pk=attempt_participant(models.OuterRef("session")))
             )
             .exclude(status=Participant.Status.REMOVED)
         )
@@ -552,7 +557,7 @@ def session_participants(session: GameSession) -> list[Participant]:
 def student_may_see(student: Student, session: GameSession) -> bool:
     """A live game is the class's; a homework attempt is its own student's alone."""
     if session.assignment_id is not None:
-        return session.participants.filter(student=student).exists()
+        return Participant.objects.filter(pk=attempt_participant(session.pk), student=student).exists()
     return Enrolment.objects.filter(student=student, classroom=session.classroom_id).exists()
 
 
