@@ -206,7 +206,7 @@ def _summary(session: GameSession, participants: list[Participant], tables: dict
         "participants": [
             {
                 "id": p.pk,
-                "name": p.student.display_name,
+                "name": p.name,
                 "status": p.status,
                 "table": p.table_id,
                 "planned_table": p.planned_table,
@@ -341,6 +341,7 @@ def session_snapshot(session_id: int, seats_from: SessionSnapshot | None = None)
             "player_id",
             "planned_table",
             "student_id",
+            "pseudonym",
         )
     )
     levels = _lobby_levels(session, [row[7] for row in rows])
@@ -348,7 +349,7 @@ def session_snapshot(session_id: int, seats_from: SessionSnapshot | None = None)
     summary["participants"] = [
         {
             "id": pk,
-            "name": name,
+            "name": pseudonym or name,  # an erased student by the name their tables give them
             "status": status,
             "table": table_id,
             "planned_table": planned,
@@ -356,11 +357,11 @@ def session_snapshot(session_id: int, seats_from: SessionSnapshot | None = None)
             "connected": bool(connection),
             "accommodations": accommodations.get(student_id, []),
         }
-        for pk, name, status, table_id, connection, _player, planned, student_id in rows
+        for pk, name, status, table_id, connection, _player, planned, student_id, pseudonym in rows
     ]
     return SessionSnapshot(
         summary=summary,
-        seats={pk: (status, table_id, player) for pk, _name, status, table_id, _c, player, _p, _s in rows},
+        seats={pk: (status, table_id, player) for pk, _name, status, table_id, _c, player, *_rest in rows},
         tables=tables,
         localized=localized,
     )
@@ -534,7 +535,16 @@ def _controls(session_id: int, limit: int = 30) -> tuple[list[SessionControl], d
         wanted.update(detail.get("students", []))
         if detail.get("student"):
             wanted.add(detail["student"])
-    students = dict(Student.objects.filter(pk__in=wanted).values_list("pk", "display_name"))
+    # a student whose data was erased by the name the session's records give them
+    pseudonym = Participant.objects.filter(session_id=session_id, student=models.OuterRef("pk")).exclude(
+        pseudonym=""
+    )
+    rows = (
+        Student.objects.filter(pk__in=wanted)
+        .annotate(pseudonym=models.Subquery(pseudonym.values("pseudonym")[:1]))
+        .values_list("pk", "display_name", "pseudonym")
+    )
+    students = {pk: pseudonym or name for pk, name, pseudonym in rows}
     return controls, students
 
 
@@ -626,11 +636,7 @@ def sessions_for_staff(user: User, *, classroom: Classroom | None = None) -> dic
 
 def session_results(session: GameSession) -> dict:
     """Each table's outcome with its players' names, for the results screen."""
-    names = {
-        p.player_id: p.student.display_name
-        for p in session.participants.select_related("student")
-        if p.player_id
-    }
+    names = {p.player_id: p.name for p in session.participants.select_related("student") if p.player_id}
     tables = []
     for table in session.tables.all():
         players = {p["id"]: p.get("name") or p["id"] for p in table.config.get("players", [])}
