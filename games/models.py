@@ -97,6 +97,9 @@ class Participant(models.Model):
     last_seen_at = models.DateTimeField(default=timezone.now)
     #: The device currently holding this seat; a second device replaces the first.
     connection = models.CharField(max_length=120, blank=True)
+    #: Once the student's learning data is erased: the name the game's records give them ("Student 2",
+    #: ``services.student_pseudonymise``), which every page of the game shows instead of theirs.
+    pseudonym = models.CharField(max_length=40, blank=True)
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["session", "student"], name="one_participation")]
@@ -104,6 +107,19 @@ class Participant(models.Model):
 
     def __str__(self) -> str:
         return f"{self.student} in {self.session}"
+
+    @property
+    def name(self) -> str:
+        """The student as the game's pages name them: their pseudonym once their data is erased."""
+        return self.pseudonym or self.student.display_name
+
+
+def attempt_participant(session) -> models.Subquery:
+    """The seat a homework attempt is for: its first participant, written with the session in one
+    transaction (``attempt_start``). ``session``: a session's id or an ``OuterRef`` to one. Only its
+    student may open, play, pause or resume the attempt; any other row in it (a classmate's join from
+    before joins of attempts were refused) opens nothing."""
+    return models.Subquery(Participant.objects.filter(session=session).order_by("pk").values("pk")[:1])
 
 
 class GameTable(models.Model):

@@ -25,7 +25,7 @@ from . import speech
 from .catalog import LIST_KINDS
 from .definitions import definition, get_engine
 from .engine import core
-from .models import GameSession, GameTable, Participant, SessionControl, TableLogEntry
+from .models import GameSession, GameTable, Participant, SessionControl, TableLogEntry, attempt_participant
 from .services.base import student_player_id
 
 #: One sentence per teacher control, for the console's log.
@@ -98,6 +98,11 @@ def players_for_devices(requests: list[tuple[str | None, int]]) -> list[Player |
                 session_id__in={session for _student, session in wanted},
                 # still in the session's class (a student moved to another class no longer opens its games)
                 session__classroom__enrolments__student=models.F("student"),
+            )
+            # a homework attempt opens to its own student only (not to a classmate's row in it)
+            .filter(
+                models.Q(session__assignment__isnull=True)
+                | models.Q(pk=attempt_participant(models.OuterRef("session")))
             )
             .exclude(status=Participant.Status.REMOVED)
         )
@@ -201,7 +206,7 @@ def _summary(session: GameSession, participants: list[Participant], tables: dict
         "participants": [
             {
                 "id": p.pk,
-                "name": p.student.display_name,
+                "name": p.name,
                 "status": p.status,
                 "table": p.table_id,
                 "planned_table": p.planned_table,
@@ -336,6 +341,7 @@ def session_snapshot(session_id: int, seats_from: SessionSnapshot | None = None)
             "player_id",
             "planned_table",
             "student_id",
+            "pseudonym",
         )
     )
     levels = _lobby_levels(session, [row[7] for row in rows])
@@ -343,7 +349,7 @@ def session_snapshot(session_id: int, seats_from: SessionSnapshot | None = None)
     summary["participants"] = [
         {
             "id": pk,
-            "name": name,
+            "name": pseudonym or name,  # an erased student by the name their tables give them
             "status": status,
             "table": table_id,
             "planned_table": planned,
@@ -351,11 +357,11 @@ def session_snapshot(session_id: int, seats_from: SessionSnapshot | None = None)
             "connected": bool(connection),
             "accommodations": accommodations.get(student_id, []),
         }
-        for pk, name, status, table_id, connection, _player, planned, student_id in rows
+        for pk, name, status, table_id, connection, _player, planned, student_id, pseudonym in rows
     ]
     return SessionSnapshot(
         summary=summary,
-        seats={pk: (status, table_id, player) for pk, _name, status, table_id, _c, player, _p, _s in rows},
+        seats={pk: (status, table_id, player) for pk, _name, status, table_id, _c, player, *_rest in rows},
         tables=tables,
         localized=localized,
     )
@@ -529,7 +535,16 @@ def _controls(session_id: int, limit: int = 30) -> tuple[list[SessionControl], d
         wanted.update(detail.get("students", []))
         if detail.get("student"):
             wanted.add(detail["student"])
-    students = dict(Student.objects.filter(pk__in=wanted).values_list("pk", "display_name"))
+    # a student whose data was erased by the name the session's records give them
+    pseudonym = Participant.objects.filter(session_id=session_id, student=models.OuterRef("pk")).exclude(
+        pseudonym=""
+    )
+    rows = (
+        Student.objects.filter(pk__in=wanted)
+        .annotate(pseudonym=models.Subquery(pseudonym.values("pseudonym")[:1]))
+        .values_list("pk", "display_name", "pseudonym")
+    )
+    students = {pk: pseudonym or name for pk, name, pseudonym in rows}
     return controls, students
 
 
@@ -552,7 +567,7 @@ def session_participants(session: GameSession) -> list[Participant]:
 def student_may_see(student: Student, session: GameSession) -> bool:
     """A live game is the class's; a homework attempt is its own student's alone."""
     if session.assignment_id is not None:
-        return session.participants.filter(student=student).exists()
+        return Participant.objects.filter(pk=attempt_participant(session.pk), student=student).exists()
     return Enrolment.objects.filter(student=student, classroom=session.classroom_id).exists()
 
 
@@ -621,11 +636,7 @@ def sessions_for_staff(user: User, *, classroom: Classroom | None = None) -> dic
 
 def session_results(session: GameSession) -> dict:
     """Each table's outcome with its players' names, for the results screen."""
-    names = {
-        p.player_id: p.student.display_name
-        for p in session.participants.select_related("student")
-        if p.player_id
-    }
+    names = {p.player_id: p.name for p in session.participants.select_related("student") if p.player_id}
     tables = []
     for table in session.tables.all():
         players = {p["id"]: p.get("name") or p["id"] for p in table.config.get("players", [])}

@@ -366,6 +366,7 @@ def play_join(request, pk: int):
         services.session_join(session=session, student=student)
     except PermissionDenied as error:
         messages.error(request, str(error))
+        return redirect("student_home")  # the game's page is not theirs to open: say why at home
     except ValidationError as error:
         messages.error(request, _error_text(error))
     return redirect("games:play", pk=pk)

@@ -1,7 +1,8 @@
 """One websocket consumer for every game. No rules here: it authenticates, validates, calls the services
 and sends each viewer the engine's view for that viewer.
 
-Client -> server messages (JSON, at most MAX_MESSAGE_BYTES, at most RATE_PER_SECOND a second):
+Client -> server messages (JSON, at most MAX_MESSAGE_BYTES, at most RATE_PER_SECOND a second: the rest
+  are dropped, with one "rate_limited" error per RATE_NOTICE_EVERY seconds):
   {"type": "hello", "last_seq": {"<table id>": seq}}   -> a fresh snapshot of the session and tables
   {"type": "action", "table": id, "key": "<idempotency key>", "action": {...}}
   {"type": "ping"}
@@ -44,6 +45,10 @@ MAX_MESSAGE_BYTES = 16_384
 SERVER_MAX_MESSAGE_BYTES = 65_536
 RATE_PER_SECOND = 10
 RATE_BURST = 20
+#: A device over the limit is told so once in this many seconds (the time the bucket takes to fill again);
+#: the messages it drops meanwhile are dropped silently (one notice each let a flood be answered frame for
+#: frame).
+RATE_NOTICE_EVERY = RATE_BURST / RATE_PER_SECOND
 #: A fresh snapshot at most this often per connection (seconds).
 HELLO_EVERY = 2.0
 
@@ -87,19 +92,33 @@ DECODER = msgspec.json.Decoder(ClientMessage)
 ENCODER = msgspec.json.Encoder()
 
 
+def clock() -> float:
+    """The limits' clock (a test sets its own)."""
+    return time.monotonic()
+
+
 class TokenBucket:
     """Per-connection rate limit: RATE_PER_SECOND sustained, RATE_BURST at once."""
 
     def __init__(self, rate: float = RATE_PER_SECOND, burst: int = RATE_BURST):
-        self.rate, self.burst, self.tokens, self.at = rate, burst, float(burst), time.monotonic()
+        self.rate, self.burst, self.tokens, self.at = rate, burst, float(burst), clock()
+        self.told_at = -RATE_NOTICE_EVERY
 
     def take(self) -> bool:
-        now = time.monotonic()
+        now = clock()
         self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
         self.at = now
         if self.tokens < 1:
             return False
         self.tokens -= 1
+        return True
+
+    def notice_due(self) -> bool:
+        """Whether to tell the device of a dropped message: once per RATE_NOTICE_EVERY seconds."""
+        now = clock()
+        if now - self.told_at < RATE_NOTICE_EVERY:
+            return False
+        self.told_at = now
         return True
 
 
@@ -285,7 +304,8 @@ class GameConsumer(AsyncWebsocketConsumer):
             await self._error("too_large", _("That message is too large."))
             return
         if not self.bucket.take():
-            await self._error("rate_limited", _("Too many messages. Slow down a little."))
+            if self.bucket.notice_due():
+                await self._error("rate_limited", _("Too many messages. Slow down a little."))
             return
         try:
             message = DECODER.decode(raw)
@@ -304,7 +324,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         elif isinstance(message, Hello):
             # A client says hello when it (re)connects; one asking again and again only costs the server
             # snapshots (ten such devices once took most of a core).
-            now = time.monotonic()
+            now = clock()
             if now - self.last_hello < HELLO_EVERY:
                 await self._error("rate_limited", _("Already up to date. Wait a moment before asking again."))
                 return

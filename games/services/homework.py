@@ -22,7 +22,15 @@ from classrooms.models import Classroom, Enrolment, Student, StudentLevel, User
 
 from .. import broadcast
 from ..definitions import definition, is_game
-from ..models import Assignment, AssignmentExtension, GameSession, GameTable, Participant, TableLogEntry
+from ..models import (
+    Assignment,
+    AssignmentExtension,
+    GameSession,
+    GameTable,
+    Participant,
+    TableLogEntry,
+    attempt_participant,
+)
 from .base import _control, _playing_tables, now_ts, student_player_id
 from .controls import table_end
 from .lobby import PreparedTable, SeatChange, _table_create, _table_prepare, seats_update
@@ -403,10 +411,12 @@ def seats_release_gone(is_gone: Callable[[str], bool]) -> int:
 
 
 def _attempt_locked(participant_id: int) -> GameSession | None:
-    """The homework attempt this seat is in, locked (None: gone, or a live game's seat)."""
+    """The homework attempt this seat is the student's own seat of, locked (None: gone, a live game's
+    seat, or anyone else's row in an attempt: only its own student's devices start and stop its clocks)."""
     return (
         GameSession.objects.select_for_update(of=("self",))
         .select_related("assignment")
-        .filter(participants=participant_id, assignment__isnull=False)
+        .alias(own=attempt_participant(OuterRef("pk")))
+        .filter(participants=participant_id, own=participant_id, assignment__isnull=False)
         .first()
     )

@@ -21,7 +21,7 @@ from .. import broadcast, catalog
 from ..definitions import definition, get_engine
 from ..engine import core, joining
 from ..fields import StateField
-from ..models import GameSession, GameTable, Participant, TableLogEntry
+from ..models import GameSession, GameTable, Participant, TableLogEntry, attempt_participant
 from ..setup import engine_config
 from .base import LOBBY_OPENS_MINUTES, _control, _playing_tables, now_ts, student_player_id
 from .log import TableWrite, _append, _bot_due
@@ -56,6 +56,9 @@ def session_join(*, session: GameSession, student: Student) -> Participant:
     """A signed-in student joins with one tap. Only the class's students; a locked lobby makes them wait."""
     if not Enrolment.objects.filter(student=student, classroom=session.classroom_id).exists():
         raise PermissionDenied(_("This game is for another class."))
+    if session.assignment_id is not None and not _attempt_is_theirs(session, student):
+        # An attempt is joined only by its Start; a classmate's join would let their device pause it.
+        raise PermissionDenied(_("This game is another student's homework: only they can play it."))
     if not session.is_live:
         raise ValidationError(_("This game is not open."))
     participant = Participant.objects.filter(session=session, student=student).first()
@@ -71,6 +74,10 @@ def session_join(*, session: GameSession, student: Student) -> Participant:
         return Participant.objects.get(session=session, student=student)
     broadcast.session_changed(session.pk)
     return participant
+
+
+def _attempt_is_theirs(session: GameSession, student: Student) -> bool:
+    return Participant.objects.filter(pk=attempt_participant(session.pk), student=student).exists()
 
 
 def _participant_set_status(participant: Participant, status: str, by: User, kind: str) -> Participant:

@@ -3,8 +3,9 @@
 Each table the student played at is replayed from its seed and log under a pseudonym (``Student 3``:
 their seat's number at that table), with every answer they typed replaced by one the rules judge the
 same way (``Game.redact_action``). Config, state, log entries and outcome are rewritten from that replay,
-so the results pages, the replays and the teacher's screens show the pseudonym, and a replay from seed
-and log still reaches the same outcome. Their player id (``s<number>``) is no name and stays.
+and each of the student's seats (``Participant.pseudonym``) takes the name its table gives them, so the
+results pages, the replays and the teacher's screens show the pseudonym, and a replay from seed and log
+still reaches the same outcome. Their player id (``s<number>``) is no name and stays.
 """
 
 from __future__ import annotations
@@ -20,21 +21,41 @@ from classrooms.models import Student
 from .. import broadcast
 from ..definitions import get_engine
 from ..engine import core
-from ..models import GameTable, TableLogEntry
+from ..models import GameSession, GameTable, Participant, TableLogEntry
 from .base import student_player_id
 
 logger = logging.getLogger(__name__)
+#: A session whose screens may be open.
+OPEN_STATUSES = (GameSession.Status.LOBBY, GameSession.Status.RUNNING, GameSession.Status.PAUSED)
 
 
 def student_pseudonymise(*, student: Student) -> int:
-    """Pseudonymise the student at every table they played at; returns how many tables changed."""
+    """Pseudonymise the student at every table they played at, and name each of their seats as that
+    table now names them (the pages of a game name its students from their seats); returns how many
+    tables changed."""
     player = student_player_id(student.pk)
     table_ids = (
         GameTable.objects.filter(session__participants__student=student)
         .values_list("pk", flat=True)
         .distinct()
     )
-    return sum(_table_pseudonymise(table_id, player) for table_id in list(table_ids))
+    names = {table_id: _table_pseudonymise(table_id, player) for table_id in list(table_ids)}
+    _seats_pseudonymise(student, names)
+    return sum(name is not None for name in names.values())
+
+
+def _seats_pseudonymise(student: Student, names: dict[int, str | None]) -> None:
+    """Each of the student's seats takes the name its table gives them; a seat at no table (a lobby
+    they waited in) an anonymous one. The consoles of games still open list it at once."""
+    seats = list(Participant.objects.filter(student=student).only("pk", "table_id", "session_id"))
+    for seat in seats:
+        seat.pseudonym = (names.get(seat.table_id) if seat.table_id is not None else None) or _("A student")
+    Participant.objects.bulk_update(seats, ["pseudonym"], batch_size=500)
+    open_sessions = GameSession.objects.filter(
+        pk__in={seat.session_id for seat in seats}, status__in=OPEN_STATUSES
+    ).values_list("pk", flat=True)
+    for session_id in open_sessions:
+        broadcast.session_changed(session_id)
 
 
 def _seat_number(table: GameTable, player: str) -> int | None:
@@ -59,11 +80,12 @@ def _renamed(data, old: str, new: str):
 
 
 @transaction.atomic
-def _table_pseudonymise(table_id: int, player: str) -> bool:
+def _table_pseudonymise(table_id: int, player: str) -> str | None:
+    """The table with the player renamed; the name it gives them now (None: they did not play at it)."""
     table = GameTable.objects.select_for_update().select_related("session").get(pk=table_id)
     number = _seat_number(table, player)
     if number is None:
-        return False  # another table of the session: its log is not read
+        return None  # another table of the session: its log is not read
     log = list(table.log.order_by("seq"))
     name = _("Student %(number)d") % {"number": number}
     old_name = _old_name(table, log, player)
@@ -89,7 +111,7 @@ def _table_pseudonymise(table_id: int, player: str) -> bool:
     table.config, table.state, table.outcome = config, state, outcome
     table.save(update_fields=["config", "state", "outcome", "updated_at"])
     broadcast.table_changed(table.session_id, table.pk, table.seq)  # open screens show the pseudonym
-    return True
+    return name
 
 
 def _replayed(table: GameTable, log: list[TableLogEntry], player: str, name: str):

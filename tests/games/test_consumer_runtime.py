@@ -20,7 +20,7 @@ from config.asgi import application
 from games import services
 from games.broadcast import session_group
 from games.models import GameTable, Participant, TableLogEntry
-from games.realtime import fanout
+from games.realtime import consumers, fanout
 from games.realtime.consumers import TokenBucket
 from tests.factories import started_session
 from tests.live import CONNECT_TIMEOUT
@@ -298,6 +298,39 @@ async def test_a_flood_of_messages_is_rate_limited_with_a_clear_error(table, ava
         await device.send_to(text_data=json.dumps({"type": "ping"}))
     error = await _until(device, "error")
     assert error["code"] == "rate_limited" and "Slow down" in error["message"]
+    await device.disconnect()
+
+
+async def _flood(device, pings: int) -> dict[str, int]:
+    """Send ``pings`` pings at once, then a message too large to read (refused before the rate limit, so
+    its answer comes after every ping's): how many pongs and errors of each code the pings got (updates
+    of the session that come meanwhile are not answers)."""
+    for _ in range(pings):
+        await device.send_to(text_data=json.dumps({"type": "ping"}))
+    await device.send_to(text_data=" " * (consumers.MAX_MESSAGE_BYTES + 1))
+    answers: dict[str, int] = {}
+    while True:
+        message = json.loads(await device.receive_from(timeout=5))
+        if message.get("code") == "too_large":
+            return answers
+        if message["type"] in ("pong", "error"):
+            kind = message.get("code") or message["type"]
+            answers[kind] = answers.get(kind, 0) + 1
+
+
+@pytest.mark.asyncio
+async def test_a_flood_gets_one_notice_per_window_not_one_per_dropped_message(table, ava, monkeypatch):
+    now = [1000.0]
+    monkeypatch.setattr(consumers, "clock", lambda: now[0])
+    device = await _connect(table.session_id, await sync_to_async(_cookie_for)(student=ava))
+    await _until(device, "table")
+    assert await _flood(device, 300) == {"pong": consumers.RATE_BURST, "rate_limited": 1}
+    now[0] += consumers.RATE_NOTICE_EVERY / 4  # within the window: the few refilled pass, the rest silent
+    assert await _flood(device, 300) == {
+        "pong": int(consumers.RATE_PER_SECOND * consumers.RATE_NOTICE_EVERY / 4)
+    }
+    now[0] += consumers.RATE_NOTICE_EVERY  # the next window: its excess is told once again
+    assert await _flood(device, 300) == {"pong": consumers.RATE_BURST, "rate_limited": 1}
     await device.disconnect()
 
 
