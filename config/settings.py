@@ -164,6 +164,10 @@ TEMPLATES = [
 CLASSPLAY_GC_THRESHOLD = env_int("CLASSPLAY_GC_THRESHOLD", 50_000)
 #: Seconds between full garbage collections in the web server (config/asgi.py; 0: only CPython's own).
 CLASSPLAY_GC_FULL_SECONDS = env_int("CLASSPLAY_GC_FULL_SECONDS", 60)
+#: Whether a web process with more than its share of the game connections asks some devices to reconnect
+#: (games/realtime/balance.py): "auto" does so only where a proxy picks the process a device reconnects
+#: to (one process per port, as the deployment kit runs them), not under uvicorn's --workers.
+CLASSPLAY_BALANCE_DEVICES = env_str("CLASSPLAY_BALANCE_DEVICES", "auto").lower()
 
 # --- Database -------------------------------------------------------------------------------------
 DATABASE_URL = env_str("DATABASE_URL")

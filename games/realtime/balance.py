@@ -17,6 +17,7 @@ import asyncio
 import contextlib
 import logging
 import math
+import multiprocessing
 import os
 import random
 import socket
@@ -86,16 +87,39 @@ def connections_to_move(mine: int, counts: list[int]) -> int:
     return min(MOVE_PER_TICK, math.ceil(excess / 2))
 
 
-def movable(consumers) -> list:
-    """The connections that may be moved: students' devices in live games."""
-    return [c for c in consumers if c.role == "player" and not c.homework]
+def movable(consumers, now: float) -> list:
+    """The connections that may be moved: students' devices in live games, but none that connected in the
+    last SETTLE_SECONDS (the proxy has just placed it; moving it again costs its student a reconnect for
+    counts that may be a tick old)."""
+    return [
+        c
+        for c in consumers
+        if c.role == "player" and not c.homework and now - getattr(c, "connected_at", 0.0) >= SETTLE_SECONDS
+    ]
+
+
+def moves_help() -> bool:
+    """Whether asking a device to reconnect can move it: only where a proxy sends the new connection to the
+    least busy process (one process per port behind nginx's least_conn, as the deployment kit runs them).
+    uvicorn's ``--workers`` share one listening socket, and the kernel, not the counts, picks the process a
+    device reconnects to: there a move costs its student a reconnect and may land it where it was. Such a
+    worker is a child process of uvicorn's supervisor. ``CLASSPLAY_BALANCE_DEVICES`` (true / false) says
+    so outright."""
+    setting = settings.CLASSPLAY_BALANCE_DEVICES
+    if setting in ("true", "1", "yes", "on"):
+        return True
+    if setting in ("false", "0", "no", "off"):
+        return False
+    return multiprocessing.parent_process() is None
 
 
 class Balancer:
     """This process's side: post its count, read the others', move its excess."""
 
-    def __init__(self, client: Redis, key: str = KEY, gone_key: str = GONE_KEY):
+    def __init__(self, client: Redis, key: str = KEY, gone_key: str = GONE_KEY, moves: bool = True):
         self.client, self.key, self.gone_key = client, key, gone_key
+        #: whether it moves devices, or only posts its count (the clock learns of a process that stopped)
+        self.moves = moves
         # Named as its connections are (process_of), so the clock can tell whose seats to free.
         prefix = getattr(get_channel_layer(), "client_prefix", None)
         self.name = prefix or f"{socket.gethostname()}:{os.getpid()}"
@@ -119,9 +143,9 @@ class Balancer:
         if gone:
             await self.client.hdel(self.key, *gone)  # type: ignore[misc]
             await self.gone(gone, now)
-        if now < self.settled_at:
+        if now < self.settled_at or not self.moves:
             return 0
-        candidates = movable(consumers)
+        candidates = movable(consumers, time.monotonic())
         chosen = random.sample(candidates, min(connections_to_move(len(consumers), counts), len(candidates)))
         for consumer in chosen:
             await consumer.close(code=REBALANCE_CLOSE_CODE)
@@ -160,4 +184,5 @@ def start() -> asyncio.Task | None:
     """The balancer of this server process, or None in embedded mode."""
     if not settings.REDIS_URL:
         return None
-    return asyncio.get_running_loop().create_task(Balancer(Redis.from_url(settings.REDIS_URL)).run())
+    balancer = Balancer(Redis.from_url(settings.REDIS_URL), moves=moves_help())
+    return asyncio.get_running_loop().create_task(balancer.run())

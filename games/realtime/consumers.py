@@ -162,6 +162,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         await handler(message)
 
     async def connect(self):
+        self.connected_at = time.monotonic()  # (the balancer leaves a device that has just arrived)
         self.session_id = int(self.scope["url_route"]["kwargs"]["session_id"])
         self.bucket = TokenBucket()
         self.last_hello = -HELLO_EVERY

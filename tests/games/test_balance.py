@@ -34,8 +34,9 @@ def test_how_many_connections_a_process_moves(mine, counts, moved):
 
 
 class Screen:
-    def __init__(self, role, homework=False):
+    def __init__(self, role, homework=False, connected_at=0.0):
         self.role, self.homework, self.closed = role, homework, None
+        self.connected_at = connected_at
 
     async def close(self, code=None):
         self.closed = code
@@ -108,3 +109,46 @@ def test_the_play_screen_and_the_school_benchmark_know_the_close_code():
     code = str(balance.REBALANCE_CLOSE_CODE)
     assert f"REBALANCE_CLOSE_CODE = {code};" in (root / "static/js/live.js").read_text()
     assert f"REBALANCE_CLOSE_CODE = {code}\n" in (root / "bench/school_load.py").read_text()
+    assert f'REBALANCE_CLOSE_CODE = "{code}"\n' in (root / "bench/live_load.py").read_text()
+
+
+def test_a_device_that_has_just_connected_is_not_moved():
+    """The proxy has just placed it; moving it again would cost its student a second reconnect."""
+    now = 1000.0
+    arrived = Screen("player", connected_at=now - 1)
+    settled = Screen("player", connected_at=now - balance.SETTLE_SECONDS)
+    assert balance.movable([arrived, settled, Screen("teacher")], now) == [settled]
+
+
+@pytest.mark.parametrize(
+    ("setting", "child_of_a_supervisor", "moves"),
+    [
+        ("auto", False, True),  # one process per port behind nginx (the deployment kit)
+        ("auto", True, False),  # uvicorn --workers: the kernel picks where a device reconnects
+        ("true", True, True),
+        ("false", False, False),
+    ],
+)
+def test_devices_are_moved_only_where_a_proxy_places_their_reconnection(
+    settings, monkeypatch, setting, child_of_a_supervisor, moves
+):
+    settings.CLASSPLAY_BALANCE_DEVICES = setting
+    parent = object() if child_of_a_supervisor else None
+    monkeypatch.setattr(balance.multiprocessing, "parent_process", lambda: parent)
+    assert balance.moves_help() is moves
+
+
+async def test_a_balancer_that_cannot_usefully_move_still_posts_its_count_and_moves_nobody(redis_client):
+    key = f"test:web-connections:{uuid.uuid4().hex}"
+    hub = fanout.hub()
+    students = [Screen("player") for _ in range(60)]
+    hub.sessions[992] = set(students)
+    try:
+        await redis_client.hset(key, "other:1", f"0:{time.time()}")
+        balancer = balance.Balancer(redis_client, key=key, gone_key=f"{key}:gone", moves=False)
+        assert await balancer.tick() == 0
+        assert all(screen.closed is None for screen in students)
+        assert (await redis_client.hget(key, balancer.name)).startswith(b"60:")
+    finally:
+        del hub.sessions[992]
+        await redis_client.delete(key, f"{key}:gone")
