@@ -193,6 +193,7 @@ def _ask_to_link(request, platform, data: dict, account):
     """Keep the checked launch in a fresh session for a few minutes and ask the account's holder to sign
     in to it: the device's previous person, teacher or student, is signed out first."""
     logout(request)
+    request.session.set_expiry(lti.LAUNCH_VALUE_LIFETIME)  # the launch's names and email go with it
     request.session[PENDING_LINK_KEY] = {
         "platform": platform.pk,
         "account": account.pk,

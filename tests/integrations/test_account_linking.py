@@ -2,6 +2,7 @@
 email claim is the LMS's word, and an LMS user (or its admin) can set it to anyone's address."""
 
 import pytest
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.urls import reverse
 
@@ -38,6 +39,7 @@ def test_the_holder_links_with_their_password_and_later_launches_go_straight_in(
 ):
     page = _link_page(client, lms.launch(client, sub="lms-rivera", email=ms_rivera.email))
     assert ms_rivera.email in page.content.decode()
+    assert client.session.get_expiry_age() == 600  # the waiting launch's names and email go with it
     response = client.post(reverse("integrations:link"), {"password": PASSWORD})
     course = CourseLink.objects.get()
     assert response.status_code == 302
@@ -45,6 +47,7 @@ def test_the_holder_links_with_their_password_and_later_launches_go_straight_in(
     assert PersonLink.objects.get(lti_user_id="lms-rivera").user == ms_rivera
     assert int(client.session["_auth_user_id"]) == ms_rivera.pk
     assert ms_rivera in course.classroom.teachers.all() and PENDING_LINK_KEY not in client.session
+    assert client.session.get_expiry_age() == settings.SESSION_COOKIE_AGE
     client.logout()
     response = lms.launch(client, sub="lms-rivera", email=ms_rivera.email)
     assert response["Location"] == reverse("classroom_detail", args=[course.classroom_id])
