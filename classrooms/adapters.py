@@ -89,7 +89,8 @@ def classlink_claims(data: dict) -> dict:
 
 
 def district_schools(provider: str, data: dict) -> list[School]:
-    """The schools of the sign-in's district (Clever) or tenant (ClassLink), as their admins entered it.
+    """The schools of the sign-in's district (Clever) or tenant (ClassLink), as their admins entered it:
+    one school, unless the operator shared the id between the schools of one district (``share_sso_id``).
 
     Roster ids are unique within a district, not across districts (Clever says so of ``sis_id``), so a
     student is looked for only in their own district's schools; a district no school entered has none."""

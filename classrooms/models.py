@@ -94,14 +94,31 @@ class School(models.Model):
     #: The school's district in Clever and its tenant in ClassLink. A student signing in with either is
     #: looked for only among the schools of their own district: roster ids are unique within a district,
     #: not across them, so an id alone could match a student of another school.
+    #: One id belongs to one school (whoever enters it first, in the school settings); schools of one
+    #: district share it only when the operator says so (``manage.py share_sso_id``), which marks them
+    #: ``..._shared``. Otherwise any school's admin could claim another school's district.
     clever_district_id = models.CharField(_("Clever district id"), max_length=64, blank=True, default="")
     classlink_tenant_id = models.CharField(_("ClassLink tenant id"), max_length=64, blank=True, default="")
+    clever_district_shared = models.BooleanField(_("Clever district shared by the operator"), default=False)
+    classlink_tenant_shared = models.BooleanField(_("ClassLink tenant shared by the operator"), default=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["name"]
         verbose_name = _("school")
         verbose_name_plural = _("schools")
+        constraints = [
+            models.UniqueConstraint(
+                Lower("clever_district_id"),
+                condition=~models.Q(clever_district_id="") & models.Q(clever_district_shared=False),
+                name="one_school_per_clever_district",
+            ),
+            models.UniqueConstraint(
+                Lower("classlink_tenant_id"),
+                condition=~models.Q(classlink_tenant_id="") & models.Q(classlink_tenant_shared=False),
+                name="one_school_per_classlink_tenant",
+            ),
+        ]
 
     def __str__(self) -> str:
         return self.name

@@ -73,15 +73,78 @@ def school_update(
     if default_language is not None:
         school.default_language = _shipped_language(default_language, field="default_language")
         fields.append("default_language")
-    for field, value in (
-        ("clever_district_id", clever_district_id),
-        ("classlink_tenant_id", classlink_tenant_id),
-    ):
-        if value is not None:
-            setattr(school, field, value.strip())
-            fields.append(field)
-    school.save(update_fields=fields)
+    ids = {"clever_district_id": clever_district_id, "classlink_tenant_id": classlink_tenant_id}
+    fields += _sign_in_ids_set(
+        school, {field: value.strip() for field, value in ids.items() if value is not None}
+    )
+    try:
+        with transaction.atomic():
+            school.save(update_fields=fields)
+    except IntegrityError:
+        # Another school's admin claimed the same id a moment before: say which.
+        _refuse_taken(school, {field: getattr(school, field) for field in SIGN_IN_IDS})
+        raise
     return school
+
+
+#: A school's sign-in ids, each with the flag that says the operator let several schools hold it.
+SIGN_IN_IDS = {
+    "clever_district_id": "clever_district_shared",
+    "classlink_tenant_id": "classlink_tenant_shared",
+}
+
+
+def _sign_in_ids_set(school: School, ids: dict[str, str]) -> list[str]:
+    """A school admin's Clever district and ClassLink tenant ids: ones no other school holds (whatever
+    their case), else refused. Whose district it is cannot be checked here, so the first school keeps
+    it and only the operator shares it (``sign_in_id_share``)."""
+    changed = {field: value for field, value in ids.items() if value != getattr(school, field)}
+    _refuse_taken(school, changed)
+    for field, value in changed.items():
+        setattr(school, field, value)
+        setattr(school, SIGN_IN_IDS[field], False)  # the operator's grant was for the id it named
+    return [name for field in changed for name in (field, SIGN_IN_IDS[field])]
+
+
+def _refuse_taken(school: School, ids: dict[str, str]) -> None:
+    messages = {
+        "clever_district_id": _(
+            "Another school already uses this Clever district ID. A district ID belongs to one school: "
+            "if your schools truly share it, ask your Classplay operator to share it between them."
+        ),
+        "classlink_tenant_id": _(
+            "Another school already uses this ClassLink tenant ID. A tenant ID belongs to one school: "
+            "if your schools truly share it, ask your Classplay operator to share it between them."
+        ),
+    }
+    others = School.objects.exclude(pk=school.pk)
+    taken = {
+        field: messages[field]
+        for field, value in ids.items()
+        if value and others.filter(**{f"{field}__iexact": value}).exists()
+    }
+    if taken:
+        raise ValidationError(taken)
+
+
+@transaction.atomic
+def sign_in_id_share(*, field: str, value: str, schools: list[School]) -> list[School]:
+    """The operator's word (``manage.py share_sso_id``): these schools, and only these, sign in with this
+    Clever district or ClassLink tenant id. The first holds it as its own, the others share it; any other
+    school that held it loses it (returned). One school alone: the id is assigned, or moved, to it."""
+    value = value.strip()
+    if field not in SIGN_IN_IDS or not value or not schools:
+        raise ValueError("A sign-in id field, an id and at least one school are needed.")
+    flag = SIGN_IN_IDS[field]
+    schools = list({school.pk: school for school in schools}.values())
+    others = School.objects.select_for_update().filter(**{f"{field}__iexact": value})
+    others = others.exclude(pk__in=[school.pk for school in schools])
+    taken_from = list(others)
+    others.update(**{field: "", flag: False})
+    # The sharers first, then the owner: the database never sees two schools holding it as their own.
+    for school in [*schools[1:], schools[0]]:
+        School.objects.filter(pk=school.pk).update(**{field: value, flag: school is not schools[0]})
+    return taken_from
 
 
 def _shipped_language(code: str, *, field: str = "language") -> str:

@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from .models import CourseLink, Platform, ScoreSent
+from .models import CourseLink, Platform, RosterRun, ScoreSent
 
 
 @admin.register(Platform)
@@ -18,3 +18,9 @@ class CourseLinkAdmin(admin.ModelAdmin):
 class ScoreSentAdmin(admin.ModelAdmin):
     list_display = ["resource_link", "student", "score_given", "attempts", "sent_at"]
     list_filter = ["sent_at"]
+
+
+@admin.register(RosterRun)
+class RosterRunAdmin(admin.ModelAdmin):
+    list_display = ["course", "finished_at", "outcome", "added", "renamed", "removed", "error"]
+    list_filter = ["outcome"]

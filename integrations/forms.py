@@ -1,3 +1,4 @@
+from allauth.account.forms import LoginForm
 from django import forms
 from django.db import models
 from django.utils.translation import gettext_lazy as _
@@ -44,3 +45,16 @@ class PlatformForm(forms.ModelForm):
         if not ids:
             raise forms.ValidationError(_("Enter at least one deployment ID."))
         return list(dict.fromkeys(ids))
+
+
+class LinkSignInForm(LoginForm):
+    """allauth's password sign-in (with its limits on failed tries), for the one account a launch's email
+    named: the address is the launch's, never one typed or posted."""
+
+    def __init__(self, data=None, *, email: str, **kwargs):
+        if data is not None:
+            data = {"login": email, "password": data.get("password", "")}
+        super().__init__(data, initial={"login": email}, **kwargs)
+        self.fields["login"].widget = forms.HiddenInput()
+        if "remember" in self.fields:
+            self.fields["remember"].widget = forms.HiddenInput()  # a device of the LMS: never remembered

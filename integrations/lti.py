@@ -24,6 +24,7 @@ CLAIM = "https://purl.imsglobal.org/spec/lti/claim/"
 NRPS_CLAIM = "https://purl.imsglobal.org/spec/lti-nrps/claim/namesroleservice"
 AGS_CLAIM = "https://purl.imsglobal.org/spec/lti-ags/claim/endpoint"
 DEEP_LINKING_CLAIM = "https://purl.imsglobal.org/spec/lti-dl/claim/deep_linking_settings"
+DEEP_LINKING_MESSAGE = "LtiDeepLinkingRequest"
 #: The longest an OIDC value (nonce, state, launch data) is kept, in seconds.
 LAUNCH_VALUE_LIFETIME = 600
 #: The custom parameter a deep-linked resource carries: the game session it launches into.

@@ -9,6 +9,7 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from classrooms.models import Classroom, School, Student
 from games.models import Assignment, GameSession
@@ -84,6 +85,52 @@ class CourseLink(models.Model):
 
     def __str__(self) -> str:
         return f"{self.platform} · {self.title or self.context_id}"
+
+    @property
+    def last_roster_run(self) -> RosterRun | None:
+        return self.roster_runs.first()
+
+
+class RosterRun(models.Model):
+    """One class-list sync of an LMS course and what came of it, shown on the class page: the counts,
+    the members left out and why, or the error that stopped it."""
+
+    class Outcome(models.TextChoices):
+        APPLIED = "applied", pgettext_lazy("class list update", "applied")
+        LEFT_AS_IS = "left_as_is", pgettext_lazy("class list update", "left as it is")
+        FAILED = "failed", pgettext_lazy("class list update", "failed")
+
+    #: Why a member was left out (``skipped``'s ``reason``): the text is translated where it is read.
+    TEACHER_ACCOUNT = "teacher_account"
+    NOT_SAVED = "not_saved"
+    #: How many runs of a course are kept (the newest).
+    KEPT = 20
+
+    course = models.ForeignKey(CourseLink, on_delete=models.CASCADE, related_name="roster_runs")
+    finished_at = models.DateTimeField(default=timezone.now)
+    outcome = models.CharField(max_length=16, choices=Outcome.choices)
+    added = models.PositiveIntegerField(default=0)
+    renamed = models.PositiveIntegerField(default=0)
+    removed = models.PositiveIntegerField(default=0)
+    #: The members left out: ``{"name": their LMS name, "reason": TEACHER_ACCOUNT or NOT_SAVED}``.
+    skipped = models.JSONField(default=list, blank=True)
+    error = models.CharField(max_length=300, blank=True)
+
+    class Meta:
+        ordering = ["-finished_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.course} · {self.finished_at:%Y-%m-%d %H:%M} · {self.outcome}"
+
+    def skipped_members(self) -> list[tuple[str, str]]:
+        """Each member left out, with the reason in the reader's language."""
+        reasons = {
+            self.TEACHER_ACCOUNT: _(
+                "This course account is a teacher in Classplay, so it cannot join as a student."
+            ),
+            self.NOT_SAVED: _("Classplay could not add this member. Try again, or add them by hand."),
+        }
+        return [(member["name"], str(reasons.get(member["reason"], ""))) for member in self.skipped]
 
 
 class PersonLink(models.Model):

@@ -34,6 +34,16 @@ class LaunchRefused(Exception):
         self.message = message
 
 
+class LinkNeeded(Exception):
+    """A staff launch from an LMS user id not linked yet, whose email is an existing account's. The email
+    claim is whatever the LMS says (an LMS admin, or a user who may edit their own profile, sets it), so
+    only the account's holder, signing in to it once, may link the two."""
+
+    def __init__(self, user: User):
+        super().__init__(user.pk)
+        self.user = user
+
+
 def _has_role(roles: list[str], *names: str) -> bool:
     full = {ROLE_PREFIX + name for name in names}
     # Short role names ("Instructor") are deprecated but some platforms still send them.
@@ -101,17 +111,33 @@ def _teacher_for(platform: Platform, launch: dict, link: PersonLink | None) -> U
                 )
             )
         known = User.objects.filter(email__iexact=email).first()
-        if known is not None and not known.memberships.filter(school=platform.school_id).exists():
-            # An LMS vouches for its own school's staff, never for an account of another school.
-            raise LaunchRefused(
-                _("A Classplay account with your email belongs to another school. Sign in to it directly.")
-            )
-        teacher = known or User.objects.create_user(
-            email=email, display_name=_trimmed(launch.get("name", ""))
-        )
+        if known is not None:
+            _check_same_school(platform, known)
+            raise LinkNeeded(known)
+        teacher = User.objects.create_user(email=email, display_name=_trimmed(launch.get("name", "")))
         PersonLink.objects.create(platform=platform, lti_user_id=launch["sub"], user=teacher)
     Membership.objects.get_or_create(user=teacher, school_id=platform.school_id)
     return teacher
+
+
+def _check_same_school(platform: Platform, user: User) -> None:
+    # An LMS vouches for its own school's staff, never for an account of another school.
+    if not user.memberships.filter(school=platform.school_id).exists():
+        raise LaunchRefused(
+            _("A Classplay account with your email belongs to another school. Sign in to it directly.")
+        )
+
+
+@transaction.atomic
+def person_link_confirm(*, platform: Platform, lti_user_id: str, user: User) -> PersonLink:
+    """Link an LMS user id to the account whose holder has just signed in to it (``LinkNeeded``)."""
+    _check_same_school(platform, user)
+    link, _created = PersonLink.objects.get_or_create(
+        platform=platform, lti_user_id=lti_user_id, defaults={"user": user}
+    )
+    if link.user_id != user.pk:  # linked meanwhile, by another launch
+        raise LaunchRefused(_("This course account is already linked to another Classplay account."))
+    return link
 
 
 def _course_for_teacher(platform: Platform, context: dict, teacher: User) -> CourseLink:

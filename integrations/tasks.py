@@ -42,7 +42,12 @@ def post_scores(link_id: int) -> int:
 @shared_task(name="integrations.sync_roster", soft_time_limit=110, time_limit=120, **RETRY_UNTIL_ACCEPTED)
 def sync_roster(course_id: int) -> dict:
     result = roster.roster_sync(course_id=course_id)
-    return {"added": result.added, "renamed": result.renamed, "removed": result.removed}
+    return {
+        "added": result.added,
+        "renamed": result.renamed,
+        "removed": result.removed,
+        "skipped": len(result.skipped),
+    }
 
 
 def queue_session_scores(session_id: int) -> None:

@@ -11,6 +11,7 @@ urlpatterns = [
     path("jwks/", views.jwks, name="jwks"),
     path("login/", views.oidc_login, name="login"),
     path("launch/", views.launch, name="launch"),
+    path("link/", views.link_account, name="link"),
     path("deep-link/<uuid:pk>/", views.deep_link, name="deep_link"),
     path("courses/<int:pk>/sync/", views.roster_sync, name="roster_sync"),
 ]

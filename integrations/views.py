@@ -8,7 +8,7 @@ the signed id_token, the single-use nonce and the state cookie are their protect
 from __future__ import annotations
 
 from datetime import timedelta
-from urllib.parse import urlsplit
+from urllib.parse import urlencode, urlsplit
 
 from django.contrib import messages
 from django.contrib.auth import login, logout
@@ -28,6 +28,7 @@ from pylti1p3.exception import LtiException, OIDCException
 
 from classrooms import selectors as classroom_selectors
 from classrooms.middleware import sign_in_student
+from classrooms.models import User
 from classrooms.once import once
 from games import homework_selectors
 from games import services as game_services
@@ -36,7 +37,7 @@ from games.models import GameSession
 from questions.selectors import visible_vocabulary_lists, visible_word_lists
 
 from . import deep_linking, keys, lti, services, tasks
-from .forms import PlatformForm
+from .forms import LinkSignInForm, PlatformForm
 from .models import CourseLink, DeepLinkRequest, Platform
 
 #: How long a teacher has to pick a game after "add activity" in the LMS.
@@ -127,11 +128,19 @@ def launch(request):
     if not storage.consume_nonce(data["nonce"]):
         return _refused(request, _("This launch was already used. Open the link in your course again."))
     platform = lti.find_platform(data["iss"], message.get_client_id())
+    return _let_in(request, platform, data)
+
+
+def _let_in(request, platform, data: dict):
+    """Sign the launch's person in and take them where the launch points (or, for an LMS id whose email
+    is an existing account's, ask that account's holder to link them first)."""
     try:
         course, teacher, student = services.launch_sign_in(platform=platform, launch=data)
+    except services.LinkNeeded as needed:
+        return _ask_to_link(request, platform, data, needed.user)
     except services.LaunchRefused as refused:
         return _refused(request, refused.message)
-    if message.is_deep_link_launch():
+    if data.get(lti.CLAIM + "message_type") == lti.DEEP_LINKING_MESSAGE:
         if teacher is None:
             return _refused(request, _("Only a course's teachers can add Classplay games to it."))
         _sign_in_teacher(request, teacher)
@@ -172,6 +181,78 @@ def _sign_in_teacher(request, teacher) -> None:
     """A fresh session for this teacher only: a student signed in on this device is signed out."""
     logout(request)
     login(request, teacher, backend="django.contrib.auth.backends.ModelBackend")
+
+
+# --- Linking an LMS account to an existing Classplay account --------------------------------------
+
+#: Where a launch waits for its account's holder to sign in, and for how long (seconds since the epoch).
+PENDING_LINK_KEY = "lti_pending_link"
+
+
+def _ask_to_link(request, platform, data: dict, account):
+    """Keep the checked launch in a fresh session for a few minutes and ask the account's holder to sign
+    in to it: the device's previous person, teacher or student, is signed out first."""
+    logout(request)
+    request.session.set_expiry(lti.LAUNCH_VALUE_LIFETIME)  # the launch's names and email go with it
+    request.session[PENDING_LINK_KEY] = {
+        "platform": platform.pk,
+        "account": account.pk,
+        "launch": data,
+        "until": timezone.now().timestamp() + lti.LAUNCH_VALUE_LIFETIME,
+    }
+    return redirect("integrations:link")
+
+
+def _pending_link(request):
+    """The platform, the account and the launch waiting on this device, or None (none, or too old)."""
+    pending = request.session.get(PENDING_LINK_KEY)
+    if not pending or pending.get("until", 0) < timezone.now().timestamp():
+        return None
+    platform = Platform.objects.filter(pk=pending["platform"]).select_related("school").first()
+    account = User.objects.filter(pk=pending["account"], is_active=True).first()
+    if platform is None or account is None:
+        return None
+    return platform, account, pending["launch"]
+
+
+@once
+def link_account(request):
+    """The page "Link your <LMS> account to Classplay": the account's holder signs in to it here (their
+    password, counted by allauth's limits on failed sign-ins) or on the sign-in page (their own
+    provider), then the link is made and the launch goes on. A wrong password links nothing."""
+    pending = _pending_link(request)
+    if pending is None:
+        request.session.pop(PENDING_LINK_KEY, None)
+        return _refused(request, _("This launch has expired. Open the link in your course again."))
+    platform, account, data = pending
+    signed_in_as_account = request.user.is_authenticated and request.user.pk == account.pk
+    form = LinkSignInForm(email=account.email, request=request)
+    if request.method == "POST" and not signed_in_as_account:
+        form = LinkSignInForm(request.POST, email=account.email, request=request)
+        if not form.is_valid():
+            return _link_page(request, platform, account, form, status=400)
+        response = form.login(request, redirect_url=reverse("integrations:link"))
+        if request.user.pk != account.pk:
+            return response  # a step of allauth's sign-in is left (an email to verify first)
+        signed_in_as_account = True
+    if request.method == "POST" and signed_in_as_account:
+        request.session.pop(PENDING_LINK_KEY, None)
+        try:
+            services.person_link_confirm(platform=platform, lti_user_id=data["sub"], user=account)
+        except services.LaunchRefused as refused:
+            return _refused(request, refused.message)
+        return _let_in(request, platform, data)
+    return _link_page(request, platform, account, None if signed_in_as_account else form)
+
+
+def _link_page(request, platform, account, form, status: int = 200):
+    context = {
+        "platform": platform,
+        "account": account,
+        "form": form,
+        "other_way": f"{reverse('account_login')}?{urlencode({'next': reverse('integrations:link')})}",
+    }
+    return render(request, "integrations/link_account.html", context, status=status)
 
 
 # --- Deep linking ---------------------------------------------------------------------------------

@@ -3,6 +3,8 @@ session a login card gives, an unknown student a clear refusal (and no account);
 allauth and are matched by email. The providers' user data is shaped as Clever's v3.0 users endpoint and
 ClassLink's OpenID Connect userinfo return it."""
 
+import io
+
 import pytest
 from allauth.core.exceptions import ImmediateHttpResponse
 from allauth.socialaccount.models import SocialApp
@@ -11,6 +13,7 @@ from allauth.socialaccount.providers.openid_connect.provider import OpenIDConnec
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AnonymousUser
 from django.contrib.sessions.backends.db import SessionStore
+from django.core.management import call_command
 from django.test import RequestFactory
 from django.utils import timezone
 
@@ -182,9 +185,17 @@ def test_classlink_sourced_id_in_the_id_token_only(rostered_ava):
     assert request.session[STUDENT_SESSION_KEY] == rostered_ava.pk
 
 
-def test_a_roster_id_two_schools_of_one_district_share_signs_no_one_in(rostered_ava, dan, hillside):
-    hillside.clever_district_id, hillside.classlink_tenant_id = "d-river", "2000"  # one district
-    hillside.save()
+def _one_district(*schools):
+    """The operator shares Riverside's district and tenant with these schools (one district)."""
+    for option, value in (("--clever-district", "d-river"), ("--classlink-tenant", "2000")):
+        names = [argument for school in schools for argument in ("--school", str(school.pk))]
+        call_command("share_sso_id", option, value, *names, stdout=io.StringIO())
+
+
+def test_a_roster_id_two_schools_of_one_district_share_signs_no_one_in(
+    rostered_ava, dan, hillside, connected_riverside
+):
+    _one_district(connected_riverside, hillside)
     dan.external_id = "s-1001"  # Hillside's roster uses the same id
     dan.save()
     for kind, data in (("classlink", classlink_userinfo()), ("clever", clever_user())):
@@ -238,10 +249,9 @@ def test_the_school_admin_enters_the_districts_in_the_school_settings(client, ri
 
 
 def test_an_ambiguous_clever_sis_id_does_not_fall_back_to_the_student_number(
-    rostered_ava, dan, cleo, hillside
+    rostered_ava, dan, cleo, hillside, connected_riverside
 ):
-    hillside.clever_district_id = "d-river"  # one district of two schools
-    hillside.save()
+    _one_district(connected_riverside, hillside)
     dan.external_id = "s-1001"
     dan.save()
     cleo.external_id = "1001"  # the student number: unique, but whose it is cannot be told

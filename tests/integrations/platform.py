@@ -52,6 +52,8 @@ class LmsPlatform:
     #: How many score posts to refuse (503) before accepting: the tool must retry.
     refuse_scores: int = 0
     token_requests: int = 0
+    #: The course's member list answers this status instead (a platform that is down or refuses).
+    members_status: int = 200
 
     def __post_init__(self):
         self.mock.add(responses.GET, f"{ISSUER}/jwks", json={"keys": [PLATFORM_JWK]})
@@ -89,6 +91,8 @@ class LmsPlatform:
 
     def _members(self, request):
         assert request.headers["Authorization"].startswith("Bearer token-")
+        if self.members_status != 200:
+            return self.members_status, {}, "Service unavailable"
         body = {"id": self.memberships_url, "context": {"id": CONTEXT_ID}, "members": self.members}
         return 200, {}, json.dumps(body)
 

@@ -67,10 +67,11 @@ def test_a_teachers_first_launch_makes_their_account_and_the_class(client, lms, 
     )
 
 
-def test_an_existing_teacher_of_the_school_is_matched_by_email(client, lms, moodle, ms_rivera):
-    lms.launch(client, email=ms_rivera.email.upper())
-    assert int(client.session["_auth_user_id"]) == ms_rivera.pk
-    assert ms_rivera in CourseLink.objects.get().classroom.teachers.all()
+def test_an_existing_teacher_of_the_school_is_asked_to_link_not_signed_in(client, lms, moodle, ms_rivera):
+    """The email alone never signs into an account (tests/integrations/test_account_linking.py)."""
+    response = lms.launch(client, email=ms_rivera.email.upper())
+    assert response["Location"] == reverse("integrations:link")
+    assert "_auth_user_id" not in client.session and not PersonLink.objects.exists()
 
 
 def test_an_account_of_another_school_is_never_taken_over(client, lms, moodle, mr_okafor):
