@@ -434,6 +434,9 @@ ROSTER_IMPORT_MAX_ROWS = env_int("ROSTER_IMPORT_MAX_ROWS", 2000)
 #: Whole-school OneRoster zip: its size, and what its files may unpack to (together); rows per file.
 ROSTER_SYNC_MAX_BYTES = env_int("ROSTER_SYNC_MAX_BYTES", 20_000_000)
 ROSTER_SYNC_MAX_ROWS = env_int("ROSTER_SYNC_MAX_ROWS", 50_000)
+#: Seconds to wait on a course platform (LTI: its key set at a launch, service tokens, class lists,
+#: scores) before giving up: a slow LMS gets a clear error page, not a web worker held as long as it likes.
+LTI_HTTP_TIMEOUT = env_int("LTI_HTTP_TIMEOUT", 5)
 #: Embedded mode runs the game clock inside the server process; with Redis it is its own process.
 CLASSPLAY_CLOCK_IN_PROCESS = env_bool("CLASSPLAY_CLOCK_IN_PROCESS", not REDIS_URL and not TESTING)
 #: Days learning facts are kept before the daily clean-up (``reports.purge``) erases them (0: for ever).

@@ -6,12 +6,15 @@ from __future__ import annotations
 import typing as t
 from datetime import timedelta
 
+import requests
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from pylti1p3.deployment import Deployment
 from pylti1p3.launch_data_storage.base import LaunchDataStorage
 from pylti1p3.registration import Registration
+from pylti1p3.service_connector import REQUESTS_USER_AGENT, ServiceConnector
 from pylti1p3.tool_config.abstract import ToolConfAbstract
 
 from .keys import current_key
@@ -44,6 +47,24 @@ def registration_for(platform: Platform) -> Registration:
         .set_tool_private_key(key.private_pem)
         .set_tool_public_key(key.public_pem)
     )
+
+
+class PlatformSession(requests.Session):
+    """HTTP to a course platform that waits at most ``LTI_HTTP_TIMEOUT`` seconds for it to connect and
+    again to answer: pylti1p3 gives none, so a launch would wait on a slow LMS's key set for ever."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.headers["User-Agent"] = REQUESTS_USER_AGENT
+
+    def request(self, method, url, *args, **kwargs):
+        kwargs.setdefault("timeout", settings.LTI_HTTP_TIMEOUT)
+        return super().request(method, url, *args, **kwargs)
+
+
+def service_connector(platform: Platform) -> ServiceConnector:
+    """The platform's services (tokens, class list, scores), asked with the timeout."""
+    return ServiceConnector(registration_for(platform), requests_session=PlatformSession())
 
 
 def find_platform(issuer: str, client_id: str | None) -> Platform | None:
@@ -125,6 +146,14 @@ def purge_expired_launch_values() -> int:
 
 #: What the library's refusal says (its English text, matched on a fragment) → what we tell the person.
 _REFUSALS = [
+    (  # first: the message holds the platform's URL and the network error, which may hold any word below
+        "Error during fetch URL",
+        lambda: _(
+            "The course platform did not send its keys in time, or could not be reached, so this launch "
+            "could not be checked. Try again in a few minutes; if it keeps happening, ask your school admin "
+            "to check the platform's key set URL."
+        ),
+    ),
     (
         "state",
         lambda: _("This launch did not start here, or took too long. Open the link in your course again."),

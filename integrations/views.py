@@ -120,7 +120,12 @@ def launch(request):
     """Step 2: the LMS posts the signed id_token. Nothing is written until every check has passed."""
     storage = lti.DatabaseLaunchData()
     try:
-        message = DjangoMessageLaunch(request, lti.PlatformToolConf(), launch_data_storage=storage)
+        message = DjangoMessageLaunch(
+            request,
+            lti.PlatformToolConf(),
+            launch_data_storage=storage,
+            requests_session=lti.PlatformSession(),
+        )
         data = message.get_launch_data()
     except (LtiException, OIDCException) as error:
         return _refused(request, lti.refusal_text(error))
