@@ -22,7 +22,7 @@ from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.utils.translation import gettext as _
 
-from .roster import ROSTER_ID_PATTERN, clean_name
+from .roster import ROSTER_ID_PATTERN, clean_name, unclosed_quote_line
 
 MANIFEST = "manifest.csv"
 REQUIRED_FILES = ("orgs.csv", "users.csv", "classes.csv", "enrollments.csv")
@@ -323,6 +323,15 @@ def _decode(name: str, data: bytes) -> str:
 def _table(name: str, data: bytes, *, max_rows: int) -> list[tuple[int, dict[str, str]]]:
     """(line, row) pairs, with the columns the spec names checked."""
     text = _decode(name, data)
+    opened = unclosed_quote_line(text)
+    if opened is not None:
+        raise OneRosterFileError(
+            _(
+                '%(file)s: line %(line)d opens a quote (") that is never closed, so every line after it '
+                "would be read as part of one value. Export the file again."
+            )
+            % {"file": name, "line": opened}
+        )
     reader = csv.reader(io.StringIO(text, newline=""))
     try:
         header = [column.strip() for column in next(reader)]

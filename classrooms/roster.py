@@ -9,6 +9,7 @@ from __future__ import annotations
 import csv
 import io
 import re
+from collections import deque
 from dataclasses import dataclass, field
 
 from django.utils.translation import gettext as _
@@ -26,6 +27,10 @@ CONTROL_CHARS = re.compile(
     r"[\x00-\x1f\x7f-\x9f\u061c\u200b\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]"
 )
 JOINERS = "\u200c\u200d"
+#: Read after a file when looking for a quote it never closes (:func:`unclosed_quote_line`): private-use
+#: characters, which no export writes.
+END_MARK = "\ue000classplay-end\ue000"
+LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
 
 class RosterFileError(Exception):
@@ -109,6 +114,22 @@ def decode_upload(data: bytes, *, max_bytes: int) -> str:
         ) from None
 
 
+def unclosed_quote_line(text: str, dialect: type[csv.Dialect] | csv.Dialect = csv.excel) -> int | None:
+    """The line where a quoted value opens that the file never closes, else None. Python's csv reader
+    takes such a file without a word and reads the rest of it as that one value: a stray quote turned a
+    whole class into one student's name. A mark read after the file is a row of its own, unless a quote
+    is still open, when it ends that value; counting the value's lines back from the mark finds the quote."""
+    rows = csv.reader(io.StringIO(f"{text}\n{END_MARK}", newline=""), dialect)
+    try:
+        last = next(iter(deque(rows, maxlen=1)), [])
+    except csv.Error:
+        return None  # the reading that follows says what is wrong
+    if last == [END_MARK] or not last or not last[-1].endswith(END_MARK):
+        return None
+    mark_line = len(LINE_BREAK.findall(text)) + 2
+    return mark_line - len(LINE_BREAK.findall(last[-1]))
+
+
 def parse_roster(data: bytes, *, classroom_name: str, max_bytes: int, max_rows: int) -> list[RosterRow]:
     """Every row with its errors. Raises :class:`RosterFileError` when the file as a whole is unusable."""
     text = decode_upload(data, max_bytes=max_bytes)
@@ -118,6 +139,15 @@ def parse_roster(data: bytes, *, classroom_name: str, max_bytes: int, max_rows: 
         dialect = csv.Sniffer().sniff(text[:4096], delimiters=",;\t")
     except csv.Error:
         dialect = csv.excel
+    opened = unclosed_quote_line(text, dialect)
+    if opened is not None:
+        raise RosterFileError(
+            _(
+                'Line %(line)d opens a quote (") that is never closed, so every line after it would be '
+                "read as part of one name. Close the quote or remove it, and upload the file again."
+            )
+            % {"line": opened}
+        )
     reader = csv.reader(io.StringIO(text), dialect)
     try:
         header = next(reader)

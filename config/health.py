@@ -4,6 +4,10 @@
 answers and the game clock has swept lately; 503 otherwise. The Celery worker's heartbeat (queued by beat
 every minute) is reported too; it fails the check only where beat runs (``HEALTH_REQUIRE_WORKER``, on
 with real services), since ``make run`` has a worker but no beat. No secret or personal data is shown.
+
+Which part failed, and how, is shown only to a caller on the server itself (not through the proxy) and to
+signed-in site staff (``is_staff``); anyone else gets ``{"status": "ok"}`` or ``{"status": "failing"}``
+with the same status code, so the public address names none of the services behind it.
 """
 
 from __future__ import annotations
@@ -13,12 +17,14 @@ from datetime import timedelta
 
 import redis
 from django.conf import settings
-from django.db import connection
+from django.db import DatabaseError, connection
 from django.http import JsonResponse
 from django.utils import timezone
 from django.views.decorators.cache import never_cache
 
 from games.models import Heartbeat
+
+from .proxy import is_local_caller
 
 #: The clock beats every 15 s, the worker every 60 s: this long without one, it is not running.
 CLOCK_STALE = timedelta(seconds=60)
@@ -66,6 +72,16 @@ def healthz(request):
     required = settings.HEALTH_REQUIRE_WORKER
     checks["worker"] = _check(_heartbeat, "worker", WORKER_STALE, required) if database_up else {"ok": False}
     healthy = all(check["ok"] for check in checks.values())
-    return JsonResponse(
-        {"status": "ok" if healthy else "failing", "checks": checks}, status=200 if healthy else 503
-    )
+    report = {"status": "ok" if healthy else "failing"}
+    if _shows_details(request):
+        report["checks"] = checks
+    return JsonResponse(report, status=200 if healthy else 503)
+
+
+def _shows_details(request) -> bool:
+    if is_local_caller(request):
+        return True
+    try:
+        return request.user.is_staff
+    except DatabaseError:  # the session cannot be read (the database is down): the status is all they get
+        return False

@@ -10,6 +10,8 @@ from ipaddress import IPv4Address, IPv6Address, ip_address, ip_network
 from django.conf import settings
 
 Address = IPv4Address | IPv6Address
+#: Headers a proxy adds when it forwards a request (the deploy recipe's nginx sets X-Forwarded-For).
+FORWARDING_HEADERS = ("HTTP_X_FORWARDED_FOR", "HTTP_FORWARDED", "HTTP_X_REAL_IP")
 
 
 def _parse(text: str) -> Address | None:
@@ -38,6 +40,19 @@ def client_address(peer: str, forwarded_for: str, trusted) -> str:
         if not any(address in network for network in trusted):
             return str(address)
     return peer
+
+
+def is_local_caller(request) -> bool:
+    """Whether the request comes from this machine itself, not through a proxy: its address (after
+    :class:`TrustedProxyMiddleware`) is a loopback one and it carries no forwarding header. A proxy on this
+    machine relays the outside world over loopback; with ``TRUSTED_PROXY_IPS`` unset the address stays the
+    proxy's, and only the header tells."""
+    meta = request.META
+    address = _parse(meta.get("REMOTE_ADDR", ""))
+    if address is None or any(meta.get(header) for header in FORWARDING_HEADERS):
+        return False
+    mapped = address.ipv4_mapped if isinstance(address, IPv6Address) else None
+    return (mapped or address).is_loopback
 
 
 class TrustedProxyMiddleware:

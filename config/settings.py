@@ -3,7 +3,8 @@
 With no variable set it runs on SQLite, the in-memory channel layer and an embedded Celery broker
 (kombu's filesystem transport) - nothing to install. ``DATABASE_URL`` switches to PostgreSQL and
 ``REDIS_URL`` to the Redis channel layer, cache and Celery broker. ``DEBUG=false`` is production:
-then ``SECRET_KEY`` and ``ALLOWED_HOSTS`` must be set, and the secure cookie/HSTS settings apply.
+then ``SECRET_KEY`` (strong, by Django's rule) and ``ALLOWED_HOSTS`` (not ``*``) must be set, and the
+secure cookie/HSTS settings apply.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from urllib.parse import urlsplit
 import dj_database_url
 from csp.constants import NONCE, NONE, SELF
 
-from .env import env_bool, env_int, env_list, env_required, env_str
+from .env import env_bool, env_int, env_list, env_required, env_str, production_hosts, production_secret_key
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(env_str("CLASSPLAY_VAR_DIR") or BASE_DIR / "var")
@@ -33,10 +34,8 @@ if DEBUG:
     SECRET_KEY = env_str("SECRET_KEY") or "classplay-local-development-key-not-for-production"
     ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]", "testserver"])
 else:
-    SECRET_KEY = env_required("SECRET_KEY", why="production (DEBUG=false) needs a long random secret key")
-    ALLOWED_HOSTS = env_list("ALLOWED_HOSTS")
-    if not ALLOWED_HOSTS:
-        env_required("ALLOWED_HOSTS", why="production (DEBUG=false) needs the site's host names")
+    SECRET_KEY = production_secret_key("SECRET_KEY")
+    ALLOWED_HOSTS = production_hosts("ALLOWED_HOSTS")
 
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
 #: Browser origins allowed to open the game websocket (besides ALLOWED_HOSTS).
@@ -390,6 +389,8 @@ if not DEBUG:
     SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", True)
     CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", True)
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
+    # A monitor on the server asks a web process itself, over plain HTTP, for /healthz's details.
+    SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
     SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 60 * 60 * 24 * 365)
     SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", True)
     SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)
@@ -437,6 +438,9 @@ ROSTER_IMPORT_MAX_ROWS = env_int("ROSTER_IMPORT_MAX_ROWS", 2000)
 #: Whole-school OneRoster zip: its size, and what its files may unpack to (together); rows per file.
 ROSTER_SYNC_MAX_BYTES = env_int("ROSTER_SYNC_MAX_BYTES", 20_000_000)
 ROSTER_SYNC_MAX_ROWS = env_int("ROSTER_SYNC_MAX_ROWS", 50_000)
+#: Seconds to wait on a course platform (LTI: its key set at a launch, service tokens, class lists,
+#: scores) before giving up: a slow LMS gets a clear error page, not a web worker held as long as it likes.
+LTI_HTTP_TIMEOUT = env_int("LTI_HTTP_TIMEOUT", 5)
 #: Embedded mode runs the game clock inside the server process; with Redis it is its own process.
 CLASSPLAY_CLOCK_IN_PROCESS = env_bool("CLASSPLAY_CLOCK_IN_PROCESS", not REDIS_URL and not TESTING)
 #: Days learning facts are kept before the daily clean-up (``reports.purge``) erases them (0: for ever).

@@ -19,12 +19,11 @@ from django.utils import timezone
 from pylti1p3.assignments_grades import AssignmentsGradesService
 from pylti1p3.grade import Grade
 from pylti1p3.lineitem import LineItem
-from pylti1p3.service_connector import ServiceConnector
 
 from games.models import GameSession
 from reports.models import LearningFact
 
-from .lti import registration_for
+from .lti import service_connector
 from .models import PersonLink, ResourceLink, ScoreSent
 
 SCORE_MAXIMUM = 100
@@ -124,7 +123,7 @@ def _raise_score(score_id: int, score: float) -> bool:
 
 
 def _service(link: ResourceLink) -> AssignmentsGradesService:
-    connector = ServiceConnector(registration_for(link.course.platform))
+    connector = service_connector(link.course.platform)
     data = {"scope": link.ags_scopes, "lineitems": link.lineitems_url, "lineitem": link.lineitem_url}
     return AssignmentsGradesService(connector, data)  # type: ignore[arg-type]
 

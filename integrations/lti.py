@@ -6,12 +6,17 @@ from __future__ import annotations
 import typing as t
 from datetime import timedelta
 
+import requests
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from pylti1p3.contrib.django import DjangoMessageLaunch
 from pylti1p3.deployment import Deployment
+from pylti1p3.exception import LtiException
 from pylti1p3.launch_data_storage.base import LaunchDataStorage
 from pylti1p3.registration import Registration
+from pylti1p3.service_connector import REQUESTS_USER_AGENT, ServiceConnector
 from pylti1p3.tool_config.abstract import ToolConfAbstract
 
 from .keys import current_key
@@ -45,6 +50,24 @@ def registration_for(platform: Platform) -> Registration:
         .set_tool_private_key(key.private_pem)
         .set_tool_public_key(key.public_pem)
     )
+
+
+class PlatformSession(requests.Session):
+    """HTTP to a course platform that waits at most ``LTI_HTTP_TIMEOUT`` seconds for it to connect and
+    again to answer: pylti1p3 gives none, so a launch would wait on a slow LMS's key set for ever."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.headers["User-Agent"] = REQUESTS_USER_AGENT
+
+    def request(self, method, url, *args, **kwargs):
+        kwargs.setdefault("timeout", settings.LTI_HTTP_TIMEOUT)
+        return super().request(method, url, *args, **kwargs)
+
+
+def service_connector(platform: Platform) -> ServiceConnector:
+    """The platform's services (tokens, class list, scores), asked with the timeout."""
+    return ServiceConnector(registration_for(platform), requests_session=PlatformSession())
 
 
 def find_platform(issuer: str, client_id: str | None) -> Platform | None:
@@ -112,12 +135,40 @@ class DatabaseLaunchData(LaunchDataStorage[t.Any]):
         return LaunchValue.objects.filter(key=key, expires_at__gt=timezone.now()).exists()
 
     def consume_nonce(self, nonce: str) -> bool:
-        """Use up a login's nonce: True the first time only, so an id_token cannot be replayed."""
+        """Use up a login's nonce: True the first time only, so an id_token cannot be replayed. A used
+        nonce is remembered as long as a fresh one would be, so its replay is told apart from a nonce
+        this site never issued (:meth:`nonce_was_used`)."""
         with transaction.atomic():
             deleted, _rows = LaunchValue.objects.filter(
                 key=self._prepare_key(f"lti1p3-nonce-{nonce}"), expires_at__gt=timezone.now()
             ).delete()
+            if deleted:
+                self.set_value(f"lti1p3-nonce-used-{nonce}", True)
         return deleted == 1
+
+    def nonce_was_used(self, nonce: str) -> bool:
+        return self.check_value(f"lti1p3-nonce-used-{nonce}")
+
+
+class Launch(DjangoMessageLaunch):
+    """pylti1p3's launch check, asking the platform with a timeout (:class:`PlatformSession`) and
+    telling a replayed id_token (its nonce used here before) from one whose nonce this site never issued
+    or has forgotten (made up, or from a login too long ago): the library calls both "Invalid Nonce"."""
+
+    def __init__(self, request, storage: DatabaseLaunchData) -> None:
+        super().__init__(
+            request, PlatformToolConf(), launch_data_storage=storage, requests_session=PlatformSession()
+        )
+        self._launch_values = storage
+
+    def validate_nonce(self):
+        try:
+            return super().validate_nonce()
+        except LtiException:
+            nonce = self._get_jwt_body().get("nonce")
+            if nonce and self._launch_values.nonce_was_used(str(nonce)):
+                raise LtiException("Nonce already used") from None
+            raise
 
 
 def purge_expired_launch_values() -> int:
@@ -126,11 +177,26 @@ def purge_expired_launch_values() -> int:
 
 #: What the library's refusal says (its English text, matched on a fragment) → what we tell the person.
 _REFUSALS = [
+    (  # first: the message holds the platform's URL and the network error, which may hold any word below
+        "Error during fetch URL",
+        lambda: _(
+            "The course platform did not send its keys in time, or could not be reached, so this launch "
+            "could not be checked. Try again in a few minutes; if it keeps happening, ask your school admin "
+            "to check the platform's key set URL."
+        ),
+    ),
     (
         "state",
         lambda: _("This launch did not start here, or took too long. Open the link in your course again."),
     ),
-    ("Invalid Nonce", lambda: _("This launch was already used. Open the link in your course again.")),
+    ("Nonce already used", lambda: _("This launch was already used. Open the link in your course again.")),
+    (
+        "Invalid Nonce",
+        lambda: _(
+            "This launch is not valid or has expired (it did not start here, or started too long ago). "
+            "Open the link in your course again."
+        ),
+    ),
     (
         "Registration not found",
         lambda: _(

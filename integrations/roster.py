@@ -16,13 +16,12 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from pylti1p3.names_roles import NamesRolesProvisioningService
-from pylti1p3.service_connector import ServiceConnector
 
 from classrooms import services as classroom_services
 from classrooms.models import Enrolment
 
 from . import services
-from .lti import registration_for
+from .lti import service_connector
 from .models import CourseLink, PersonLink, RosterRun
 
 logger = logging.getLogger(__name__)
@@ -43,7 +42,7 @@ class RosterSyncResult:
 
 
 def fetch_members(course: CourseLink) -> list[dict]:
-    connector = ServiceConnector(registration_for(course.platform))
+    connector = service_connector(course.platform)
     service = NamesRolesProvisioningService(connector, {"context_memberships_url": course.memberships_url})
     return [dict(member) for member in service.get_members()]
 

@@ -23,7 +23,7 @@ from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
-from pylti1p3.contrib.django import DjangoMessageLaunch, DjangoOIDCLogin
+from pylti1p3.contrib.django import DjangoOIDCLogin
 from pylti1p3.exception import LtiException, OIDCException
 
 from classrooms import selectors as classroom_selectors
@@ -121,7 +121,7 @@ def launch(request):
     """Step 2: the LMS posts the signed id_token. Nothing is written until every check has passed."""
     storage = lti.DatabaseLaunchData()
     try:
-        message = DjangoMessageLaunch(request, lti.PlatformToolConf(), launch_data_storage=storage)
+        message = lti.Launch(request, storage)
         data = message.get_launch_data()
     except (LtiException, OIDCException) as error:
         return _refused(request, lti.refusal_text(error))

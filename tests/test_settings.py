@@ -6,6 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 PRODUCTION = {
     "DEBUG": "false",
@@ -41,6 +43,33 @@ def test_production_without_a_secret_key_fails_clearly():
     result = manage("check", **env)
     assert result.returncode != 0
     assert "SECRET_KEY must be set" in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("key", "why"),
+    [
+        ("x", "too short"),
+        ("ab" * 40, "fewer than 5 different characters"),
+        (
+            "django-insecure-" + "k3y-made-by-startproject-and-never-changed-0123456789",
+            "Django's placeholder",
+        ),
+    ],
+    ids=["short", "few-characters", "django-insecure"],
+)
+def test_production_refuses_a_weak_secret_key(key, why):
+    result = manage("check", **{**PRODUCTION, "SECRET_KEY": key})
+    assert result.returncode != 0, why
+    assert "SECRET_KEY is too weak for production" in result.stderr, result.stderr[-2000:]
+    assert "at least 50 characters" in result.stderr
+
+
+def test_production_refuses_any_host():
+    result = manage("check", **{**PRODUCTION, "ALLOWED_HOSTS": "classplay.school.example, *"})
+    assert result.returncode != 0
+    assert (
+        "ALLOWED_HOSTS must name the site's host names in production (DEBUG=false), not '*'" in result.stderr
+    )
 
 
 def test_production_without_a_mail_server_refuses_to_start_unless_told_the_log_is_private():

@@ -1,18 +1,12 @@
-"""The database cache table that serves while Redis cannot be reached (config.cache.FailSoftRedisCache)."""
+"""Once meant to make the fallback cache's table, but it gave ``createcachetable`` the alias "fallback"
+where the command takes a table name: it made a table called ``fallback`` and never the one the cache
+reads. 0013 makes the right table (and drops that one); this step is kept, doing nothing, for the
+migration history."""
 
-from django.core.management import call_command
 from django.db import migrations
-
-
-def create_cache_table(apps, schema_editor):
-    call_command("createcachetable", "fallback", database=schema_editor.connection.alias, verbosity=0)
-
-
-def drop_cache_table(apps, schema_editor):
-    schema_editor.execute("DROP TABLE IF EXISTS classplay_cache")
 
 
 class Migration(migrations.Migration):
     dependencies = [("classrooms", "0003_class_card_unlocks")]
 
-    operations = [migrations.RunPython(create_cache_table, drop_cache_table)]
+    operations = [migrations.RunPython(migrations.RunPython.noop, migrations.RunPython.noop)]

@@ -108,6 +108,21 @@ def test_a_file_with_misspelt_columns_is_refused_by_name():
         read(data)
 
 
+def test_a_quote_never_closed_is_refused_naming_the_file_and_line():
+    tables = school_tables()
+    tables.pop("users.csv")
+    broken = (
+        "sourcedId,status,orgSourcedIds,role,givenName,familyName,email,grades\r\n"
+        "s-1,active,org-riverside,student,Ava,Moreno,,07\r\n"
+        's-2,active,org-riverside,student,"Ben,Kim,,07\r\n'
+        "s-3,active,org-riverside,student,Chloe,Ng,,07\r\n"
+    )
+    with pytest.raises(
+        OneRosterFileError, match=r"users.csv: line 3 opens a quote \(\"\) that is never closed"
+    ):
+        read(zip_bytes(tables, raw={"users.csv": broken.encode()}))
+
+
 def test_a_file_that_is_not_utf8_is_refused_naming_the_file():
     tables = school_tables()
     tables.pop("users.csv")

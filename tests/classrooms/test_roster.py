@@ -87,6 +87,28 @@ def test_each_bad_row_gets_its_reason():
     assert "sourcedId may only hold" in errors[5][0]
 
 
+def test_a_quote_never_closed_is_refused_with_the_line_it_opens_on():
+    text = (
+        "sourcedId,givenName,familyName\n"
+        "s-001,Ava,Moreno\n"
+        's-002,"Ben,Kim\n'  # the quote opens here and nothing closes it
+        "s-003,Chloe,Ng\n"
+        "s-004,Dan,Ito\n"
+    )
+    with pytest.raises(RosterFileError, match=r"^Line 3 opens a quote \(\"\) that is never closed"):
+        parse(text)
+    with pytest.raises(RosterFileError, match="Line 2 opens"):  # Windows line ends, semicolons, no end
+        parse('sourcedId;givenName\r\ns-001;"Ava\r\ns-002;Ben')
+
+
+def test_a_quoted_name_over_two_lines_is_still_read():
+    rows = parse('sourcedId,givenName,familyName\ns-001,"Ava \nMaria",Moreno\ns-002,"Ben ""B""",Kim\n')
+    assert [(row.given_name, row.family_name) for row in rows] == [
+        ("Ava Maria", "Moreno"),
+        ('Ben "B"', "Kim"),
+    ]
+
+
 def test_semicolon_separated_files_with_a_bom_are_read():
     rows = parse("\ufeffsourcedId;givenName\ns1;Ava\n")
     assert rows[0].given_name == "Ava"
@@ -112,6 +134,14 @@ def test_a_file_with_any_bad_row_imports_nothing(client_of, ms_rivera, class_7b)
     page = upload(client, class_7b, (GOOD + "s-001,Dup,,,,,\n").encode()).content.decode()
     assert "1 row has an error" in page
     assert "Import all" not in page
+    confirm(client, class_7b)
+    assert Student.objects.count() == 0
+
+
+def test_an_upload_with_a_quote_never_closed_imports_nothing(client_of, ms_rivera, class_7b):
+    client = client_of(ms_rivera)
+    content = b'sourcedId,givenName\ns-001,Ava\ns-002,"Ben\ns-003,Chloe\n'
+    assert "Line 3 opens a quote" in upload(client, class_7b, content).content.decode()
     confirm(client, class_7b)
     assert Student.objects.count() == 0
 

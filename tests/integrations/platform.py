@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from urllib.parse import parse_qs, urlsplit
 
 import jwt
+import requests
 import responses
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import rsa
@@ -54,9 +55,12 @@ class LmsPlatform:
     token_requests: int = 0
     #: The course's member list answers this status instead (a platform that is down or refuses).
     members_status: int = 200
+    #: Seconds the platform takes to answer, by path: a caller that waits less gives up (requests'
+    #: ReadTimeout), one that sets no timeout waits and gets the answer.
+    delays: dict[str, float] = field(default_factory=dict)
 
     def __post_init__(self):
-        self.mock.add(responses.GET, f"{ISSUER}/jwks", json={"keys": [PLATFORM_JWK]})
+        self.mock.add_callback(responses.GET, f"{ISSUER}/jwks", callback=self._key_set)
         self.mock.add_callback(responses.POST, f"{ISSUER}/token", callback=self._token)
         self.mock.add_callback(responses.GET, self.memberships_url, callback=self._members)
         self.mock.add_callback(responses.POST, f"{self.lineitem_url}/scores", callback=self._score)
@@ -76,6 +80,17 @@ class LmsPlatform:
     lineitem_url = f"{ISSUER}/courses/{CONTEXT_ID}/lineitems/7"
 
     # --- The services' answers ---------------------------------------------------------------------
+    def _answer_in_time(self, request) -> None:
+        delay = self.delays.get(urlsplit(request.url).path, 0)
+        timeout = request.req_kwargs.get("timeout")
+        waits = timeout[1] if isinstance(timeout, tuple) else timeout
+        if delay and waits is not None and waits < delay:
+            raise requests.exceptions.ReadTimeout(f"Read timed out. (read timeout={waits})")
+
+    def _key_set(self, request):
+        self._answer_in_time(request)
+        return 200, {}, json.dumps({"keys": [PLATFORM_JWK]})
+
     def _check_assertion(self, request) -> dict:
         form = parse_qs(request.body)
         assertion = form["client_assertion"][0]
@@ -85,11 +100,13 @@ class LmsPlatform:
         return form
 
     def _token(self, request):
+        self._answer_in_time(request)
         self._check_assertion(request)
         self.token_requests += 1
         return 200, {}, json.dumps({"access_token": f"token-{self.token_requests}", "expires_in": 3600})
 
     def _members(self, request):
+        self._answer_in_time(request)
         assert request.headers["Authorization"].startswith("Bearer token-")
         if self.members_status != 200:
             return self.members_status, {}, "Service unavailable"
@@ -97,6 +114,7 @@ class LmsPlatform:
         return 200, {}, json.dumps(body)
 
     def _score(self, request):
+        self._answer_in_time(request)
         assert request.headers["Authorization"].startswith("Bearer token-")
         if self.refuse_scores:
             self.refuse_scores -= 1

@@ -159,6 +159,30 @@ def test_a_replayed_token_is_refused(client, lms, set_up):
     assert _counts() == set_up
 
 
+def test_a_made_up_nonce_is_refused_as_invalid_not_as_used(client, lms, set_up):
+    state, _nonce = lms.login(client)
+    response = lms.launch(client, state=state, nonce="never-issued-by-classplay")
+    _refused(response, "This launch is not valid or has expired")
+    assert "already used" not in response.content.decode()
+    assert _counts() == set_up and "_auth_user_id" not in client.session
+
+
+def test_a_launch_after_its_login_was_forgotten_is_refused_as_expired(client, lms, set_up):
+    state, nonce = lms.login(client)
+    LaunchValue.objects.update(expires_at=timezone.now() - timedelta(seconds=1))  # ten minutes went by
+    _refused(lms.launch(client, state=state, nonce=nonce), "This launch is not valid or has expired")
+    assert _counts() == set_up
+
+
+def test_a_launch_from_an_lms_too_slow_to_send_its_keys_is_refused_in_time(client, lms, set_up, settings):
+    settings.LTI_HTTP_TIMEOUT = 5
+    lms.delays["/jwks"] = 120  # a real LMS this slow held the web worker two minutes
+    _refused(lms.launch(client), "did not send its keys in time")
+    assert _counts() == set_up and "_auth_user_id" not in client.session
+    lms.delays.clear()
+    assert lms.launch(client).status_code == 302
+
+
 def test_an_unknown_deployment_is_refused(client, lms, set_up):
     _refused(lms.launch(client, **{CLAIM + "deployment_id": "somewhere-else"}), "deployment")
     assert _counts() == set_up

@@ -1,9 +1,11 @@
 """Login → launch → deep link → roster sync → grade passback, against the test LMS."""
 
 from datetime import timedelta
+from urllib.parse import urlsplit
 
 import jwt
 import pytest
+import requests
 from celery.exceptions import Retry
 from django.urls import reverse
 from django.utils import timezone
@@ -209,6 +211,15 @@ def test_scores_of_a_launched_session_are_posted_once(
     tasks.nightly.delay()
     assert len(lms.scores) == 2
     assert ResourceLink.objects.get().session == session
+
+
+def test_a_platform_too_slow_to_answer_fails_the_sync_in_time_for_a_retry(client, lms, moodle, settings):
+    settings.LTI_HTTP_TIMEOUT = 5
+    lms.launch(client)
+    course = CourseLink.objects.get()
+    lms.delays[urlsplit(lms.memberships_url).path] = 120
+    with pytest.raises(requests.exceptions.ReadTimeout):  # the task retries on it (RETRY_UNTIL_ACCEPTED)
+        roster.roster_sync(course_id=course.pk)
 
 
 def test_an_empty_member_list_takes_no_one_off_the_class(client, lms, moodle):
