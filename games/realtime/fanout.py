@@ -48,6 +48,8 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 THROTTLE_SECONDS = 0.25
+#: The longest a table's next fan-out waits after one that took long (see SessionHub._table_loop).
+TABLE_GAP_MAX = 0.25
 #: At most this many committed tables wait in the hub for their fan-out (see SessionHub.keep_committed).
 COMMITTED_KEPT = 256
 #: After a failed read of the channel layer the hub waits this long, doubling up to the maximum: an outage
@@ -229,10 +231,17 @@ class SessionHub:
             while True:
                 self.table_jobs[table_id] = False
                 consumers = list(self.sessions.get(session_id, ()))
+                started = time.perf_counter()
                 if consumers:
                     await self._table_changed(session_id, table_id, consumers)
                 if not self.table_jobs.get(table_id):
                     break
+                # It changed again meanwhile: the next fan-out waits as long as this one took (at most
+                # TABLE_GAP_MAX), so a burst of moves at a big table (2000 answers in a second) leaves the
+                # event loop half its time for the moves and their acknowledgements, instead of sending
+                # every device the table after every trip. A small table's fan-out, and so its wait, is
+                # a millisecond.
+                await asyncio.sleep(min(time.perf_counter() - started, TABLE_GAP_MAX))
         except Exception:
             logger.exception("session hub failed to send a table update")
         finally:

@@ -219,3 +219,38 @@ def _in_thread(function):
         return function(*args, **kwargs)
 
     return call
+
+
+@pytest.mark.asyncio
+async def test_a_table_that_changes_during_its_fan_out_is_sent_again_after_a_gap_as_long_as_the_fan_out(
+    monkeypatch,
+):
+    """A burst of moves at a big table: the next fan-out (with the latest state) waits as long as the last
+    one took, so the moves and their acknowledgements get half the event loop."""
+    clock = {"now": 100.0}
+    waits, fanouts = [], []
+    real_sleep = asyncio.sleep
+
+    async def sleep(seconds):
+        waits.append(round(seconds, 3))
+        await real_sleep(0)
+
+    hub = fanout.SessionHub()
+    hub.sessions[7] = {object()}
+
+    async def table_changed(session_id, table_id, consumers):
+        fanouts.append(table_id)
+        clock["now"] += {1: 0.06, 2: 0.9, 3: 0.001}[len(fanouts)]  # 60 ms, then far longer, then 1 ms
+        if len(fanouts) < 3:
+            hub.table_jobs[table_id] = True  # a trip committed meanwhile
+
+    monkeypatch.setattr(fanout.time, "perf_counter", lambda: clock["now"])
+    monkeypatch.setattr(fanout.asyncio, "sleep", sleep)
+    hub._table_changed = table_changed
+    hub._table_dirty(7, 3)
+    for _ in range(100):
+        if 3 not in hub.table_jobs:
+            break
+        await real_sleep(0)
+    assert fanouts == [3, 3, 3]
+    assert waits == [0.06, fanout.TABLE_GAP_MAX]  # none after the last: nothing changed during it
