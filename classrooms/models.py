@@ -299,6 +299,51 @@ class Enrolment(models.Model):
         return f"{self.student} in {self.classroom}"
 
 
+#: The code a device waiting to be let in shows, which the teacher types to let it in.
+WAITING_CODE_LENGTH = 6
+#: How long a device waits to be let in, and then has to sign in (a lesson).
+WAITING_DEVICE_MINUTES = 30
+
+
+def new_waiting_code() -> str:
+    return "".join(secrets.choice("0123456789") for _position in range(WAITING_CODE_LENGTH))
+
+
+class WaitingDevice(models.Model):
+    """A device that asked to sign in with a login card locked for new devices. It shows its code; the
+    class's teacher types that code to let it in (``let_in_at``), and the device then signs in. The
+    code, read off the student's own screen, is what tells the student's device from anyone else's: a
+    device the teacher never saw can ask as often as it likes and is never let in."""
+
+    class Kind(models.TextChoices):
+        CHROMEBOOK = "chromebook", _("Chromebook")
+        IPAD = "ipad", _("iPad")
+        IPHONE = "iphone", _("iPhone")
+        ANDROID = "android", _("Android device")
+        WINDOWS = "windows", _("Windows PC")
+        MAC = "mac", _("Mac")
+        LINUX = "linux", _("Linux PC")
+        OTHER = "other", _("Computer or tablet")
+
+    student = models.ForeignKey(Student, on_delete=models.CASCADE, related_name="waiting_devices")
+    classroom = models.ForeignKey(Classroom, on_delete=models.CASCADE, related_name="waiting_devices")
+    code = models.CharField(max_length=WAITING_CODE_LENGTH, default=new_waiting_code)
+    kind = models.CharField(max_length=12, choices=Kind.choices, default=Kind.OTHER)
+    created_at = models.DateTimeField(default=timezone.now)
+    let_in_at = models.DateTimeField(null=True, blank=True)
+    let_in_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    class Meta:
+        # One device per code and student: the code a teacher types names exactly one device.
+        constraints = [models.UniqueConstraint(fields=["student", "code"], name="waiting_code_once")]
+        indexes = [models.Index(fields=["classroom", "created_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.student} waiting on {self.kind}"
+
+
 class StudentLevel(models.Model):
     """The student's current difficulty level in one skill (games read it; reports recommend it)."""
 

@@ -6,12 +6,17 @@ sees everything in their school and nothing in another; a student sees only thei
 
 from __future__ import annotations
 
+from collections import defaultdict
+from datetime import timedelta
+
+from django.conf import settings
 from django.contrib.sessions.models import Session
 from django.db.models import Count, Prefetch, Q, QuerySet
 from django.utils import timezone
 
 from .middleware import STUDENT_SESSION_KEY, STUDENT_VERSION_KEY
 from .models import (
+    WAITING_DEVICE_MINUTES,
     Accommodations,
     Classroom,
     Enrolment,
@@ -21,6 +26,7 @@ from .models import (
     Student,
     StudentLevel,
     User,
+    WaitingDevice,
 )
 
 
@@ -183,6 +189,51 @@ def school_overview(school: School) -> dict:
     }
 
 
+def locked_cards(classrooms) -> list[dict]:
+    """The login cards of these classes locked for new devices now: whose, since and until when, and
+    how many devices are waiting to be let in with each, and of what kinds (the dashboard's, the class
+    page's and the console's notice).
+    A lock always lasts ``STUDENT_SIGNIN_LOCK_MINUTES``, so it began that long before it ends."""
+    now = timezone.now()
+    enrolments = list(
+        Enrolment.objects.filter(classroom__in=classrooms, student__locked_until__gt=now)
+        .select_related("student", "classroom")
+        .order_by("classroom__name", "classroom_id", "student__display_name", "student_id")
+    )
+    if not enrolments:
+        return []
+    waiting: defaultdict[tuple[int, int], list[str]] = defaultdict(list)
+    for classroom_id, student_id, kind in WaitingDevice.objects.filter(
+        classroom__in=classrooms,
+        let_in_at__isnull=True,
+        created_at__gte=now - timedelta(minutes=WAITING_DEVICE_MINUTES),
+    ).values_list("classroom_id", "student_id", "kind"):
+        waiting[classroom_id, student_id].append(str(WaitingDevice.Kind(kind).label))
+    lock = timedelta(minutes=settings.STUDENT_SIGNIN_LOCK_MINUTES)
+    rows = []
+    for enrolment in enrolments:
+        devices = waiting[enrolment.classroom_id, enrolment.student_id]
+        rows.append(
+            {
+                "classroom": enrolment.classroom,
+                "student": enrolment.student,
+                "since": enrolment.student.locked_until - lock,
+                "until": enrolment.student.locked_until,
+                "waiting": len(devices),
+                "devices": sorted(set(devices)),
+            }
+        )
+    return rows
+
+
+def waiting_device(waiting_id: int) -> WaitingDevice | None:
+    """A device's wait to be let in, with its student, while it lasts (``WAITING_DEVICE_MINUTES``)."""
+    since = timezone.now() - timedelta(minutes=WAITING_DEVICE_MINUTES)
+    return (
+        WaitingDevice.objects.select_related("student").filter(pk=waiting_id, created_at__gte=since).first()
+    )
+
+
 def student_signin_record(student: Student) -> dict:
     """What the server holds of a student's signing in, for their data export: the devices signed in as
     them now (until when), and the state of their login card. A device they signed in on before keeps
@@ -201,5 +252,13 @@ def student_signin_record(student: Student) -> dict:
         "devices_signed_in": devices,
         "wrong_codes_counted": student.failed_signins,
         "locked_for_new_devices_until": student.locked_until.isoformat() if student.locked_until else None,
+        "devices_waiting_to_be_let_in": [
+            {
+                "device": waiting.kind,
+                "since": waiting.created_at.isoformat(),
+                "let_in": bool(waiting.let_in_at),
+            }
+            for waiting in student.waiting_devices.order_by("created_at", "id")
+        ],
         "codes_changed": student.signin_version,
     }

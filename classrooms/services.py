@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from functools import partial
 from zoneinfo import available_timezones
 
@@ -21,6 +21,7 @@ from django.utils.translation import gettext as _
 from . import device_cache, languages, selectors
 from .models import (
     ACCOMMODATION_FLAGS,
+    WAITING_DEVICE_MINUTES,
     AccommodationChange,
     Accommodations,
     Classroom,
@@ -35,8 +36,10 @@ from .models import (
     StudentLevel,
     TimeAllowance,
     User,
+    WaitingDevice,
     new_class_code,
     new_signin_code,
+    new_waiting_code,
 )
 from .roster import RosterRow, clean_grade, clean_name
 
@@ -455,6 +458,10 @@ class SignInRefused(Exception):
         self.message = message
 
 
+class CardLocked(SignInRefused):
+    """The card is locked for this (new) device: its teacher may let the device in."""
+
+
 def student_check_signin(*, student: Student, code: str, known_device: bool = False) -> None:
     """Check a student's sign-in code. Wrong codes count against the card: past the limit the card is
     locked for devices it has never signed in on (``known_device`` is false), until the lock runs out or
@@ -463,12 +470,7 @@ def student_check_signin(*, student: Student, code: str, known_device: bool = Fa
     with transaction.atomic():
         student = Student.objects.select_for_update().get(pk=student.pk)
         if not known_device and student.locked_until and student.locked_until > now:
-            raise SignInRefused(
-                _(
-                    "Too many wrong codes for this card on a new device. Ask your teacher to unlock it, or "
-                    "use the device you signed in on before."
-                )
-            )
+            raise CardLocked(_("Too many wrong codes for this card on a new device."))
         if constant_time_compare((code or "").strip(), student.signin_code):
             if student.failed_signins or student.locked_until:
                 student.failed_signins, student.locked_until = 0, None
@@ -489,9 +491,90 @@ def classroom_unlock_cards(*, classroom: Classroom, by: User) -> int:
     students = Student.objects.filter(enrolments__classroom=classroom)
     locked = students.filter(locked_until__gt=now).count()
     Student.objects.filter(pk__in=students.values("pk")).update(failed_signins=0, locked_until=None)
+    WaitingDevice.objects.filter(classroom=classroom, let_in_at__isnull=True).delete()  # they may sign in now
     classroom.cards_unlocked_at, classroom.cards_unlocked_by = now, by
     classroom.save(update_fields=["cards_unlocked_at", "cards_unlocked_by"])
     return locked
+
+
+# --- Letting a device in while its card is locked -----------------------------------------------------
+
+
+class LetInRefused(Exception):
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.message = message
+
+
+def _waiting_since() -> datetime:
+    return timezone.now() - timedelta(minutes=WAITING_DEVICE_MINUTES)
+
+
+def device_wait(
+    *, student: Student, classroom: Classroom, kind: str, waiting_id: int | None = None
+) -> WaitingDevice:
+    """This device waits for the class's teacher to let it in with ``student``'s locked card: the same
+    wait again if it is already waiting for them (``waiting_id``, from its session), else a new one with
+    a code no other device waiting for this student shows."""
+    WaitingDevice.objects.filter(classroom=classroom, created_at__lt=_waiting_since()).delete()  # over
+    same = WaitingDevice.objects.filter(pk=waiting_id, student=student, classroom=classroom).first()
+    if same is not None:
+        return same
+    kind = kind if kind in WaitingDevice.Kind.values else WaitingDevice.Kind.OTHER
+    for _attempt in range(10):
+        try:
+            with transaction.atomic():
+                return WaitingDevice.objects.create(
+                    student=student, classroom=classroom, kind=kind, code=new_waiting_code()
+                )
+        except IntegrityError:  # that code is already on another device waiting for this student
+            continue
+    raise LetInRefused(_("Too many devices are waiting for this card. Ask your teacher to unlock it."))
+
+
+def device_let_in(*, classroom: Classroom, student: Student, code: str, by: User) -> WaitingDevice:
+    """The teacher lets in the device of ``student`` (of ``classroom``) that shows ``code``. The caller
+    checks that ``by`` may manage the class; a code of another class or student lets nothing in."""
+    code = "".join((code or "").split())
+    with transaction.atomic():
+        waiting = (
+            WaitingDevice.objects.select_for_update()
+            .filter(
+                classroom=classroom,
+                student=student,
+                student__enrolments__classroom=classroom,
+                code=code,
+                let_in_at__isnull=True,
+                created_at__gte=_waiting_since(),
+            )
+            .first()
+        )
+        if waiting is None:
+            raise LetInRefused(
+                _("No device is waiting for %(name)s with that code. Check the code on the student’s screen.")
+                % {"name": student.display_name}
+            )
+        waiting.let_in_at, waiting.let_in_by = timezone.now(), by
+        waiting.save(update_fields=["let_in_at", "let_in_by"])
+    return waiting
+
+
+def device_collect_let_in(*, waiting_id: int) -> Student | None:
+    """The student a waiting device was let in for (the wait is then over), or None while it waits. A
+    student who has left the class since is not signed in."""
+    with transaction.atomic():
+        waiting = (
+            WaitingDevice.objects.select_for_update()
+            .select_related("student")
+            .filter(pk=waiting_id, let_in_at__isnull=False, created_at__gte=_waiting_since())
+            .filter(student__enrolments__classroom=F("classroom"))
+            .first()
+        )
+        if waiting is None:
+            return None
+        student = waiting.student
+        waiting.delete()
+    return student
 
 
 # --- Roster import --------------------------------------------------------------------------------

@@ -17,6 +17,7 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
@@ -136,15 +137,15 @@ def classroom_detail(request, pk: int):
     classroom = _managed_classroom(request, pk)
     roster = list(selectors.classroom_roster(classroom))
     rows = [{"student": student, "levels": selectors.levels_by_skill(student)} for student in roster]
+    locked = selectors.locked_cards([classroom])
     context = {
         "classroom": classroom,
         "rows": rows,
         "skills": Skill.choices,
         "join_url": join_url(request, classroom),
         "add_form": StudentAddForm(),
-        "locked": [
-            student for student in roster if student.locked_until and student.locked_until > timezone.now()
-        ],
+        "locked_rows": locked,
+        "locked": [row["student"] for row in locked],
     }
     return render(request, "classrooms/classroom_detail.html", context)
 
@@ -708,17 +709,114 @@ def join_signin(request, code: str, student_id: int):
                 services.student_check_signin(
                     student=student, code=form.cleaned_data["code"], known_device=known
                 )
+            except services.CardLocked as locked:
+                _device_failed(request)
+                return _wait_to_be_let_in(request, classroom, student, locked.message)
             except services.SignInRefused as refused:
                 _device_failed(request)
                 form.add_error("code", refused.message)
             else:
-                sign_in_student(request, student)
-                response = redirect("student_home")
-                _remember_device(response, request, student)
-                return response
+                return _signed_in(request, student)
     status = 400 if form.errors else 200
     context = {"classroom": classroom, "student": student, "name": names[student.pk], "form": form}
     return render(request, "classrooms/join_signin.html", context, status=status)
+
+
+def _signed_in(request, student: Student):
+    sign_in_student(request, student)
+    response = redirect("student_home")
+    _remember_device(response, request, student)
+    return response
+
+
+#: The device's wait to be let in with a locked card (in its session): the wait's id, the class code
+#: and the student, to go back to the sign-in page once the wait is over.
+WAITING_KEY = "classplay_waiting_device"
+
+
+def _device_kind(request) -> str:
+    """What kind of device this is, from its browser's description (for the teacher's list)."""
+    agent = request.headers.get("User-Agent", "")
+    kinds = [
+        ("CrOS", "chromebook"),
+        ("iPad", "ipad"),
+        ("iPhone", "iphone"),
+        ("Android", "android"),
+        ("Windows", "windows"),
+        ("Macintosh", "mac"),
+        ("Linux", "linux"),
+    ]
+    return next((kind for marker, kind in kinds if marker in agent), "other")
+
+
+def _wait_to_be_let_in(request, classroom: Classroom, student: Student, message: str):
+    """The card is locked for this device: it shows a code for the teacher to let it in with."""
+    mine = request.session.get(WAITING_KEY) or {}
+    try:
+        waiting = services.device_wait(
+            student=student, classroom=classroom, kind=_device_kind(request), waiting_id=mine.get("id")
+        )
+    except services.LetInRefused as refused:
+        messages.error(request, refused.message)
+        return redirect("join_pick", code=classroom.join_code)
+    request.session[WAITING_KEY] = {"id": waiting.pk, "code": classroom.join_code, "student": student.pk}
+    context = {"waiting": waiting, "message": message, "name": student.display_name}
+    return render(request, "classrooms/join_waiting.html", context, status=400)
+
+
+def join_waiting(request):
+    """A device waiting to be let in: it shows its code; "Continue" signs it in once the teacher let it in."""
+    mine = request.session.get(WAITING_KEY)
+    if not mine:
+        return redirect("join")
+    if request.method == "POST":
+        student = services.device_collect_let_in(waiting_id=mine["id"])
+        if student is not None:
+            return _signed_in(request, student)
+    waiting = selectors.waiting_device(mine["id"])
+    if waiting is None or not (waiting.let_in_at or _locked(waiting.student)):
+        # Unlocked, or the wait is over: the card's own code works here again, or the device asks anew.
+        del request.session[WAITING_KEY]
+        messages.info(request, _("Type the code from your login card."))
+        return redirect("join_signin", code=mine["code"], student_id=mine["student"])
+    if request.method == "POST":
+        messages.info(request, _("Your teacher has not let this device in yet."))
+    context = {"waiting": waiting, "name": waiting.student.display_name}
+    return render(request, "classrooms/join_waiting.html", context)
+
+
+def _locked(student: Student) -> bool:
+    return bool(student.locked_until and student.locked_until > timezone.now())
+
+
+def _back_to(request, classroom: Classroom):
+    """Where a teacher's action on a class returns: the page it was pressed on (the dashboard, the
+    class page or a game's console), else the class page."""
+    back = request.POST.get("next", "")
+    here = {request.get_host()}
+    if url_has_allowed_host_and_scheme(back, allowed_hosts=here, require_https=request.is_secure()):
+        return redirect(back)
+    return redirect("classroom_detail", pk=classroom.pk)
+
+
+@login_required
+@require_POST
+def classroom_let_in(request, pk: int, student_id: int):
+    """The teacher lets in the device showing the code they typed, for this student of their class."""
+    classroom = _managed_classroom(request, pk)
+    student = get_object_or_404(Student, pk=student_id, enrolments__classroom=classroom)
+    try:
+        services.device_let_in(
+            classroom=classroom, student=student, code=request.POST.get("code", ""), by=request.user
+        )
+    except services.LetInRefused as refused:
+        messages.error(request, refused.message)
+    else:
+        messages.success(
+            request,
+            _("%(name)s’s device is let in: they press “Continue” on it.") % {"name": student.display_name},
+        )
+    return _back_to(request, classroom)
 
 
 @login_required
@@ -735,7 +833,7 @@ def classroom_unlock_cards(request, pk: int):
         )
         % {"n": locked},
     )
-    return redirect("classroom_detail", pk=classroom.pk)
+    return _back_to(request, classroom)
 
 
 @require_POST

@@ -17,9 +17,11 @@ def dashboard(request):
     school = classroom_selectors.primary_school(request.user)
     if school is None:
         return redirect("school_setup")
+    classrooms = list(classroom_selectors.teacher_classrooms(request.user))
     context = {
         "school": school,
-        "classrooms": classroom_selectors.teacher_classrooms(request.user),
+        "classrooms": classrooms,
+        "locked_cards": classroom_selectors.locked_cards(classrooms),
         "sessions": selectors.sessions_for_staff(request.user),
         "homework": homework_selectors.assignments_for_staff(request.user),
     }

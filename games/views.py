@@ -20,7 +20,7 @@ from django_ratelimit.decorators import ratelimit
 
 from classrooms.middleware import STUDENT_SESSION_KEY
 from classrooms.once import once
-from classrooms.selectors import classrooms_for_user, device_accommodations
+from classrooms.selectors import classrooms_for_user, device_accommodations, locked_cards
 from questions.selectors import visible_vocabulary_lists, visible_word_lists
 
 from . import selectors, services, speech
@@ -187,6 +187,8 @@ def console(request, pk: int):
         "settings_rows": selectors.settings_display(session),
         "participants": selectors.session_participants(session),
         "live_role": "teacher",
+        # A student whose card is locked on a new device waits for the teacher here too.
+        "locked_cards": locked_cards([session.classroom_id]),
     }
     return render(request, "games/console.html", context)
 

@@ -1,5 +1,21 @@
-"""Line Up!'s computer players. A bot reads the whole state (it is the server's own player), but sees the
-answer only through a noisy belief, so it plays like a student of its level."""
+"""Line Up!'s computer players, which play like a student of their level without reading the answer to
+judge themselves.
+
+**What a bot knows.** A student who knows the items well puts them nearly in order; one who does not
+guesses. A bot simulates that skill: for each card of the question it has a *vagueness* (how far its sense
+of that card's place may wander), drawn from a generator seeded by the game's seed, the question's serial,
+its team and its level, so it never depends on the answer. Its ordering puts each card at its true place
+plus noise of that card's size: the true place stands for what a student who knows the item knows, and it
+is the only way the answer reaches a bot. Like a student, it gets a card it is vague about wrong more often.
+
+**What a bot believes.** A prediction (orange) or a bid (pink, tie-break) comes from the bot's own doubt,
+never from checking its ordering against the answer: it imagines a few answers it cannot tell apart, places
+the cards with its vagueness on each, and counts how often it would reach 1, 2, 3 or 5 right. It calls the
+value worth most by that belief, sometimes another (an easy bot is less sure of itself), and bids one higher
+when its team is well behind. So a hard bot, which knows most items, calls high and usually makes it, but it
+misses when the question holds an item it only thought it knew; an easy bot calls low and still misses
+more. Changing only the hidden answer never changes what a bot calls (tested).
+"""
 
 from __future__ import annotations
 
@@ -24,38 +40,78 @@ from .rules import (
 
 # ====================================================================================================
 
-# How far a bot's sense of each card's place wanders from the truth, and how bold it plays.
+# How far, on average, a bot's sense of a card's place wanders from the truth, and how sure it is of itself.
 BOT_NOISE = {"easy": 4.0, "medium": 2.2, "hard": 1.0}
 BOT_CONFIDENCE = {"easy": 0.4, "medium": 0.65, "hard": 0.85}
 BOT_STAR_CARDS = {"easy": 1, "medium": 2, "hard": 3}
+#: How many answers a bot imagines to judge how many it will get right.
+IMAGINED_ANSWERS = 24
 
 
 def _bot_level(state: State, player: str) -> str:
     return state["players"][player]["bot"] or "medium"
 
 
-def _belief(state: State, player: str, salt: str = "") -> list[int]:
-    """The bot's ordering for the current question: the true places plus noise, stable within a question.
+def _bot_rng(state: State, player: str, purpose: str) -> core.Rng:
+    """A generator for this question, the bot's team and level: bots of one team and level share it, so a
+    bot team's bid, prediction and answer agree."""
+    team, level = team_of(state, player), _bot_level(state, player)
+    return core.Rng(f"lineup-bot:{state['rng']['seed']}:{state['q']['serial']}:{team}:{level}:{purpose}")
 
-    Bots of one team and level share it, so a bot team's bid, prediction and answer agree."""
-    q = state["q"]
-    level = _bot_level(state, player)
-    rng = core.Rng(f"lineup-bot:{state['rng']['seed']}:{q['serial']}:{team_of(state, player)}:{level}:{salt}")
-    noise = BOT_NOISE[level]
-    answer = answer_of(state)
+
+def _vagueness(state: State, player: str) -> dict[int, float]:
+    """How vague the bot is about each card's place in this question (half to one and a half
+    times its level's noise), whatever the answer."""
+    rng = _bot_rng(state, player, "knows")
+    noise = BOT_NOISE[_bot_level(state, player)]
+    return {card: noise * (0.5 + rng.random()) for card in CARDS}
+
+
+def _placed(truth: list[int], vagueness: dict[int, float], rng: core.Rng) -> list[int]:
+    """The cards ordered by where the bot thinks each goes: its place in ``truth``, give or take."""
     guess = {
-        card: answer.index(card) + noise * (rng.random() + rng.random() + rng.random() - 1.5)
+        card: truth.index(card) + vagueness[card] * (rng.random() + rng.random() + rng.random() - 1.5)
         for card in CARDS
     }
     return sorted(CARDS, key=lambda card: guess[card])
 
 
+def _belief(state: State, player: str, salt: str = "") -> list[int]:
+    """The bot's ordering for the current question, stable within a question (see the module's note)."""
+    return _placed(answer_of(state), _vagueness(state, player), _bot_rng(state, player, f"order{salt}"))
+
+
+def _chances(state: State, player: str) -> dict[int, float]:
+    """How likely the bot believes it is to get at least each die value right, from its vagueness alone:
+    it imagines answers it cannot tell apart and how its ordering would fare against each."""
+    rng = _bot_rng(state, player, "doubt")
+    vagueness = _vagueness(state, player)
+    rights = []
+    for _imagining in range(IMAGINED_ANSWERS):
+        imagined = rng.shuffled(CARDS)
+        rights.append(right_count(_placed(imagined, vagueness, rng), imagined))
+    return {v: sum(1 for r in rights if r >= v) / IMAGINED_ANSWERS for v in DIE_VALUES}
+
+
+def _believed_best(state: State, player: str) -> int:
+    """The value worth most by the bot's belief: a prediction earns it if made; a bid earns it if made and
+    gives it to the other team if missed."""
+    chances = _chances(state, player)
+    missed_costs = state["phase"] == BID
+
+    def worth(value: int) -> float:
+        made = chances[value]
+        return value * (made - (1 - made) * missed_costs)
+
+    return max(DIE_VALUES, key=worth)
+
+
 def _bot_value(state: State, player: str, rng: core.Rng) -> int:
-    """A prediction or bid: what the bot expects to get right, sometimes bolder when its team is behind."""
+    """A prediction or bid: what the bot believes it will get right, sometimes bolder when its team is
+    behind. Nothing here reads the answer."""
     team = team_of(state, player)
     level = _bot_level(state, player)
-    expected = right_count(_belief(state, player), answer_of(state))
-    value = max([v for v in DIE_VALUES if v <= expected], default=DIE_VALUES[0])
+    value = _believed_best(state, player)
     if rng.random() > BOT_CONFIDENCE[level]:
         value = rng.choice(DIE_VALUES)
     behind = state["teams"][other_team(team)]["pos"] - state["teams"][team]["pos"]
