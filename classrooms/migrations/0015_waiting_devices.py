@@ -10,7 +10,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('classrooms', '0012_enrolment_source'),
+        ('classrooms', '0014_fallback_cache_table'),
     ]
 
     operations = [
