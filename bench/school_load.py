@@ -776,6 +776,15 @@ async def drive(school: School, kit: Kit, redis, postgres, memory: Memory, args)
     figures["connected"] = sum(1 for d in school.devices if d.connected)
     print(f"# {figures['connected']} devices connected in {figures['connect_seconds']} s", flush=True)
     figures["connections_per_web_start"] = connections_per_web(kit)
+    # What the server spends with every device connected and nobody moving (keepalive pings, the
+    # balancer's and the hub's checks, the clock's sweeps, Celery's heartbeats): at a low rate of moves it
+    # is much of the CPU per update, so the figures are given with it and without it.
+    memory.cpu_mark()
+    idle_started = time.time()
+    await asyncio.sleep(args.idle_seconds)
+    figures["idle_cpu_per_second"] = {
+        role: round(seconds / (time.time() - idle_started), 4) for role, seconds in memory.cpu_used().items()
+    }
     start = time.time()
     until = start + args.minutes * 60
     memory.cpu_mark()
@@ -791,9 +800,14 @@ async def drive(school: School, kit: Kit, redis, postgres, memory: Memory, args)
     await asyncio.sleep(2)
     # The server's CPU for the play (moves, fan-out, clock, facts), apart from the clients'.
     figures["updates_delivered"] = school.table_messages - updates_before
-    figures["server_cpu"] = per_update(
-        memory.cpu_used(), figures["updates_delivered"], len(school.acks) - acks_before
-    )
+    used, played = memory.cpu_used(), time.time() - start
+    moves = len(school.acks) - acks_before
+    figures["server_cpu"] = per_update(used, figures["updates_delivered"], moves)
+    net = {
+        role: max(0.0, cpu - figures["idle_cpu_per_second"].get(role, 0.0) * played)
+        for role, cpu in used.items()
+    }
+    figures["server_cpu_less_idle"] = per_update(net, figures["updates_delivered"], moves)
     figures["connections_per_web_end"] = connections_per_web(kit)
     school.stopping = True
     for device in school.devices:
@@ -1006,6 +1020,10 @@ def print_table(r: dict) -> None:
             f"{(r.get('raw_baseline') or {}).get('cpu_ms_per_message')} per message)",
         ),
         (
+            "  less what it spends idle",
+            ", ".join(f"{role} {row['ms_per_update']}" for role, row in r["server_cpu_less_idle"].items()),
+        ),
+        (
             "server CPU ms per acked move",
             ", ".join(f"{role} {row['ms_per_move']}" for role, row in r["server_cpu"].items()),
         ),
@@ -1049,6 +1067,12 @@ def argument_parser() -> argparse.ArgumentParser:
         default=10.0,
         help="seconds a device may wait for its table's view after its first connection attempt before "
         "the run stops as failed",
+    )
+    parser.add_argument(
+        "--idle-seconds",
+        type=float,
+        default=15.0,
+        help="seconds every device stays connected without moving before play (the server's idle CPU)",
     )
     parser.add_argument(
         "--no-raw-baseline", action="store_true", help="skip the bare websockets server's figures"
