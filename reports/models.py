@@ -85,6 +85,8 @@ class ReportBuild(models.Model):
         SESSION = "session", _("After a session")
         STUDENT = "student", _("One student")
         CLASSROOM = "classroom", _("One class")
+        #: A class's own figures after homework (its sessions, questions and report; not its students').
+        HOMEWORK = "homework", _("A class after homework")
         SCHOOL = "school", _("The whole school")
 
     class Status(models.TextChoices):

@@ -7,10 +7,11 @@ from pathlib import Path
 from xml.sax.saxutils import escape
 
 import reportlab
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 from reportlab.lib import colors
+from reportlab.lib.enums import TA_RIGHT
 from reportlab.lib.pagesizes import A4, landscape
 from reportlab.lib.styles import ParagraphStyle, getSampleStyleSheet
 from reportlab.lib.units import mm
@@ -18,7 +19,7 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.platypus import KeepTogether, Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 
-from . import catalog, charts, present
+from . import catalog, charts, present, rtl
 
 _FONTS_DIR = Path(reportlab.__file__).parent / "fonts"
 FONT, BOLD = "ReportSans", "ReportSansBold"
@@ -63,40 +64,104 @@ def printable(text: str) -> str:
     )
 
 
+def _rtl() -> bool:
+    """Whether the card is in a right-to-left language (Arabic): its text starts on the right."""
+    return translation.get_language_bidi()
+
+
 def _styles():
     _register_fonts()
     base = getSampleStyleSheet()
+    # Right to left, the headings and the text start on the right, as on the report's page.
+    start = {"alignment": TA_RIGHT} if _rtl() else {}
     return {
         "title": ParagraphStyle("t", parent=base["Title"], fontName=BOLD, fontSize=18, spaceAfter=4),
-        "h2": ParagraphStyle("h2", parent=base["Heading2"], fontName=BOLD, fontSize=13, spaceBefore=10),
-        "body": ParagraphStyle("b", parent=base["BodyText"], fontName=FONT, fontSize=10, leading=13),
-        "cell": ParagraphStyle("c", parent=base["BodyText"], fontName=FONT, fontSize=9, leading=11),
-        "muted": ParagraphStyle("m", parent=base["BodyText"], fontName=FONT, fontSize=9, textColor="#55607a"),
+        "h2": ParagraphStyle(
+            "h2", parent=base["Heading2"], fontName=BOLD, fontSize=13, spaceBefore=10, **start
+        ),
+        "body": ParagraphStyle("b", parent=base["BodyText"], fontName=FONT, fontSize=10, leading=13, **start),
+        "cell": ParagraphStyle("c", parent=base["BodyText"], fontName=FONT, fontSize=9, leading=11, **start),
+        "muted": ParagraphStyle(
+            "m", parent=base["BodyText"], fontName=FONT, fontSize=9, textColor="#55607a", **start
+        ),
     }
 
 
+_HEAD_COLOUR = "#55607a"
+
+
 def _table(rows: list[list], widths=None) -> Table:
-    table = Table(rows, colWidths=widths, repeatRows=1, hAlign="LEFT")
+    """A table of the card; right to left its first column is on the right, as on the report's page."""
+    right_to_left = _rtl()
+    rows = [[_table_cell(value, head=not index) for value in row] for index, row in enumerate(rows)]
+    if widths is None and any(isinstance(value, rtl.BidiParagraph) for row in rows for value in row):
+        widths = _column_widths(rows)
+    if right_to_left:
+        rows = [row[::-1] for row in rows]
+        widths = widths[::-1] if widths else widths
+    table = Table(rows, colWidths=widths, repeatRows=1, hAlign="RIGHT" if right_to_left else "LEFT")
     table.setStyle(
         TableStyle(
             [
                 ("FONTNAME", (0, 0), (-1, -1), FONT),
                 ("FONTNAME", (0, 0), (-1, 0), BOLD),
                 ("FONTSIZE", (0, 0), (-1, -1), 9),
-                ("TEXTCOLOR", (0, 0), (-1, 0), colors.HexColor("#55607a")),
+                ("TEXTCOLOR", (0, 0), (-1, 0), colors.HexColor(_HEAD_COLOUR)),
                 ("LINEBELOW", (0, 0), (-1, -1), 0.4, colors.HexColor("#d9d4c7")),
                 ("VALIGN", (0, 0), (-1, -1), "TOP"),
+                *([("ALIGN", (0, 0), (-1, -1), "RIGHT")] if right_to_left else []),
             ]
         )
     )
     return table
 
 
-def _p(text, style) -> Paragraph:
-    return Paragraph(escape(printable(str(text))), style)
+def _column_widths(rows: list[list]) -> list[float]:
+    """Each column as wide as its widest cell, as a table sizes a column of plain strings (reportlab sizes a
+    column with a flowable in it as if the flowable's width included the cell's padding)."""
+    padding = 12  # the table's left and right padding, 6 points each
+
+    def width(value, head: bool) -> float:
+        if isinstance(value, rtl.BidiParagraph):
+            return value.minWidth()
+        return pdfmetrics.stringWidth(str(value), BOLD if head else FONT, 9)
+
+    return [
+        padding + max(width(row[column], not index) for index, row in enumerate(rows))
+        for column in range(len(rows[0]))
+    ]
 
 
-def _cell(value, style) -> Paragraph | int | float:
+def _table_cell(value, *, head: bool):
+    """A plain string cell as the table draws it (one line in the table's font), or, with right-to-left
+    text, laid out like it by ``rtl.BidiParagraph``."""
+    if not isinstance(value, str) or not (_rtl() or rtl.has_rtl(value)):
+        return value
+    style = ParagraphStyle(
+        "line",
+        fontName=BOLD if head else FONT,
+        fontSize=9,
+        leading=11,
+        textColor=_HEAD_COLOUR if head else colors.black,
+        alignment=TA_RIGHT if _rtl() else 0,
+    )
+    return rtl.BidiParagraph(printable(value), style, rtl=_rtl(), one_line=True)
+
+
+def _para(text: str, style):
+    """A paragraph of plain text. Right-to-left text (an Arabic card, or an Arabic name on any card) is laid
+    out by ``rtl.BidiParagraph``: reportlab's own Paragraph would draw it unjoined and reversed."""
+    right_to_left = _rtl()
+    if right_to_left or rtl.has_rtl(text):
+        return rtl.BidiParagraph(text, style, rtl=right_to_left)
+    return Paragraph(escape(text), style)
+
+
+def _p(text, style):
+    return _para(printable(str(text)), style)
+
+
+def _cell(value, style):
     """A table cell that wraps (numbers stay numbers)."""
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         return value
@@ -253,7 +318,7 @@ def class_card(*, classroom, context) -> bytes:
         for item in data["hardest"]:
             rows.append(
                 [
-                    Paragraph(escape(item["label"]), styles["body"]),
+                    _para(item["label"], styles["body"]),
                     catalog.game_label(item["game"]),
                     f"{item['correct']}/{item['answered']} ({present.pct(item['share'])})",
                 ]
@@ -264,8 +329,8 @@ def class_card(*, classroom, context) -> bytes:
         for item in data["wrong"]:
             rows.append(
                 [
-                    Paragraph(escape(item["label"]), styles["body"]),
-                    Paragraph(escape(item["answer"]), styles["body"]),
+                    _para(item["label"], styles["body"]),
+                    _para(item["answer"], styles["body"]),
                     item["times"],
                 ]
             )
@@ -347,4 +412,12 @@ def class_trend_charts(sessions: list[dict], name: str) -> list[dict]:
 
 
 def _drawing(chart: charts.Chart, *, scale: float = 0.75):
-    return charts.to_drawing(chart, scale=scale, font=FONT, clean=printable)
+    return charts.to_drawing(chart, scale=scale, font=FONT, clean=_label)
+
+
+def _label(text: str) -> str:
+    """A chart's label as drawn: right-to-left text in visual order, its Arabic joined."""
+    text, right_to_left = printable(text), _rtl()
+    if right_to_left or rtl.has_rtl(text):
+        return rtl.visual_line(text, rtl=right_to_left, font=FONT)
+    return text

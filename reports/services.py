@@ -217,13 +217,15 @@ def build_request(
     by=None,
     dedupe: bool = False,
     new_facts: bool = False,
+    not_before: datetime | None = None,
 ) -> ReportBuild:
     """Record a build and queue its task once the current transaction commits.
 
     ``dedupe``: if the same build is already waiting or running, return it instead of queueing another
     (a double click, a nightly build while yesterday's is still going). ``new_facts``: the build is asked
     for because facts were just stored (a session or an attempt ended), so only a build still waiting
-    serves: a running one may have read the facts before them."""
+    serves: a running one may have read the facts before them. ``not_before``: the task starts no
+    sooner (it waits in the queue until then)."""
     school_id = school if isinstance(school, int) else school.pk
     target = {
         "scope": scope,
@@ -241,8 +243,42 @@ def build_request(
         if active is not None:
             return active
     build = ReportBuild.objects.create(**target, requested_by=by if getattr(by, "pk", None) else None)
-    transaction.on_commit(lambda: _send(build.pk))
+    transaction.on_commit(lambda: _send(build.pk, not_before=not_before))
     return build
+
+
+#: After homework, a class's own figures are rebuilt at most this often: an evening of homework ends an
+#: attempt every few seconds in a class of 30, several a second in a class of 1000.
+CLASS_AFTER_HOMEWORK_EVERY = timedelta(seconds=5)
+
+
+def build_class_after_homework(
+    *, classroom_id: int, school_id: int, now: datetime | None = None
+) -> ReportBuild:
+    """Queue the rebuild of a class's own figures (its sessions, headline, questions, homework view: not
+    its students' reports) once a build of its students has written their new attempts. A build still
+    waiting absorbs the request; a new one starts at once, or when ``CLASS_AFTER_HOMEWORK_EVERY`` has
+    passed since the class's last one started: attempts ending together give the class one build, and an
+    evening of homework at most one every few seconds."""
+    now = now or timezone.now()
+    last_started = (
+        ReportBuild.objects.filter(
+            scope=ReportBuild.Scope.HOMEWORK,
+            classroom_id=classroom_id,
+            started_at__gt=now - CLASS_AFTER_HOMEWORK_EVERY,
+        )
+        .order_by("-started_at")
+        .values_list("started_at", flat=True)
+        .first()
+    )
+    return build_request(
+        scope=ReportBuild.Scope.HOMEWORK,
+        school=school_id,
+        classroom=classroom_id,
+        dedupe=True,
+        new_facts=True,  # a running build may have read the class before these attempts
+        not_before=last_started + CLASS_AFTER_HOMEWORK_EVERY if last_started else None,
+    )
 
 
 def builds_fail_stale(*, now=None) -> int:
@@ -261,9 +297,13 @@ def builds_fail_stale(*, now=None) -> int:
     return count
 
 
-def _send(build_id) -> None:
+def _send(build_id, *, not_before: datetime | None = None) -> None:
+    wait = (not_before - timezone.now()).total_seconds() if not_before else 0
     try:
-        tasks.build_reports.apply_async(args=[str(build_id)], task_id=str(build_id))
+        if wait > 0:
+            tasks.build_reports.apply_async(args=[str(build_id)], task_id=str(build_id), countdown=wait)
+        else:
+            tasks.build_reports.apply_async(args=[str(build_id)], task_id=str(build_id))
     except Exception as error:  # the broker is down: say so on the page; the nightly build catches up
         logger.exception("could not queue report build %s", build_id)
         ReportBuild.objects.filter(pk=build_id).update(
@@ -513,8 +553,8 @@ def build_after_session(session_id: int) -> None:
         return
     if session.assignment_id is not None:
         # A homework attempt is one student's: rebuilding the whole class after each of them would
-        # rebuild every report of the class once per student. Their own report is built now; the
-        # class-wide figures follow at the nightly build.
+        # rebuild every report of the class once per student. Their own report is built now, and once
+        # it is written the class's own figures (``build_class_after_homework``, from reports.tasks).
         for student_id in session.participants.values_list("student_id", flat=True):
             build_request(
                 scope=ReportBuild.Scope.STUDENT,

@@ -1,10 +1,11 @@
 """Celery tasks that build the reports. They take ids, are queued after the commit that asks for them
 (``reports.services.build_request``), report progress, and are safe to run twice.
 
-* ``reports.build`` builds one :class:`~reports.models.ReportBuild` (a session, a student, a class or a
-  whole school). Late acknowledgement with rejection on a lost worker: a worker killed mid-build leaves the
-  message to be delivered again, and the build (delete and insert per key) is idempotent. Database
-  hiccups are retried with exponential backoff, a bounded number of times; time limits stop a runaway.
+* ``reports.build`` builds one :class:`~reports.models.ReportBuild` (a session, a student, a class, a
+  class's own figures after homework, or a whole school). Late acknowledgement with rejection on a lost
+  worker: a worker killed mid-build leaves the message to be delivered again, and the build (delete and
+  insert per key) is idempotent. Database hiccups are retried with exponential backoff, a bounded
+  number of times; time limits stop a runaway.
 * ``reports.nightly`` queues a school build for every school (Celery beat, see config/celery.py).
 * ``reports.purge`` erases learning facts older than ``REPORT_RETENTION_DAYS`` (beat, daily).
 """
@@ -75,6 +76,8 @@ def run_build(build: ReportBuild, task=None) -> dict:
         return {"classrooms": len(classroom_ids), "students": result.students}
     if build.scope == ReportBuild.Scope.SESSION:
         result = classrooms_build([build.classroom_id], session_ids=[build.session_id], progress=progress)
+    elif build.scope == ReportBuild.Scope.HOMEWORK:
+        result = classrooms_build([build.classroom_id], students=False, progress=progress)
     else:
         result = classrooms_build([build.classroom_id], progress=progress)
     progress(3, 3, "done", force=True)
@@ -86,7 +89,9 @@ def _students_build(build: ReportBuild, task=None) -> dict:
     student's build is reading the class (its sessions, each homework attempt one), so a worker behind
     on an evening of homework (a build after every attempt) catches up in one pass for many students
     instead of reading the class again for each. The companions are marked done with it; their own
-    tasks then find them done. If it fails, they wait again for their own tasks."""
+    tasks then find them done. If it fails, they wait again for their own tasks. Once written, the
+    class's own figures are rebuilt too (its sessions, headline and homework view: the students' new
+    attempts), by a build that absorbs the requests of other students' builds while it waits."""
     companions = _companions(build)
     progress = _Progress(task, build, companions)
     students = [build.student_id, *(companion.student_id for companion in companions)]
@@ -104,6 +109,7 @@ def _students_build(build: ReportBuild, task=None) -> dict:
         finished_at=timezone.now(),
         step="done",
     )
+    services.build_class_after_homework(classroom_id=build.classroom_id, school_id=build.school_id)
     return {"classrooms": result.classrooms, "students": result.students}
 
 

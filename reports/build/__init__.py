@@ -93,14 +93,18 @@ def classrooms_build(
     *,
     session_ids: Iterable[int] | None = None,
     student_ids: Iterable[int] | None = None,
+    students: bool = True,
     progress: Progress | None = None,
     now: dt.datetime | None = None,
 ) -> BuildResult:
     """Rebuild the reports of these classes: read, compute and write in one transaction.
 
     ``session_ids``: recompute the per-session statistics of these sessions only (after a session);
-    ``student_ids``: only these students' rows (the class-wide statistics are left as they are).
-    Student reports and the class report are always recomputed for the classes' (chosen) students.
+    ``student_ids``: only these students' rows (the class-wide statistics are left as they are);
+    ``students=False``: none of the students' rows, only the classes' statistics and reports (after
+    homework: each attempt's student has a build of their own).
+    Otherwise the student reports and the class report are always recomputed for the classes' (chosen)
+    students.
     """
     classroom_ids = sorted(set(classroom_ids))
     session_ids = None if session_ids is None else sorted(set(session_ids))
@@ -110,14 +114,15 @@ def classrooms_build(
     if not classroom_ids:
         return BuildResult()
     report(0, 3, "reading the answers")
+    scope = {"session_ids": session_ids, "student_ids": student_ids, "students": students}
     if connection.vendor == "sqlite" and not connection.in_atomic_block:
-        plan = _built_apart(classroom_ids, session_ids, student_ids, now, report)
+        plan = _built_apart(classroom_ids, scope, now, report)
     else:
         outermost = not connection.in_atomic_block
         with transaction.atomic():
             if outermost:  # inside a caller's transaction (an erasure), its settings stay its own
                 _tune_transaction()
-            figures = facts_read(classroom_ids, session_ids=session_ids, student_ids=student_ids)
+            figures = facts_read(classroom_ids, **scope)
             report(1, 3, "computing")
             plan = chunk_plan(figures, now)
             report(2, 3, "writing")
@@ -126,7 +131,7 @@ def classrooms_build(
     return plan.result
 
 
-def _built_apart(classroom_ids, session_ids, student_ids, now, report: Progress) -> Plan:
+def _built_apart(classroom_ids, scope: dict, now, report: Progress) -> Plan:
     """SQLite (the embedded server): read and compute in a read-only snapshot, then write in a short
     transaction of its own. Every SQLite transaction Django opens takes the database's one write lock at
     its start (``BEGIN IMMEDIATE``), and the students' moves need that lock: a homework attempt's report
@@ -134,7 +139,7 @@ def _built_apart(classroom_ids, session_ids, student_ids, now, report: Progress)
     reads one snapshot (WAL) without the lock. Builds of a scope run one at a time (one solo worker), so
     a write from an older snapshot never follows a newer one."""
     with _read_snapshot():
-        figures = facts_read(classroom_ids, session_ids=session_ids, student_ids=student_ids)
+        figures = facts_read(classroom_ids, **scope)
         report(1, 3, "computing")
         plan = chunk_plan(figures, now)
     report(2, 3, "writing")
@@ -254,19 +259,20 @@ def _tune_transaction() -> None:
 def chunk_plan(figures: FactFigures, now: dt.datetime) -> Plan:
     """Every row of the build, computed from what :func:`facts_read` read (no query but the questions'
     labels for the class reports)."""
-    classroom_ids, _session_ids, student_ids = figures.scope
+    classroom_ids, _session_ids, student_ids, students = figures.scope
     plan = Plan(BuildResult(classrooms=len(classroom_ids)))
     sessions = session_rows(figures)
-    plan.replace(
-        StudentSessionStat.objects.filter(replaced_sessions(figures.scope, figures.wanted)),
-        StudentSessionStat,
-        sessions,
-    )
-    plan.result.session_rows = len(sessions)
+    if students:
+        plan.replace(
+            StudentSessionStat.objects.filter(replaced_sessions(figures.scope, figures.wanted)),
+            StudentSessionStat,
+            sessions,
+        )
+        plan.result.session_rows = len(sessions)
     class_sessions = items = wrong = None
     if student_ids is None:
         class_sessions, items, wrong = _class_statistics(figures, sessions, plan)
-    summaries = student_reports(figures, sessions, now, plan)
+    summaries = student_reports(figures, sessions, now, plan) if students else {}
     plan.result.students = len(figures.target_students)
     reports = class_reports(figures, class_sessions, items, wrong, summaries, now)
     plan.replace(ClassReport.objects.filter(classroom_id__in=classroom_ids), ClassReport, reports)

@@ -130,6 +130,8 @@ class Scope(NamedTuple):
     session_ids: list[int] | None
     #: The students whose rows are rebuilt (``None``: the classes' enrolled students).
     student_ids: list[int] | None
+    #: ``False``: no student's rows, only the classes' own (their statistics and report, after homework).
+    students: bool = True
 
 
 @dataclass
@@ -341,14 +343,19 @@ def _facts_table_read(scope: Scope) -> _FactsTableFigures:
                 per_session=_fetch(_per_session_sql(table)),
                 items=None if scope.student_ids is not None else _items(table),
                 wrong=None if scope.student_ids is not None else _wrong(table),
-                grouped=[CategoryFigures._make(row) for row in _fetch(_grouped_sql(table))],
+                # The students' own figures (none when only the classes' are rebuilt).
+                grouped=[CategoryFigures._make(row) for row in _fetch(_grouped_sql(table))]
+                if scope.students
+                else [],
                 insights={
                     mode: {
                         game: _exact_sums_in_seconds(query, _fetch(_insight_sql(query, table, mode), [game]))
                         for game, query in _insight_queries()
                     }
                     for mode in MODES
-                },
+                }
+                if scope.students
+                else {},
             )
         finally:
             cursor.execute(f"DROP TABLE IF EXISTS {table}")
@@ -512,16 +519,20 @@ def attempt_students(session_ids: list[int]) -> dict[int, int]:
 
 
 def facts_read(
-    classroom_ids: list[int], *, session_ids: list[int] | None = None, student_ids: list[int] | None = None
+    classroom_ids: list[int],
+    *,
+    session_ids: list[int] | None = None,
+    student_ids: list[int] | None = None,
+    students: bool = True,
 ) -> FactFigures:
-    """Read what a build of this scope needs. Call inside a transaction (the temporary table of the
-    facts lives until its end)."""
-    scope = Scope(classroom_ids, session_ids, student_ids)
+    """Read what a build of this scope needs (``students=False``: the classes' own figures only). Call
+    inside a transaction (the temporary table of the facts lives until its end)."""
+    scope = Scope(classroom_ids, session_ids, student_ids, students)
     sessions = _sessions(classroom_ids)
     wanted = set(sessions) if session_ids is None else set(session_ids) & set(sessions)
     read = _facts_table_read(scope)
     frozen = _frozen(wanted)
-    targets = _target_students(classroom_ids, student_ids)
+    targets = _target_students(classroom_ids, student_ids) if students else []
     target_students = sorted({student for _classroom, student in targets})
     enrolled = sorted(
         Enrolment.objects.filter(classroom_id__in=classroom_ids).values_list("classroom_id", "student_id")
