@@ -11,8 +11,11 @@ through allauth as usual, matched to their account by email.
 """
 
 from allauth.account.adapter import DefaultAccountAdapter
+from allauth.core import context as allauth_context
 from allauth.core.exceptions import ImmediateHttpResponse
 from allauth.socialaccount.adapter import DefaultSocialAccountAdapter
+from django.conf import settings
+from django.contrib.sites.requests import RequestSite
 from django.shortcuts import redirect, render
 from django.urls import reverse
 
@@ -34,6 +37,13 @@ CLASSLINK_TENANT_CLAIM = "TenantId"
 
 
 class AccountAdapter(DefaultAccountAdapter):
+    def send_mail(self, template_prefix: str, email: str, context: dict) -> None:
+        """allauth's emails greet from Classplay ("Hello from Classplay!"), not from the request's host; the
+        links and "register an account on <domain>" keep the host. In the sending page's language."""
+        site = RequestSite(allauth_context.request)
+        site.name = settings.SITE_NAME
+        super().send_mail(template_prefix, email, {"current_site": site, **context})
+
     def get_login_redirect_url(self, request):
         if request.session.get(INVITATION_SESSION_KEY):
             return reverse("invitation_accept", args=[request.session[INVITATION_SESSION_KEY]])

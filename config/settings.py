@@ -301,6 +301,10 @@ ACCOUNT_CONFIRM_EMAIL_ON_GET = False
 ACCOUNT_LOGOUT_ON_PASSWORD_CHANGE = False
 ACCOUNT_SESSION_REMEMBER = None
 ACCOUNT_ADAPTER = "classrooms.adapters.AccountAdapter"
+#: The product's name in allauth's emails ("[Classplay] ...", "Hello from Classplay!"). Without the sites
+#: framework allauth would take the request's host ("[127.0.0.1:8000] ...").
+SITE_NAME = "Classplay"
+ACCOUNT_EMAIL_SUBJECT_PREFIX = f"[{SITE_NAME}] "
 SOCIALACCOUNT_ADAPTER = "classrooms.adapters.SocialAccountAdapter"
 # Guessing protection: allauth's rate limits (per IP and per account) on login, failed logins,
 # sign-up and password reset, backed by the cache (Redis when REDIS_URL is set).

@@ -137,6 +137,13 @@ def category_label(category: str) -> str:
     return category.replace("_", " ").capitalize() if category else str(_("Other"))
 
 
+def item_text(game: str, label: str) -> str:
+    """A question's name as the reader reads it: a game's standard wording (Word Up's spelling
+    instruction) in their language, a bank's text as written."""
+    measures = _measures(game)
+    return measures.item_text(label) if measures is not None and label else label
+
+
 def answer_text(game: str, response: Any) -> str:
     """A wrong answer as a teacher would read it."""
     if isinstance(response, str):

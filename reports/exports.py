@@ -14,7 +14,7 @@ from zoneinfo import ZoneInfo
 from django.db.models import Count, QuerySet, Sum
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import pgettext_lazy
+from django.utils.translation import pgettext, pgettext_lazy
 from openpyxl import Workbook
 
 from . import catalog
@@ -62,29 +62,29 @@ ANSWER_HEADER = [
     pgettext_lazy("CSV column", "homework"),
 ]
 SESSION_HEADER = [
-    "session_id",
-    "started",
-    "game",
-    "skill",
-    "title",
-    "students",
-    "answered",
-    "correct",
-    "accuracy",
-    "mean_seconds",
-    "homework",
+    pgettext_lazy("CSV column", "session_id"),
+    pgettext_lazy("CSV column", "started"),
+    pgettext_lazy("CSV column", "game"),
+    pgettext_lazy("CSV column", "skill"),
+    pgettext_lazy("CSV column", "title"),
+    pgettext_lazy("CSV column", "students"),
+    pgettext_lazy("CSV column", "answered"),
+    pgettext_lazy("CSV column", "correct"),
+    pgettext_lazy("CSV column", "accuracy"),
+    pgettext_lazy("CSV column", "mean_seconds"),
+    pgettext_lazy("CSV column", "homework"),
 ]
 ITEM_HEADER = [
-    "game",
-    "skill",
-    "item_id",
-    "question",
-    "sessions",
-    "students",
-    "answered",
-    "correct",
-    "share_right",
-    "discrimination",
+    pgettext_lazy("CSV column", "game"),
+    pgettext_lazy("CSV column", "skill"),
+    pgettext_lazy("CSV column", "item_id"),
+    pgettext_lazy("CSV column", "question"),
+    pgettext_lazy("CSV column", "sessions"),
+    pgettext_lazy("CSV column", "students"),
+    pgettext_lazy("CSV column", "answered"),
+    pgettext_lazy("CSV column", "correct"),
+    pgettext_lazy("CSV column", "share_right"),
+    pgettext_lazy("CSV column", "discrimination"),
 ]
 
 
@@ -110,12 +110,18 @@ class _Echo:
         return value
 
 
-def safe_cell(value) -> str | int | float:
-    """Text a spreadsheet would run as a formula (=, +, -, @, tab, CR at the start) is quoted with '."""
+def yes_no() -> tuple[str, str]:
+    """How a yes/no cell reads in the active language (the reader's)."""
+    return pgettext("CSV cell", "yes"), pgettext("CSV cell", "no")
+
+
+def safe_cell(value, words: tuple[str, str] = ("yes", "no")) -> str | int | float:
+    """A cell as the exports write it: ``True``/``False`` as ``words`` (:func:`yes_no`, the reader's), and
+    text a spreadsheet would run as a formula (=, +, -, @, tab, CR at the start) quoted with '."""
     if value is None:
         return ""
     if isinstance(value, bool):
-        return "yes" if value else "no"
+        return words[0] if value else words[1]
     if isinstance(value, float) and value.is_integer():
         return int(value)  # "5", as a spreadsheet shows 5.0 (so the CSV and the .xlsx agree)
     if isinstance(value, (int, float)):
@@ -124,11 +130,17 @@ def safe_cell(value) -> str | int | float:
     return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
 
 
-def csv_lines(header: list[str], rows: Iterable[list]) -> Iterator[str]:
+def csv_lines(header: list, rows: Iterable[list]) -> Iterator[str]:
+    """The CSV file's lines. The column names and yes/no words are put into the reader's language here,
+    in the view: the rows are written while the response streams, after the view has returned."""
+    return _csv_lines([str(name) for name in header], rows, yes_no())
+
+
+def _csv_lines(header: list[str], rows: Iterable[list], words: tuple[str, str]) -> Iterator[str]:
     writer = csv.writer(_Echo())
     yield "\ufeff" + writer.writerow(header)  # a BOM, so spreadsheet programs read UTF-8
     for row in rows:
-        yield writer.writerow([safe_cell(value) for value in row])
+        yield writer.writerow([safe_cell(value, words) for value in row])
 
 
 def skill_rows(students: QuerySet, class_names: dict[int, str], mode: str = BOTH) -> Iterator[list]:
@@ -273,14 +285,17 @@ def about_sheet(classroom, shows: str, zone: ZoneInfo) -> Sheet:
     )
 
 
-def workbook(sheets: list[Sheet]) -> bytes:
-    """The sheets as one .xlsx file, each cell as the CSV export writes it (so the two agree)."""
+def workbook(sheets: list[Sheet], *, right_to_left: bool = False) -> bytes:
+    """The sheets as one .xlsx file, each cell as the CSV export writes it (so the two agree); in a
+    right-to-left language (Arabic) every sheet reads from the right, column A at the right edge."""
     book = Workbook(write_only=True)
+    words = yes_no()
     for sheet in sheets:
         page = book.create_sheet(title=sheet.title[:31])
+        page.sheet_view.rightToLeft = right_to_left
         page.append([str(name) for name in sheet.header])  # lazily translated names
         for row in sheet.rows:
-            page.append([safe_cell(value) for value in row])
+            page.append([safe_cell(value, words) for value in row])
     buffer = io.BytesIO()
     book.save(buffer)
     return buffer.getvalue()

@@ -78,6 +78,18 @@ def note_text(note: dict[str, Any]) -> str:
     return ""
 
 
+def named_questions(data: dict[str, Any] | None) -> dict[str, Any] | None:
+    """A class report's data with its hardest questions and common wrong answers named in the reader's
+    language (the build stored each question's name as its game or bank gives it)."""
+    if not data:
+        return data
+    named = {
+        key: [{**row, "label": catalog.item_text(row["game"], row["label"])} for row in data.get(key, [])]
+        for key in ("hardest", "wrong")
+    }
+    return {**data, **named}
+
+
 def insight_lines(insights: dict[str, Any]) -> list[dict[str, Any]]:
     """Each game's own insight, one block per game the student played (in words, by the game)."""
     blocks = []

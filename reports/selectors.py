@@ -565,12 +565,18 @@ def item_analysis(classroom: Classroom, mode: str = BOTH) -> list[dict[str, Any]
     }
     rows = items.item_rows(answers, sessions_of)
     labels = item_labels({classroom.pk: [(row.game, row.item_id) for row in rows]})
+    named = {
+        (row.game, row.item_id): catalog.item_text(
+            row.game, labels.get((classroom.pk, row.game, row.item_id), row.item_id)
+        )
+        for row in rows
+    }
     return [
         {
             "game": row.game,
             "skill": row.skill,
             "item_id": row.item_id,
-            "label": labels.get((classroom.pk, row.game, row.item_id), row.item_id),
+            "label": named[(row.game, row.item_id)],
             "sessions": row.sessions,
             "students": row.students,
             "answered": row.answered,

@@ -14,6 +14,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.text import slugify
+from django.utils.translation import get_language_bidi
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
@@ -133,7 +134,7 @@ def class_report(request, pk: int):
     classroom = _classroom(request, pk)
     mode = _mode(request)
     context = selectors.class_report(classroom, mode)
-    data = context["data"]
+    data = present.named_questions(context["data"])
     trends = pdf.class_trend_charts(data["sessions"], classroom.name) if data else []
     # Participation is in the class's live games: a homework-only report has none.
     participation = selectors.class_participation(classroom) if mode != selectors.HOMEWORK else []
@@ -408,7 +409,8 @@ def class_xlsx(request, pk: int):
                 exports.item_rows(selectors.item_analysis(classroom, mode)),
             ),
             exports.about_sheet(classroom, present.mode_label(mode), zone),
-        ]
+        ],
+        right_to_left=get_language_bidi(),
     )
     response = HttpResponse(content, content_type=XLSX)
     name = _filename(classroom.name, "report", mode=mode)
@@ -482,8 +484,10 @@ def student_answers_csv(request, pk: int, student_id: int):
 def class_pdf(request, pk: int):
     classroom = _classroom(request, pk)
     mode = _mode(request)
+    report = selectors.class_report(classroom, mode)
     context = {
-        **selectors.class_report(classroom, mode),
+        **report,
+        "data": present.named_questions(report["data"]),
         "participation": selectors.class_participation(classroom) if mode != selectors.HOMEWORK else [],
         "weak_spots": selectors.class_weak_spots(classroom, mode),
         "mode": mode,

@@ -101,6 +101,9 @@ class ReportMeasures:
     share_categories: tuple[str, ...] = ()
     detail_columns: tuple[DetailColumn, ...] = ()
     item_labels: ItemLabels = field(default_factory=ItemLabels)
+    #: A question's name (found by ``item_labels``) as the reader reads it, at request time: the game's
+    #: own standard wording in their language; a question's text from a bank is shown as written.
+    item_text: Callable[[str], str] = lambda text: text
 
 
 def percent(value: float | None) -> str:

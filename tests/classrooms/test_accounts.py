@@ -119,3 +119,30 @@ def test_a_teacher_cannot_invite(client_of, ms_rivera):
     )
     assert response.status_code == 403
     assert not Invitation.objects.exists()
+
+
+def test_a_password_reset_email_comes_from_classplay_in_the_pages_language(client, ms_rivera):
+    client.post(
+        reverse("account_reset_password"), {"email": ms_rivera.email}, headers={"accept-language": "es"}
+    )
+    email = mail.outbox[-1]
+    assert email.subject == "[Classplay] Correo electrónico para restablecer contraseña"
+    assert email.body.startswith("¡Hola de parte de Classplay!")
+    assert "¡Gracias por usar Classplay!" in email.body
+    # The link keeps the site's own address.
+    assert "http://testserver/accounts/password/reset/key/" in email.body
+    assert "testserver]" not in email.subject and "de parte de testserver" not in email.body
+
+
+def test_a_verification_email_greets_from_classplay(client):
+    client.post(
+        reverse("account_signup"),
+        {
+            "email": "new.teacher@school.example",
+            "password1": "a-long-pass-phrase",
+            "password2": "a-long-pass-phrase",
+        },
+    )
+    email = mail.outbox[-1]
+    assert email.subject.startswith("[Classplay] ")
+    assert email.body.startswith("Hello from Classplay!")

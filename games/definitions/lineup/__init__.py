@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext_lazy
 
 from games.catalog import GameSpec, Setting
 from games.engine.core import Rng
@@ -12,7 +11,7 @@ from games.shipped import TEAMS, lineup_questions
 from questions.selectors import lineup_questions_for
 
 from ..base import BankUse, GameDefinition, HomeworkForm, TableContent, build_config
-from .reports import MEASURES
+from .reports import MEASURES, SUBJECT_LABELS
 
 #: How many questions a table takes from the class's rotation (a long board asks about 25).
 QUESTIONS_PER_TABLE = 40
@@ -37,18 +36,7 @@ SPEC = GameSpec(
             _("Subject"),
             "choice",
             "all",
-            choices=(
-                ("all", _("All subjects")),
-                ("science", _("Science")),
-                ("geography", _("Geography")),
-                ("history", _("History")),
-                ("language", pgettext_lazy("school subject", "Language")),
-                ("maths", _("Maths")),
-                ("body", _("The human body")),
-                ("technology", _("Technology and inventions")),
-                ("sport", _("Sport")),
-                ("arts", _("Art and music")),
-            ),
+            choices=(("all", _("All subjects")), *SUBJECT_LABELS.items()),
         ),
         "min_level": Setting(_("Easiest questions (level)"), "int", 1, 1, 5),
         "max_level": Setting(_("Hardest questions (level)"), "int", 3, 1, 5),

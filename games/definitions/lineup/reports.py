@@ -1,13 +1,14 @@
-"""Line Up!'s part of the progress reports: its subjects are its categories (shown as written), and its
-insight compares a student's own ordering with their team's (a fact's score is the cards of the student's
-ordering in place, ``detail.team_right`` the team's)."""
+"""Line Up!'s part of the progress reports: its subjects are its categories (the shipped banks' named in the
+reader's language, a school's own as written), and its insight compares a student's own ordering with
+their team's (a fact's score is the cards of the student's ordering in place, ``detail.team_right`` the
+team's)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
 
 from games.definitions.reporting import (
     Counted,
@@ -17,6 +18,20 @@ from games.definitions.reporting import (
     ReportMeasures,
     Summed,
 )
+
+#: The shipped banks' subjects (a fact's category is its question's subject), as the game's settings and
+#: the reports name them.
+SUBJECT_LABELS = {
+    "science": gettext_lazy("Science"),
+    "geography": gettext_lazy("Geography"),
+    "history": gettext_lazy("History"),
+    "language": pgettext_lazy("school subject", "Language"),
+    "maths": gettext_lazy("Maths"),
+    "body": gettext_lazy("The human body"),
+    "technology": gettext_lazy("Technology and inventions"),
+    "sport": gettext_lazy("Sport"),
+    "arts": gettext_lazy("Art and music"),
+}
 
 
 def _gather(rows: list[tuple]) -> dict[str, Any]:
@@ -74,7 +89,7 @@ def _word_answer(response: Any) -> str | None:
 
 MEASURES = ReportMeasures(
     skill="general_knowledge",
-    category_labels={},
+    category_labels=SUBJECT_LABELS,
     answer_categories=None,
     level_evidence=(),
     wrong_answer_categories=None,

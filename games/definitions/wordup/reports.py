@@ -1,14 +1,20 @@
 """Word Up's part of the progress reports: every answer counts, at its question's level, and its insight
-is the student's score in each of the four categories and the answers the teacher accepted."""
+is the student's score in each of the four categories and the answers the teacher accepted. A spelling
+question is named by its instruction ("Listen and spell the word."), shown in the reader's language."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext
+from django.utils.translation import gettext_lazy, gettext_noop, ngettext
 
 from games.definitions.reporting import ItemLabels, ReportMeasures
+from games.engine.wordup.questions import SPELLING_INSTRUCTIONS
+
+#: The wording a spelling question's name may be: the shipped bank's instruction and the engine's
+#: standard ones (the instruction is in the reader's language; the words the game teaches stay English).
+STANDARD_PROMPTS = frozenset((gettext_noop("Listen and spell the word."), *SPELLING_INSTRUCTIONS))
 
 
 def _summarise(raw: dict[str, Any] | None, categories: dict[str, dict]) -> dict[str, Any] | None:
@@ -27,6 +33,10 @@ CATEGORY_LABELS = {
     "multiple_choice": gettext_lazy("Multiple Choice"),
     "spelling": gettext_lazy("Spelling"),
 }
+
+
+def _item_text(text: str) -> str:
+    return _(text.strip()) if text.strip() in STANDARD_PROMPTS else text
 
 
 def _insight_lines(insight: dict[str, Any]) -> list[str]:
@@ -56,4 +66,5 @@ MEASURES = ReportMeasures(
     summarise=_summarise,
     insight_lines=_insight_lines,
     item_labels=ItemLabels(bank="questions.WordUpQuestion", text_field="prompt"),
+    item_text=_item_text,
 )
