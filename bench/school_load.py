@@ -323,8 +323,11 @@ class NoView(Exception):
 
 
 class School:
-    def __init__(self, world: World, port: int, args):
+    def __init__(self, world: World, port: int, args, web_ports: list[int] | None = None):
         self.world, self.port, self.args = world, port, args
+        #: with --route session: each session's devices connect straight to one web process (what
+        #: nginx's ``hash`` on the session's address would do), else through nginx (least_conn)
+        self.web_ports = web_ports
         self.rng = random.Random(11)
         self.devices = [
             Device(index=0, session=s["id"], game=s["game"], cookie=cookie)
@@ -346,6 +349,7 @@ class School:
     async def open(self, device: Device) -> bool:
         headers = {"Origin": f"http://127.0.0.1:{self.port}", "Cookie": f"sessionid={device.cookie}"}
         path = f"/ws/sessions/{device.session}/?as=student"
+        port = self.web_ports[device.session % len(self.web_ports)] if self.web_ports else self.port
 
         opened: dict[str, RawSocket] = {}
 
@@ -359,7 +363,7 @@ class School:
         try:
             device.ws = opened["ws"] = await asyncio.wait_for(
                 RawSocket.connect(
-                    self.port, path, headers, lambda text, now: self.receive(device, text, now), closed
+                    port, path, headers, lambda text, now: self.receive(device, text, now), closed
                 ),
                 30,
             )
@@ -932,7 +936,8 @@ def run_school(args, world: World, kit: Kit, redis: PrivateRedis, postgres: Priv
     memory.start()
     try:
         load_before = os.getloadavg()
-        school = School(world, kit.proxy_port, args)
+        web_ports = sorted(kit.web_ports.values()) if args.route == "session" else None
+        school = School(world, kit.proxy_port, args, web_ports)
         figures = asyncio.run(drive(school, kit, redis, postgres, memory, args))
         load_after = os.getloadavg()
     finally:
@@ -967,6 +972,7 @@ def summarise(args, world: World, school: School, figures: dict, memory: Memory,
         "minutes": args.minutes,
         "move_every_s": args.move_every,
         "pinned": args.pin,
+        "route": args.route,
         **figures,
         "connect_failures": len(school.connect_failures),
         "moves_sent": sum(d.moves for d in school.devices),
@@ -1067,6 +1073,13 @@ def argument_parser() -> argparse.ArgumentParser:
         default=10.0,
         help="seconds a device may wait for its table's view after its first connection attempt before "
         "the run stops as failed",
+    )
+    parser.add_argument(
+        "--route",
+        choices=("nginx", "session"),
+        default="nginx",
+        help="session: each session's devices straight to one web process (as a hash on the session would "
+        "route them), to measure what sharing a session between processes costs",
     )
     parser.add_argument(
         "--idle-seconds",
