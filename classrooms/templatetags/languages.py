@@ -1,4 +1,5 @@
 from django import template
+from django.conf import settings
 from django.urls import reverse
 from django.utils.translation import get_language
 
@@ -11,3 +12,10 @@ register = template.Library()
 def javascript_catalog_url() -> str:
     """The JavaScript catalog of the page's language, at its versioned address (config/i18n.py)."""
     return reverse("javascript-catalog-for", args=[get_language()]) + "?v=" + catalog_version()
+
+
+@register.simple_tag
+def language_names() -> list[tuple[str, str]]:
+    """The shipped languages, each named in its own language whatever the page's ("English" on a Spanish
+    page too: Django's ``get_available_languages`` translates the names into the page's language)."""
+    return [(code, name) for code, name in settings.LANGUAGES]
