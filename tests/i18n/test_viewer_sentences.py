@@ -75,6 +75,7 @@ def test_no_sentence_about_the_viewer_is_somebody_elses_sentence_given_you(node,
                 "wordup answer label": "Respondiste",
                 "mindlines exclusion": "Excluiste “gato”.",
                 "mindlines excluded by": "excluido por ti",
+                "mindlines theme": "animales",
             },
         ),
         (
@@ -84,6 +85,7 @@ def test_no_sentence_about_the_viewer_is_somebody_elses_sentence_given_you(node,
                 "wordup answer label": "Você respondeu",
                 "mindlines exclusion": "Você excluiu “gato”.",
                 "mindlines excluded by": "excluído por você",
+                "mindlines theme": "animais",
             },
         ),
         (
@@ -93,6 +95,7 @@ def test_no_sentence_about_the_viewer_is_somebody_elses_sentence_given_you(node,
                 "wordup answer label": "أجبتَ",
                 "mindlines exclusion": "استبعدتَ «gato».",
                 "mindlines excluded by": "استبعدتَه",
+                "mindlines theme": "حيوانات",
             },
         ),
     ],
@@ -105,3 +108,4 @@ def test_the_viewers_own_sentences_are_conjugated_for_you(node, tmp_path, langua
     wrong = [f"{w}: {t!r}" for w, texts in said.items() for t in texts if any(p in t for p in third_person)]
     assert not wrong, "\n".join(wrong)
     assert all(VIEWER not in text for texts in said.values() for text in texts)
+    assert said["mindlines own theme"] == ["week 12"]

@@ -52,4 +52,7 @@ for (const count of [0, 1, 3]) {
 say("mindlines drawn by", M.drawnByText(view, "a", "a"));
 say("mindlines excluded by", M.excludedByText(view, "a", "a"));
 say("mindlines exclusion", M.exclusionText(view, { player: "a", text: "gato" }, "a"));
+// (and the themes on the concept card: a shipped one in the device's language, a teacher's as written)
+say("mindlines theme", M.themeName("animals"));
+say("mindlines own theme", M.themeName("week 12"));
 process.stdout.write(JSON.stringify(said));

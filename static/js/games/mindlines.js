@@ -47,7 +47,7 @@
   // /jsi18n/ catalogue of the page's language is global on every page. `s` builds an SVG element.
   // ------------------------------------------------------------------------------------------------
 
-  const { h, svg: s, gettext, ngettext, interpolate, registerGame } = window.ClassplayUI;
+  const { h, svg: s, gettext, ngettext, pgettext, interpolate, registerGame } = window.ClassplayUI;
 
   function button(label, onclick, attrs) {
     return h("button", { type: "button", onclick, ...(attrs || {}) }, label);
@@ -326,6 +326,30 @@
     if (id && me && id === me) return gettext("You");
     const player = (view.players || []).find((p) => p.id === id);
     return player ? player.name : id || "";
+  }
+
+  // The shipped decks' themes, named in the device's language (the deck holds English keys; a word list's
+  // own theme is shown as its teacher wrote it). The same names as games/definitions/mindlines/pages.py.
+  const THEME_NAMES = () => ({
+    actions: pgettext("Mind the Lines theme", "actions"),
+    animals: pgettext("Mind the Lines theme", "animals"),
+    body: pgettext("Mind the Lines theme", "body"),
+    clothes: pgettext("Mind the Lines theme", "clothes"),
+    food: pgettext("Mind the Lines theme", "food"),
+    home: pgettext("Mind the Lines theme", "home"),
+    jobs: pgettext("Mind the Lines theme", "jobs"),
+    music: pgettext("Mind the Lines theme", "music"),
+    nature: pgettext("Mind the Lines theme", "nature"),
+    places: pgettext("Mind the Lines theme", "places"),
+    school: pgettext("Mind the Lines theme", "school"),
+    science: pgettext("Mind the Lines theme", "science"),
+    sport: pgettext("Mind the Lines theme", "sport"),
+    transport: pgettext("Mind the Lines theme", "transport"),
+    weather: pgettext("Mind the Lines theme", "weather"),
+  });
+
+  function themeName(theme) {
+    return Object.prototype.hasOwnProperty.call(THEME_NAMES(), theme) ? THEME_NAMES()[theme] : theme;
   }
 
   function phaseTitle(view) {
@@ -1020,7 +1044,7 @@
         : h("ul", { class: "ml-secret-list" }, concepts.map((concept) =>
           h("li", {},
             h("span", { class: "ml-secret-text" }, concept.text),
-            concept.theme ? h("span", { class: "ml-theme" }, concept.theme) : null),
+            concept.theme ? h("span", { class: "ml-theme" }, themeName(concept.theme)) : null),
         )),
       concepts.length > 1 && !hidden
         ? h("p", { class: "ml-hint" }, gettext("Draw both on the same board. Don't show which lines are which!"))
@@ -1592,7 +1616,7 @@
   // exposed for tests and for the replay page's step-through
   api._geometry = { piecesOf, halvesOfStroke, canonical, Pen, unrotate };
   // the sentences about a player, as each viewer reads them (tests/i18n/test_viewer_sentences.py)
-  api.helpers = { drawingLabel, drawnByText, excludedByText, exclusionText };
+  api.helpers = { drawingLabel, drawnByText, excludedByText, exclusionText, themeName };
 
   registerGame(GAME, api);
 })();
