@@ -30,8 +30,9 @@ def node():
     return path
 
 
-def sentences(node, tmp_path, language: str | None) -> dict[str, list[str]]:
-    """What the viewer reads about themselves, in ``language`` (None: English with "You" marked)."""
+def sentences(node, tmp_path, language: str | None, direction: str = "ltr") -> dict[str, list[str]]:
+    """What the viewer reads about themselves (and a few sentences about somebody else), in ``language``
+    (None: English with "You" marked) on a page of ``direction``."""
     catalog = tmp_path / f"catalog-{language}.js"
     if language is None:
         catalog.write_text("", encoding="utf-8")
@@ -39,7 +40,7 @@ def sentences(node, tmp_path, language: str | None) -> dict[str, list[str]]:
         response = i18n.javascript_catalog(RequestFactory().get(f"/jsi18n/{language}/"), language)
         catalog.write_bytes(response.content)
     result = subprocess.run(
-        [node, str(HARNESS), str(catalog), str(GAMES_JS)],
+        [node, str(HARNESS), str(catalog), str(GAMES_JS), direction],
         capture_output=True,
         text=True,
         timeout=60,
@@ -109,3 +110,18 @@ def test_the_viewers_own_sentences_are_conjugated_for_you(node, tmp_path, langua
     assert not wrong, "\n".join(wrong)
     assert all(VIEWER not in text for texts in said.values() for text in texts)
     assert said["mindlines own theme"] == ["week 12"]
+
+
+FSI, PDI = "\u2068", "\u2069"
+
+
+def test_on_an_arabic_page_every_value_in_a_sentence_is_isolated(node, tmp_path):
+    """ "رمى Ben K. 7" must not show as "رمى .Ben K 7": the name and the number are each isolated (FSI …
+    PDI), and a name's full stop at the end of a sentence is still not doubled."""
+    said = sentences(node, tmp_path, "ar", "rtl")
+    assert said["wordup other roll"] == [f"رمى {FSI}Ben K.{PDI} {FSI}7{PDI}: {FSI}مكافأة{PDI}"]
+    assert said["wordup roll line"] == [f"رميتَ {FSI}7{PDI}"]
+    assert said["mindlines other exclusion"] == [f"استبعد {FSI}Ben K.{PDI} «{FSI}gato{PDI}»."]
+    english = sentences(node, tmp_path, None, "rtl")
+    assert english["wordup other timeout"] == [f"Time ran out for {FSI}Ben K.{PDI}"]
+    assert sentences(node, tmp_path, None)["wordup other timeout"] == ["Time ran out for Ben K."]

@@ -1,9 +1,9 @@
 // The sentences each game module says about the viewer (tests/i18n/test_viewer_sentences.py runs it).
 const vm = require("vm");
-const [catalogFile, gamesDir] = process.argv.slice(2);
+const [catalogFile, gamesDir, direction] = process.argv.slice(2);
 globalThis.window = globalThis;
 globalThis.addEventListener = () => {};
-globalThis.document = { readyState: "complete", documentElement: { lang: "en", dir: "ltr" }, addEventListener() {} };
+globalThis.document = { readyState: "complete", documentElement: { lang: "en", dir: direction || "ltr" }, addEventListener() {} };
 const catalog = require("fs").readFileSync(catalogFile, "utf8");
 if (catalog) vm.runInThisContext(catalog);
 else globalThis.gettext = (text) => (text === "You" ? "«You»" : text);  // the viewer's word, marked
@@ -55,4 +55,8 @@ say("mindlines exclusion", M.exclusionText(view, { player: "a", text: "gato" }, 
 // (and the themes on the concept card: a shipped one in the device's language, a teacher's as written)
 say("mindlines theme", M.themeName("animals"));
 say("mindlines own theme", M.themeName("week 12"));
+// (and sentences about somebody else, for the isolation of names and numbers on an Arabic page)
+say("wordup other roll", W.eventText(base, ctx, { type: "roll", total: 7, to: 5, player: "p1" }));
+say("wordup other timeout", W.eventText(base, ctx, { type: "timeout", player: "p1" }));
+say("mindlines other exclusion", M.exclusionText(view, { player: "b", text: "gato" }, "a"));
 process.stdout.write(JSON.stringify(said));

@@ -455,7 +455,7 @@
         );
       }
       const caption = h("figcaption", {},
-        h("strong", {}, nameOf(view, player.id, me)),
+        h("strong", {}, h("bdi", {}, nameOf(view, player.id, me))),
         player.bot ? h("span", { class: "badge" }, gettext("computer")) : null,
         entry.hidden ? h("span", { class: "badge bad" }, gettext("hidden")) : null,
         !entry.shown ? h("span", { class: "badge" }, gettext("drawing…")) : null,
@@ -626,7 +626,7 @@
           "li",
           { class: busy ? "ml-busy" : "ml-idle", "data-player": player.id },
           h("span", { "aria-hidden": "true" }, busy ? "… " : "✓ "),
-          nameOf(view, player.id, me),
+          h("bdi", {}, nameOf(view, player.id, me)),
           player.bot ? ` (${gettext("computer")})` : "",
           status ? h("span", { class: "ml-status" }, ` · ${status}`) : null,
         );

@@ -36,7 +36,8 @@
   // Word Up's words, clues and sentences are English (what it teaches): marked so, and left to right on an
   // Arabic page too; the instructions around them are in the device's language (docs/games/wordup.md).
   const ENGLISH = { lang: "en", dir: "ltr" };
-  const fmt = (text, values) => interpolate(text, values).replace(/(?<!\.)\.\.(?!\.)/g, ".");
+  // (On an Arabic page the name is isolated: "Ben K.\u2069." is the same slip.)
+  const fmt = (text, values) => interpolate(text, values).replace(/(?<!\.)\.(\u2069?)\.(?!\.)/g, ".$1");
 
   // ---------------------------------------------------------------------------------------------------
   // Helpers
@@ -394,7 +395,7 @@
           "th",
           { scope: "row" },
           pawn(view, p.id),
-          h("span", { class: "wu-name", text: p.name }),
+          h("bdi", { class: "wu-name", text: p.name }),
           p.id === me(view, ctx) ? h("span", { class: "wu-tag", text: gettext("you") }) : null,
           p.is_bot ? h("span", { class: "wu-tag", text: gettext("computer") }) : null,
           isTurn ? h("span", { class: "wu-tag wu-tag-turn", text: gettext("turn") }) : null,
