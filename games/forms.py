@@ -9,7 +9,7 @@ from django import forms
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from . import catalog
+from . import catalog, selectors
 from .definitions import DEFINITIONS, definition, game_menu
 from .models import Assignment, GameSession
 
@@ -78,7 +78,14 @@ class SessionForm(forms.Form):
     )
 
     def __init__(
-        self, *args, classrooms, word_lists=(), vocabulary_lists=(), offers_play_now: bool = False, **kwargs
+        self,
+        *args,
+        classrooms,
+        word_lists=(),
+        vocabulary_lists=(),
+        offers_play_now: bool = False,
+        teacher=None,
+        **kwargs,
     ):
         super().__init__(*args, **kwargs)
         #: "Play now" schedules the game for this moment and opens its lobby, so no start time is needed.
@@ -93,6 +100,11 @@ class SessionForm(forms.Form):
         for game, spec in ((name, game.spec) for name, game in DEFINITIONS.items()):
             for key, setting in spec.settings.items():
                 self.fields[f"{game}__{key}"] = setting_field(setting, word_lists, vocabulary_lists)
+        self.teacher = teacher
+        classroom = self.initial.get("classroom") or classrooms.first()
+        self.fields["mindlines__language"].initial = selectors.mindlines_deck_language(
+            classroom=classroom, teacher=teacher
+        )
 
     def settings_fields(self, game: str) -> list:
         return [self[f"{game}__{key}"] for key in definition(game).spec.settings]
@@ -112,6 +124,11 @@ class SessionForm(forms.Form):
             )
             self.add_error("scheduled_for", message)
         game = cleaned.get("game")
+        if game == "mindlines" and not cleaned.get("mindlines__language"):
+            # a form posted without the deck's language (an old page, a script): the class's
+            cleaned["mindlines__language"] = selectors.mindlines_deck_language(
+                classroom=cleaned.get("classroom"), teacher=self.teacher
+            )
         if game:
             raw = {
                 key: cleaned.get(f"{game}__{key}")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
@@ -27,6 +27,7 @@ from .definitions import definition, get_engine
 from .engine import core
 from .models import GameSession, GameTable, Participant, SessionControl, TableLogEntry, attempt_participant
 from .services.base import student_player_id
+from .shipped import MINDLINES_LANGUAGES
 
 #: One sentence per teacher control, for the console's log.
 CONTROL_SENTENCES = {
@@ -448,6 +449,28 @@ def _lobby_levels(session: GameSession, student_ids: list[int]) -> dict[int, int
 
 
 # --- pages -----------------------------------------------------------------------------------------
+
+
+def mindlines_deck_language(*, classroom: Classroom | None, teacher: User | None = None) -> str:
+    """The language Mind the Lines' own concepts default to for a class: the one most of its students
+    read (a student's own language, else the school's default), else the school's default, else the
+    teacher's own; the first of these the game has a deck in (``"pt-br"`` plays the ``"pt"`` deck), else
+    English."""
+    candidates = []
+    if classroom is not None:
+        school_default = classroom.school.default_language
+        read = Student.objects.filter(enrolments__classroom=classroom).values_list("language", flat=True)
+        counts = Counter(language or school_default for language in read)
+        counts.pop("", None)
+        candidates += [language for language, _count in counts.most_common()[:1]]
+        candidates.append(school_default)
+    if teacher is not None:
+        candidates.append(teacher.language)
+    for language in candidates:
+        deck = (language or "").split("-")[0]
+        if deck in MINDLINES_LANGUAGES:
+            return deck
+    return "en"
 
 
 def settings_display(session: GameSession) -> list[tuple[str, str]]:

@@ -79,6 +79,7 @@ def session_new(request):
         vocabulary_lists=visible_vocabulary_lists(request.user),
         initial=SessionForm.initial_for(classroom=chosen or classrooms.first()) | _game_initial(request),
         offers_play_now=True,
+        teacher=request.user,
     )
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
@@ -129,6 +130,7 @@ def session_edit(request, pk: int):
         request.POST or None,
         classrooms=_managed_classrooms(request),
         initial=SessionForm.initial_for(session),
+        teacher=request.user,
     )
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data

@@ -288,6 +288,7 @@ def deep_link(request, pk):
         word_lists=visible_word_lists(request.user),
         vocabulary_lists=visible_vocabulary_lists(request.user),
         initial=SessionForm.initial_for(classroom=classroom),
+        teacher=request.user,
     )
     activity = None
     if action == "pick":

@@ -10,7 +10,14 @@
   const games = (Classplay.games = Classplay.games || {});
   const gettext = window.gettext || ((s) => s);
   const ngettext = window.ngettext || ((s, p, n) => (n === 1 ? s : p));
-  const interpolate = window.interpolate || ((fmt, obj) => fmt.replace(/%\((\w+)\)s/g, (_m, k) => obj[k]));
+  const fill = window.interpolate || ((fmt, obj) => fmt.replace(/%\((\w+)\)s/g, (_m, k) => obj[k]));
+  // On an Arabic page a value (a name, a number) keeps its own order inside the sentence: FSI … PDI, as
+  // the game modules do (static/js/games/common.js, docs/i18n.md).
+  const interpolate = (fmt, obj, named) => {
+    if (document.documentElement.dir !== "rtl") return fill(fmt, obj, named);
+    const values = Object.fromEntries(Object.entries(obj).map(([key, value]) => [key, `\u2068${value}\u2069`]));
+    return fill(fmt, values, named);
+  };
 
   Classplay.registerGame = function (name, module) {
     games[name] = module;
@@ -296,7 +303,7 @@
       }
       if (this.role !== "teacher") {
         list.replaceChildren(...people.filter((p) => p.status === "present").map((p) =>
-          el("li", { class: "participant" + (p.connected ? " is-connected" : "") }, p.name)));
+          el("li", { class: "participant" + (p.connected ? " is-connected" : "") }, el("bdi", {}, p.name))));
         this.renderMissing();
         return;
       }
@@ -336,7 +343,7 @@
       box.querySelector("[data-missing-count]").textContent = interpolate(
         ngettext("Still to join: %(n)s student", "Still to join: %(n)s students", missing.length),
         { n: missing.length }, true);
-      box.querySelector("[data-missing-names]").replaceChildren(...missing.map((name) => el("li", {}, name)));
+      box.querySelector("[data-missing-names]").replaceChildren(...missing.map((name) => el("li", {}, el("bdi", {}, name))));
     }
 
     /** The console's control log, as sentences with names, newest first. */

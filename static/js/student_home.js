@@ -7,6 +7,8 @@
   const none = box.querySelector("[data-no-sessions]");
   const announcer = box.querySelector("[data-games-announcer]");
   const template = document.getElementById("game-card-template");
+  // The game's title keeps its own order inside an Arabic sentence ("Line Up!", never "!Line Up").
+  const isolated = (text) => (document.documentElement.dir === "rtl" ? `\u2068${text}\u2069` : text);
   let shown = new Set([...list.querySelectorAll("[data-open-session]")].map((card) => card.dataset.openSession));
 
   window.Classplay.watchClassGames(box.dataset.openSessions, (sessions) => {
@@ -16,7 +18,7 @@
     shown = new Set(sessions.map((session) => String(session.id)));
     if (fresh.length) {
       announcer.textContent = window.interpolate(
-        window.gettext("Your teacher opened %(title)s. Tap Join."), { title: fresh[0].title }, true);
+        window.gettext("Your teacher opened %(title)s. Tap Join."), { title: isolated(fresh[0].title) }, true);
       const button = list.querySelector(`[data-open-session="${fresh[0].id}"] button, ` +
         `[data-open-session="${fresh[0].id}"] a:not([hidden])`);
       if (button && !document.activeElement.closest("form, a, button")) button.focus({ preventScroll: true });

@@ -4,8 +4,11 @@ screen included, with the rule-bound boards still left to right; axe finds nothi
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 
 from classrooms.models import Student
 from games import services as game_services
@@ -118,4 +121,34 @@ def test_on_an_arabic_replay_the_left_arrow_steps_forward_like_the_mirrored_butt
     assert page.locator("[data-step-range]").input_value() == "2"
     page.keyboard.press("ArrowRight")
     page.wait_for_function("() => document.querySelector('[data-step-range]').value === '1'")
+    assert page.errors == []
+
+
+def test_the_arabic_projector_shows_the_join_address_and_the_games_title_left_to_right(
+    live_site, signed_in, class_7b, ms_rivera
+):
+    """ "127.0.0.1:8320/join", never "join/127.0.0.1:8320"; "Line Up!", never "!Line Up"."""
+    ms_rivera.language = "ar"
+    ms_rivera.save()
+    session = game_services.session_schedule(
+        classroom=class_7b, by=ms_rivera, game="lineup", scheduled_for=timezone.now() + timedelta(hours=1)
+    )
+    game_services.session_open_lobby(session=session, by=ms_rivera)  # the lobby shows the join address
+    page = signed_in(live_site, user=ms_rivera, width=1366, height=768)
+    page.goto(live_site + reverse("games:projector", args=[session.pk]))
+    first_left_of_last = """(el) => {
+      const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+      const texts = [];
+      while (walker.nextNode()) if (walker.currentNode.textContent.trim()) texts.push(walker.currentNode);
+      const range = document.createRange();
+      const first = texts[0], last = texts[texts.length - 1];
+      range.setStart(first, 0); range.setEnd(first, 1);
+      const start = range.getBoundingClientRect().left;
+      range.setStart(last, last.length - 1); range.setEnd(last, last.length);
+      return start < range.getBoundingClientRect().left;
+    }"""
+    address = page.locator(".projector-join-text strong")
+    assert address.inner_text().endswith("/join")
+    assert address.evaluate(first_left_of_last)
+    assert page.locator(".projector-header h1 bdi").evaluate(first_left_of_last)
     assert page.errors == []

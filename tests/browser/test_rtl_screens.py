@@ -82,3 +82,56 @@ def test_word_up_keeps_its_english_marked_english_on_an_arabic_page(new_page):
     assert [prompt.get_attribute("lang"), prompt.get_attribute("dir")] == ["en", "ltr"]
     assert page.evaluate("getComputedStyle(document.querySelector('.wu-question')).direction") == "rtl"
     assert device.errors() == []
+
+
+def _to_arabic(page):
+    page.evaluate("() => { document.documentElement.lang = 'ar'; document.documentElement.dir = 'rtl'; }")
+
+
+def test_line_up_shows_its_cards_in_one_order_on_the_projector_and_the_devices_and_its_arrows_mirror(
+    new_page,
+):
+    from tests.browser.test_lineup_screen import Bench, h
+
+    bench = Bench(new_page, h.fresh(blue=9, yellow=2))
+    pages = {"ava": bench.device("ava", "player", "ava"), "projector": bench.device("projector", "projector")}
+    for name, page in pages.items():
+        _to_arabic(page)
+        bench.draw(name)
+        cards = page.locator(".lu-cardlist").first
+        assert cards.get_attribute("dir") == "ltr", name
+        order = cards.evaluate(
+            """(ol) => [...ol.children]
+              .map((li) => [li.getBoundingClientRect().top, li.getBoundingClientRect().left,
+                            li.querySelector('.lu-card-n').textContent])
+              .sort((a, b) => a[0] - b[0] || a[1] - b[1]).map((row) => row[2])"""
+        )
+        assert order == sorted(order), (name, order)  # A first, at the left, as the rack reads
+    arrow = pages["projector"].locator(".lu-arrow").first
+    assert arrow.evaluate("(el) => getComputedStyle(el).transform") == "matrix(-1, 0, 0, 1, 0, 0)"
+    assert bench.pages["ava"][0].evaluate("window.errors") == []
+
+
+def test_line_it_numbers_keep_their_sign_in_front_on_an_arabic_page(new_page):
+    for seed in range(200):
+        state = GAME.setup({**GAME.default_config, "players": SEATS, "level": 4}, f"negative-{seed}")
+        view = json.loads(json.dumps(GAME.view(state, {"role": "player", "player": "a"})))
+        if any(str(card.get("face", "")).startswith("-") for card in view["market"]):
+            break
+    else:
+        raise AssertionError("no market with a negative face in 200 seeds")
+    page = open_device(new_page, "lineit", "player", "a", width=1366, height=650)
+    _draw(page, view, "ar", "rtl")
+    faces = page.locator(".lineit-cards--market .lineit-card__face")
+    signs = faces.evaluate_all(
+        """(faces) => faces.filter((face) => face.textContent.startsWith('\u2212')).map((face) => {
+          const text = face.firstChild;
+          const range = document.createRange();
+          range.setStart(text, 0); range.setEnd(text, 1);
+          const sign = range.getBoundingClientRect().left;
+          range.setStart(text, text.length - 1); range.setEnd(text, text.length);
+          return sign < range.getBoundingClientRect().left;
+        })"""
+    )
+    assert signs and all(signs)  # "−10", never "10−"
+    assert page.evaluate("window.errors") == []

@@ -36,7 +36,7 @@ def test_the_right_sign_in_code_signs_the_student_in(client, class_7b, ava):
     assert response.status_code == 302
     assert client.session[STUDENT_SESSION_KEY] == ava.pk
     page = client.get(reverse("student_home")).content.decode()
-    assert "Welcome, Ava M.!" in page
+    assert "Welcome, <bdi>Ava M.</bdi>!" in page
     assert "Not you? Sign out" in page
 
 

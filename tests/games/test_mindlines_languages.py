@@ -11,8 +11,9 @@ from pathlib import Path
 
 import pytest
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 
+from classrooms.models import Student
 from games import content, selectors, services, shipped
 from games.definitions import definition, get_engine
 from games.engine import core
@@ -242,6 +243,35 @@ def test_the_form_defaults_to_english_and_refuses_a_language_it_does_not_offer(c
     assert form.cleaned_data["settings"]["language"] == "en"
     form = SessionForm(data=_form_data(class_7b, mindlines__language="de"), classrooms=classrooms)
     assert not form.is_valid() and "mindlines__language" in form.errors
+
+
+def _offered(form) -> str:
+    return form["mindlines__language"].value()
+
+
+@pytest.mark.django_db
+def test_the_deck_defaults_to_the_language_most_of_the_class_reads(client_of, ms_rivera, class_7b, ava, ben):
+    """A Spanish class gets the Spanish deck by default, not English: the students' own language (most of
+    the class), else the school's default, else the teacher's own; a language without a deck (or none)
+    leaves English."""
+    classrooms = type(class_7b).objects.filter(pk=class_7b.pk)
+    form = SessionForm(classrooms=classrooms, teacher=ms_rivera, initial={"classroom": class_7b})
+    assert _offered(form) == "en"  # nobody chose a language
+    ms_rivera.language = "pt-br"
+    ms_rivera.save()
+    assert _offered(SessionForm(classrooms=classrooms, teacher=ms_rivera)) == "pt"  # the teacher's own
+    class_7b.school.default_language = "es"
+    class_7b.school.save()
+    assert _offered(SessionForm(classrooms=classrooms, teacher=ms_rivera)) == "es"  # the school's
+    Student.objects.filter(pk__in=[ava.pk, ben.pk]).update(language="ar")
+    assert _offered(SessionForm(classrooms=classrooms, teacher=ms_rivera)) == "ar"  # most of the class
+    # the scheduling page offers it, and a form posted without the setting plays it
+    with translation.override("en"):  # (the page's language stays with the page)
+        page = client_of(ms_rivera).get(reverse("games:new") + f"?classroom={class_7b.pk}").content.decode()
+    assert '<option value="ar" selected>' in page
+    form = SessionForm(data=_form_data(class_7b), classrooms=classrooms, teacher=ms_rivera)
+    assert form.is_valid(), form.errors
+    assert form.cleaned_data["settings"]["language"] == "ar"
 
 
 # --------------------------------------------------------------------------------------------------

@@ -11,6 +11,7 @@ import pytest
 from django.contrib.auth.models import AnonymousUser
 from django.template.loader import render_to_string
 from django.test import RequestFactory
+from django.utils import translation
 
 from games import shipped
 from games.definitions import definition
@@ -193,3 +194,24 @@ def test_a_teacher_sees_their_schools_lists_with_what_they_cover_and_not_another
 def test_a_school_without_lists_is_told_how_to_write_one(client_of, ms_rivera):
     text = text_of(client_of(ms_rivera).get(LISTS).content.decode())
     assert "Your school has no word lists yet." in text
+
+
+def test_the_shipped_themes_are_named_in_the_pages_language_and_a_lists_own_as_written(
+    client_of, ms_rivera, mr_moss, riverside
+):
+    from games.definitions.mindlines.pages import THEME_NAMES
+
+    decks = [shipped.mindlines_concepts(difficulty) for difficulty in shipped.MINDLINES_DIFFICULTIES]
+    assert {concept["theme"] for deck in decks for concept in deck} == set(THEME_NAMES)
+    script = (Path(__file__).resolve().parents[2] / "static/js/games/mindlines.js").read_text("utf-8")
+    assert all(f'{theme}: pgettext("Mind the Lines theme", "{theme}")' in script for theme in THEME_NAMES)
+    week = question_services.word_list_create(school=riverside, author=mr_moss, name="Week 12")
+    add = question_services.word_list_add_words
+    add(word_list=week, by=mr_moss, texts=WEEK_12, difficulty="easy", theme="semana 12")
+    add(word_list=week, by=mr_moss, texts=["volcano"], difficulty="easy", theme="animals")
+    client = client_of(ms_rivera)
+    with translation.override("en"):  # (the Spanish page's language stays with the page)
+        text = text_of(client.get(LISTS, headers={"accept-language": "es"}).content.decode())
+    assert "animales (" in text and "clima (" in text and "semana 12 (20)" in text
+    assert "animals (" not in text and "weather (" not in text
+    assert "· animales" in text  # the list's word with a shipped theme

@@ -239,3 +239,17 @@ def test_the_catalog_is_one_cacheable_address_per_language(client, catalogs):
     current = client.get(reverse("javascript-catalog"), headers={"accept-language": "ar"})
     assert json.dumps("حاول الآن")[1:-1] in current.content.decode()
     assert "max-age" not in current.get("Cache-Control", "")
+
+
+@pytest.mark.parametrize(
+    ("accept", "label"), [("en", "Language"), ("es", "Idioma"), ("pt-BR", "Idioma"), ("ar", "اللغة")]
+)
+def test_the_switcher_names_every_language_in_its_own_language_whatever_the_pages(client, accept, label):
+    """English is "English" on a Spanish page too (never "Inglés"), and the selector is the interface's
+    "Idioma", not the school subject's "Lengua"."""
+    page = client.get(reverse("join"), headers={"accept-language": accept}).content.decode()
+    form = page[page.index('class="language-switcher"') :]
+    form = form[: form.index("</form>")]
+    names = re.findall(r'<option value="([^"]+)" lang="[^"]+"[^>]*>([^<]+)</option>', form)
+    assert names == [("en", "English"), ("es", "Español"), ("pt-br", "Português (Brasil)"), ("ar", "العربية")]
+    assert re.search(r"</span> " + label + "</label>", form), form

@@ -13,6 +13,7 @@ from typing import Any
 
 from django.shortcuts import render
 from django.urls import path
+from django.utils.translation import pgettext_lazy
 
 from games import shipped
 from games.engine.mindlines import MindTheLines, rules
@@ -21,6 +22,31 @@ from questions.models import Concept
 from questions.views import staff_with_school
 
 GROUP_SIZES = range(MindTheLines.min_players, MindTheLines.max_players + 1)
+
+#: The shipped decks' themes (their files hold these English keys); static/js/games/mindlines.js names
+#: them alike on the student's concept card. A word list's own theme is shown as its teacher wrote it.
+THEME_NAMES = {
+    "actions": pgettext_lazy("Mind the Lines theme", "actions"),
+    "animals": pgettext_lazy("Mind the Lines theme", "animals"),
+    "body": pgettext_lazy("Mind the Lines theme", "body"),
+    "clothes": pgettext_lazy("Mind the Lines theme", "clothes"),
+    "food": pgettext_lazy("Mind the Lines theme", "food"),
+    "home": pgettext_lazy("Mind the Lines theme", "home"),
+    "jobs": pgettext_lazy("Mind the Lines theme", "jobs"),
+    "music": pgettext_lazy("Mind the Lines theme", "music"),
+    "nature": pgettext_lazy("Mind the Lines theme", "nature"),
+    "places": pgettext_lazy("Mind the Lines theme", "places"),
+    "school": pgettext_lazy("Mind the Lines theme", "school"),
+    "science": pgettext_lazy("Mind the Lines theme", "science"),
+    "sport": pgettext_lazy("Mind the Lines theme", "sport"),
+    "transport": pgettext_lazy("Mind the Lines theme", "transport"),
+    "weather": pgettext_lazy("Mind the Lines theme", "weather"),
+}
+
+
+def theme_name(theme: str) -> str:
+    """A shipped theme in the page's language; any other as written."""
+    return str(THEME_NAMES.get(theme, theme))
 
 
 def coverage(count: int) -> list[dict[str, Any]]:
@@ -41,7 +67,7 @@ def summary(concepts: list[dict[str, Any]]) -> dict[str, Any]:
         "count": len(concepts),
         "easy": difficulties.get("easy", 0),
         "hard": difficulties.get("hard", 0),
-        "themes": sorted((theme, n) for theme, n in themes.items() if theme),
+        "themes": sorted((theme_name(theme), n) for theme, n in themes.items() if theme),
         "coverage": coverage(len(concepts)),
     }
 
@@ -55,7 +81,8 @@ def word_lists(request):
     rows = []
     for word_list in lists:
         words = concepts_by_list[word_list.pk]
-        rows.append({"list": word_list, "words": words, **summary(words)})
+        shown = [{**word, "theme": theme_name(word.get("theme") or "")} for word in words]
+        rows.append({"list": word_list, "words": shown, **summary(words)})
     decks = [
         {"difficulty": difficulty, **summary(shipped.mindlines_concepts(difficulty))}
         for difficulty in shipped.MINDLINES_DIFFICULTIES

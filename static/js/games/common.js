@@ -103,11 +103,32 @@
     return count === 1 ? singular : plural;
   }
 
+  // On a right-to-left page every value put into a sentence is isolated (U+2068 FSI … U+2069 PDI), so a
+  // name ending in a full stop ("Ava I."), a game's name ("Line Up!") or a number with its sign ("−10")
+  // keeps its own order inside the Arabic sentence, never ".Ava I", "!Line Up" or "10−" (docs/i18n.md).
+  // The sentences are plain text (shown, labelled and spoken alike), so the isolates are characters.
+  const FSI = "\u2068";
+  const PDI = "\u2069";
+
+  function rightToLeft() {
+    return typeof document !== "undefined" && !!document.documentElement && document.documentElement.dir === "rtl";
+  }
+
+  function isolated(values) {
+    if (!values || !rightToLeft()) return values;
+    const out = {};
+    for (const [key, value] of Object.entries(values)) {
+      out[key] = value === null || value === undefined ? value : FSI + String(value) + PDI;
+    }
+    return out;
+  }
+
   /** interpolate("%(name)s won.", { name }): always named placeholders, as every game writes them. */
   function interpolate(format, values) {
     const fill = catalogFunction("interpolate");
-    if (fill) return fill(format, values, true);
-    return format.replace(/%\((\w+)\)s/g, (_match, key) => String(values[key]));
+    const filled = isolated(values);
+    if (fill) return fill(format, filled, true);
+    return format.replace(/%\((\w+)\)s/g, (_match, key) => String(filled[key]));
   }
 
   // ------------------------------------------------------------------------------------------------

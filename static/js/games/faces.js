@@ -704,7 +704,7 @@
     const side = (player) =>
       h("span", { class: "fc-score-side" + (view.turn === player.id ? " is-turn" : "") + (winner === player.id ? " is-winner" : "") }, [
         h("span", { class: "fc-score-name" }, [
-          nameOf(view, player.id),
+          h("bdi", {}, nameOf(view, player.id)),
           player.bot ? h("span", { class: "fc-bot" }, " (" + botLabel(player.bot) + ")") : null,
           view.turn === player.id ? h("span", { class: "visually-hidden" }, " " + gettext("(to move)")) : null,
         ]),
@@ -1285,7 +1285,7 @@
         const away = isAway(ctx, table, player);
         list.append(
           h("li", { class: away ? "is-away" : null }, [
-            h("strong", {}, nameOf(view, player.id)),
+            h("strong", {}, h("bdi", {}, nameOf(view, player.id))),
             away ? h("span", { class: "fc-away", title: awayHint(view) }, gettext("not connected")) : null,
             count == null ? null : h("span", {}, [leftBar(count), " ", interpolate(ngettext("%(n)s face left", "%(n)s faces left", count), { n: count })]),
             h("span", { class: "fc-sub" }, interpolate(ngettext("%(n)s question", "%(n)s questions", asked.length), { n: asked.length }) + (average == null ? "" : " · " + interpolate(gettext("split %(q)s"), { q: percent(average) }))),
@@ -1299,7 +1299,7 @@
       for (const { player, asked, last, average, count } of stats) {
         rows.append(
           h("tr", {}, [
-            h("th", { scope: "row" }, nameOf(view, player.id)),
+            h("th", { scope: "row" }, h("bdi", {}, nameOf(view, player.id))),
             h("td", {}, count == null ? "" : [leftBar(count), " ", String(count)]),
             h("td", {}, String(asked.length)),
             h("td", {}, average == null ? "–" : percent(average)),

@@ -129,8 +129,9 @@
         { class: "lineit-card__band", "aria-hidden": "true" },
         isBet ? h("span", { class: "lineit-card__bet-word", text: gettext("BET") }) : symbolSvg(card.symbol),
       ),
-      h("span", { class: "lineit-card__face", "aria-hidden": "true", text: isBet ? "+" + betValue(card) : pretty(card.face) }),
-      note ? h("span", { class: "lineit-card__value", "aria-hidden": "true", text: "= " + pretty(note) }) : null,
+      // (a face or value with its sign reads "−10" on an Arabic page too, never "10−")
+      h("span", { class: "lineit-card__face", dir: "ltr", "aria-hidden": "true", text: isBet ? "+" + betValue(card) : pretty(card.face) }),
+      note ? h("span", { class: "lineit-card__value", dir: "ltr", "aria-hidden": "true", text: "= " + pretty(note) }) : null,
     ];
     if (opts.button) {
       return h(
@@ -915,7 +916,7 @@
       "span",
       { class: "lineit-tokens" },
       tokens.map((t) =>
-        h("span", { class: "lineit-token " + (t > 0 ? "is-plus" : "is-minus"), "aria-label": fmt(gettext("bet token %(value)s"), { value: signed(t) }), text: signed(t) }),
+        h("span", { class: "lineit-token " + (t > 0 ? "is-plus" : "is-minus"), dir: "ltr", "aria-label": fmt(gettext("bet token %(value)s"), { value: signed(t) }), text: signed(t) }),
       ),
     );
   }
@@ -934,8 +935,8 @@
         h(
           "span",
           { class: "lineit-player__name" },
-          turn ? h("span", { class: "lineit-turn-mark", "aria-label": gettext("playing now"), text: "\u25B6" }) : null,
-          player.name,
+          turn ? h("span", { class: "lineit-turn-mark flip-rtl", "aria-label": gettext("playing now"), text: "\u25B6" }) : null,
+          h("bdi", {}, player.name),
           isMe ? " " + gettext("(you)") : "",
           player.bot ? h("span", { class: "lineit-badge", text: gettext("computer") }) : null,
         ),
@@ -1083,7 +1084,7 @@
                 "th",
                 { scope: "row" },
                 winners.includes(row.player.id) ? h("span", { class: "lineit-crown", "aria-label": gettext("winner"), text: "\u2605 " }) : null,
-                row.player.name,
+                h("bdi", {}, row.player.name),
                 row.player.id === st.me ? " " + gettext("(you)") : "",
               ),
               h("td", { text: String(row.pile) }),
@@ -1224,9 +1225,10 @@
               h(
                 "th",
                 { scope: "row" },
-                view.whose_turn === p.id ? h("span", { class: "lineit-turn-mark", "aria-label": gettext("playing now"), text: "\u25B6 " }) : null,
+                view.whose_turn === p.id ? h("span", { class: "lineit-turn-mark flip-rtl", "aria-label": gettext("playing now"), text: "\u25B6" }) : null,
+                view.whose_turn === p.id ? " " : null,
                 winner ? h("span", { class: "lineit-crown", "aria-label": gettext("winner"), text: "\u2605 " }) : null,
-                p.name,
+                h("bdi", {}, p.name),
                 p.bot ? h("span", { class: "lineit-badge", text: gettext("computer") }) : null,
               ),
               h(
@@ -1237,12 +1239,12 @@
                 " ",
                 h("span", { "aria-hidden": "true", text: String(p.line.cards.length) }),
                 h("span", { class: "visually-hidden", text: fmt(ngettext("%(n)s card", "%(n)s cards", p.line.cards.length), { n: p.line.cards.length }) }),
-                end ? h("span", { class: "lineit-muted" }, " \u00B7 ", h("span", { class: "visually-hidden", text: gettext("ends with") + " " }), pretty(end.face)) : null,
+                end ? h("span", { class: "lineit-muted" }, " \u00B7 ", h("span", { class: "visually-hidden", text: gettext("ends with") + " " }), h("bdi", { dir: "ltr" }, pretty(end.face))) : null,
                 p.line.bet ? h("span", { class: "lineit-compact__bet" }, " \u00B7 ", fmt(gettext("bet %(after)s/%(bet)s"), p.line.bet)) : null,
               ),
               h("td", { text: String(p.hand_count) }),
               h("td", { text: String(p.pile_count) }),
-              h("td", { text: signed(tokenSum(p.tokens)) }),
+              h("td", {}, h("bdi", { dir: "ltr" }, signed(tokenSum(p.tokens)))),
               h("td", { class: "lineit-scores__total", text: String(p.score) }),
             );
           }),

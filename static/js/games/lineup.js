@@ -312,7 +312,7 @@
             class: `lu-space lu-zone-${zoneOf(n)}${stars.has(n) ? " lu-star" : ""}${n === b.final ? " lu-final" : ""}`,
             "data-space": n,
           },
-          h("span", { class: "lu-space-n", "aria-hidden": "true" }, n === 0 ? "▶" : n === b.final ? "5" : stars.has(n) ? "★" : n),
+          h("span", { class: `lu-space-n${n === 0 ? " flip-rtl" : ""}`, "aria-hidden": "true" }, n === 0 ? "▶" : n === b.final ? "5" : stars.has(n) ? "★" : n),
           here.length
             ? h(
                 "span",
@@ -368,21 +368,24 @@
       h(
         "p",
         { class: "lu-order-label" },
-        h("span", { class: "lu-arrow", "aria-hidden": "true" }, "→ "),
+        h("span", { class: "lu-arrow flip-rtl", "aria-hidden": "true" }, "→"),
+        " ",
         q.order_label,
         h("span", { class: "lu-q-meta" }, " · ", fmt(gettext("level %(n)s"), { n: q.level }), q.subject ? ` · ${subjectName(q.subject)}` : "")
       )
     );
   }
 
-  /** The five cards as a plain list (predicting, bidding, watching). */
+  /** The five cards as a plain list (predicting, bidding, watching). Left to right on an Arabic page too,
+   *  as the rack reads, so the projector and the devices show them in one order (a card's own text keeps
+   *  its direction). */
   function cardList(view) {
     const q = view.question;
     if (!q) return null;
     return h(
       "ol",
-      { class: "lu-cardlist", "aria-label": gettext("The five cards") },
-      q.cards.map((c) => h("li", { class: "lu-card lu-card-static" }, h("span", { class: "lu-card-n" }, c.card), h("span", { class: "lu-card-text" }, c.text)))
+      { class: "lu-cardlist", dir: "ltr", "aria-label": gettext("The five cards") },
+      q.cards.map((c) => h("li", { class: "lu-card lu-card-static" }, h("span", { class: "lu-card-n" }, c.card), h("span", { class: "lu-card-text", dir: "auto" }, c.text)))
     );
   }
 
@@ -671,7 +674,7 @@
     const entries = Object.entries(proposals || {});
     // Who suggested what in a small team; in a big one the tally, not forty names.
     const items = entries.length
-      ? entries.map(([player, value]) => h("li", null, h("strong", null, nameOf(view, player)), ": ", render(value)))
+      ? entries.map(([player, value]) => h("li", null, h("strong", null, h("bdi", null, nameOf(view, player))), ": ", render(value)))
       : Object.entries(counts || {}).map(([value, n]) =>
           h("li", null, h("strong", null, render(Number(value))), ": ", fmt(ngettext("%(n)s suggestion", "%(n)s suggestions", n), { n }))
         );
@@ -1109,7 +1112,7 @@
       h(
         "div",
         { class: "lu-reveal-answer" },
-        h(big ? "h2" : "h3", { class: "lu-reveal-title" }, fmt(gettext("The answer: %(heading)s"), { heading: r.question.heading }), " ", h("span", { class: "lu-q-meta" }, "→ ", r.question.order_label)),
+        h(big ? "h2" : "h3", { class: "lu-reveal-title" }, fmt(gettext("The answer: %(heading)s"), { heading: r.question.heading }), " ", h("span", { class: "lu-q-meta" }, h("span", { class: "flip-rtl", "aria-hidden": "true" }, "→"), " ", r.question.order_label)),
         answerList
       ),
       h(
@@ -1357,7 +1360,7 @@
             h(
               "ul",
               { class: "lu-orders" },
-              Object.entries(d.orders).map(([p, order]) => h("li", null, nameOf(view, p), ": ", miniRack(view, order)))
+              Object.entries(d.orders).map(([p, order]) => h("li", null, h("bdi", null, nameOf(view, p)), ": ", miniRack(view, order)))
             )
           );
         if (d.attempts && d.attempts.length)

@@ -47,7 +47,7 @@
   // /jsi18n/ catalogue of the page's language is global on every page. `s` builds an SVG element.
   // ------------------------------------------------------------------------------------------------
 
-  const { h, svg: s, gettext, ngettext, interpolate, registerGame } = window.ClassplayUI;
+  const { h, svg: s, gettext, ngettext, pgettext, interpolate, registerGame } = window.ClassplayUI;
 
   function button(label, onclick, attrs) {
     return h("button", { type: "button", onclick, ...(attrs || {}) }, label);
@@ -319,11 +319,37 @@
   // Names and text
   // ------------------------------------------------------------------------------------------------
 
-  /** A player's name; the viewer is "you" (or "You" at the start of a sentence). */
-  function nameOf(view, id, me, start) {
-    if (id && me && id === me) return start ? gettext("You") : gettext("you");
+  /** A player's name; the viewer is "You" on a label of its own (a figure's caption, the list of
+   *  players). A sentence about the viewer has its own wording ("You excluded …", "drawn by you"), never
+   *  the viewer's "You" put into a sentence written for somebody else ("Tú excluyó"). */
+  function nameOf(view, id, me) {
+    if (id && me && id === me) return gettext("You");
     const player = (view.players || []).find((p) => p.id === id);
     return player ? player.name : id || "";
+  }
+
+  // The shipped decks' themes, named in the device's language (the deck holds English keys; a word list's
+  // own theme is shown as its teacher wrote it). The same names as games/definitions/mindlines/pages.py.
+  const THEME_NAMES = () => ({
+    actions: pgettext("Mind the Lines theme", "actions"),
+    animals: pgettext("Mind the Lines theme", "animals"),
+    body: pgettext("Mind the Lines theme", "body"),
+    clothes: pgettext("Mind the Lines theme", "clothes"),
+    food: pgettext("Mind the Lines theme", "food"),
+    home: pgettext("Mind the Lines theme", "home"),
+    jobs: pgettext("Mind the Lines theme", "jobs"),
+    music: pgettext("Mind the Lines theme", "music"),
+    nature: pgettext("Mind the Lines theme", "nature"),
+    places: pgettext("Mind the Lines theme", "places"),
+    school: pgettext("Mind the Lines theme", "school"),
+    science: pgettext("Mind the Lines theme", "science"),
+    sport: pgettext("Mind the Lines theme", "sport"),
+    transport: pgettext("Mind the Lines theme", "transport"),
+    weather: pgettext("Mind the Lines theme", "weather"),
+  });
+
+  function themeName(theme) {
+    return Object.prototype.hasOwnProperty.call(THEME_NAMES(), theme) ? THEME_NAMES()[theme] : theme;
   }
 
   function phaseTitle(view) {
@@ -378,20 +404,23 @@
   }
 
   function drawingLabel(view, entry, me, conceptText) {
-    const who = nameOf(view, entry.player, me);
+    const mine = Boolean(me && entry.player === me);
+    const who = nameOf(view, entry.player, null);
     if (entry.hidden && entry.strokes === null) {
-      return interpolate(gettext("Drawing by %(name)s, hidden by the teacher"), { name: who });
+      return mine
+        ? gettext("Your drawing, hidden by the teacher")
+        : interpolate(gettext("Drawing by %(name)s, hidden by the teacher"), { name: who });
     }
     if (!entry.shown) {
-      return me && entry.player === me
-        ? gettext("You are still drawing")
-        : interpolate(gettext("%(name)s is still drawing"), { name: who });
+      return mine ? gettext("You are still drawing") : interpolate(gettext("%(name)s is still drawing"), { name: who });
     }
     const count = (entry.strokes || []).length;
-    let text = interpolate(
-      ngettext("Drawing by %(name)s: %(count)s stroke", "Drawing by %(name)s: %(count)s strokes", count),
-      { name: who, count },
-    );
+    let text = mine
+      ? interpolate(ngettext("Your drawing: %(count)s stroke", "Your drawing: %(count)s strokes", count), { count })
+      : interpolate(
+        ngettext("Drawing by %(name)s: %(count)s stroke", "Drawing by %(name)s: %(count)s strokes", count),
+        { name: who, count },
+      );
     if (conceptText) text += ` (${conceptText})`;
     return text;
   }
@@ -426,7 +455,7 @@
         );
       }
       const caption = h("figcaption", {},
-        h("strong", {}, nameOf(view, player.id, me, true)),
+        h("strong", {}, h("bdi", {}, nameOf(view, player.id, me))),
         player.bot ? h("span", { class: "badge" }, gettext("computer")) : null,
         entry.hidden ? h("span", { class: "badge bad" }, gettext("hidden")) : null,
         !entry.shown ? h("span", { class: "badge" }, gettext("drawing…")) : null,
@@ -463,6 +492,21 @@
     return h("span", { class: "ml-card-text" }, size ? h("span", { class: size }, text) : text);
   }
 
+  function drawnByText(view, player, me) {
+    return me && player === me ? gettext("drawn by you") : interpolate(gettext("drawn by %(name)s"), { name: nameOf(view, player, null) });
+  }
+
+  function excludedByText(view, player, me) {
+    return me && player === me ? gettext("excluded by you") : interpolate(gettext("excluded by %(name)s"), { name: nameOf(view, player, null) });
+  }
+
+  /** The exclusion just made, as the announcement says it. */
+  function exclusionText(view, event, me) {
+    return me && event.player === me
+      ? interpolate(gettext("You excluded “%(text)s”."), { text: event.text })
+      : interpolate(gettext("%(name)s excluded “%(text)s”."), { name: nameOf(view, event.player, null), text: event.text });
+  }
+
   function revealCards(view, reveal, me, large) {
     return h(
       "ul",
@@ -472,13 +516,8 @@
         const error = card.decoy && left;
         const classes = ["ml-card", card.decoy ? "ml-decoy" : "ml-drawn", left ? "ml-left" : "ml-out"];
         if (error) classes.push("ml-error");
-        const lines = [];
-        lines.push(
-          card.decoy
-            ? gettext("decoy: nobody drew it")
-            : interpolate(gettext("drawn by %(name)s"), { name: nameOf(view, card.drawn_by, me) }),
-        );
-        if (!left) lines.push(interpolate(gettext("excluded by %(name)s"), { name: nameOf(view, card.excluded_by, me) }));
+        const lines = [card.decoy ? gettext("decoy: nobody drew it") : drawnByText(view, card.drawn_by, me)];
+        if (!left) lines.push(excludedByText(view, card.excluded_by, me));
         let verdict;
         if (error) verdict = gettext("✗ error point");
         else if (!card.decoy && left) verdict = gettext("✓ recognised");
@@ -543,7 +582,7 @@
           "%(name)s: %(count)s concepts recognised",
           result.scores[player.id] || 0,
         ),
-        { name: nameOf(view, player.id, me, true), count: result.scores[player.id] || 0 },
+        { name: nameOf(view, player.id, me), count: result.scores[player.id] || 0 },
       )),
     );
     return h(
@@ -587,7 +626,7 @@
           "li",
           { class: busy ? "ml-busy" : "ml-idle", "data-player": player.id },
           h("span", { "aria-hidden": "true" }, busy ? "… " : "✓ "),
-          nameOf(view, player.id, me, true),
+          h("bdi", {}, nameOf(view, player.id, me)),
           player.bot ? ` (${gettext("computer")})` : "",
           status ? h("span", { class: "ml-status" }, ` · ${status}`) : null,
         );
@@ -612,7 +651,7 @@
         if (own) classes.push("ml-own");
         if (selected === card.card) classes.push("ml-selected");
         const note = out
-          ? interpolate(gettext("excluded by %(name)s"), { name: nameOf(view, card.excluded_by, me) })
+          ? excludedByText(view, card.excluded_by, me)
           : own
             ? gettext("your concept")
             : "";
@@ -1005,7 +1044,7 @@
         : h("ul", { class: "ml-secret-list" }, concepts.map((concept) =>
           h("li", {},
             h("span", { class: "ml-secret-text" }, concept.text),
-            concept.theme ? h("span", { class: "ml-theme" }, concept.theme) : null),
+            concept.theme ? h("span", { class: "ml-theme" }, themeName(concept.theme)) : null),
         )),
       concepts.length > 1 && !hidden
         ? h("p", { class: "ml-hint" }, gettext("Draw both on the same board. Don't show which lines are which!"))
@@ -1229,7 +1268,7 @@
             "%(name)s: %(count)s concepts recognised",
             scores.get(player.id) || 0,
           ),
-          { name: nameOf(view, player.id, me, true), count: scores.get(player.id) || 0 },
+          { name: nameOf(view, player.id, me), count: scores.get(player.id) || 0 },
         )))),
     );
   }
@@ -1385,7 +1424,7 @@
       }
       const last = (view.log || []).filter((event) => event.type === "excluded").pop();
       if (last && ui.logSeen !== null && last.at !== ui.logSeen) {
-        text = `${interpolate(gettext("%(name)s excluded “%(text)s”."), { name: nameOf(view, last.player, me, true), text: last.text })} ${text}`;
+        text = `${exclusionText(view, last, me)} ${text}`;
       }
       if (text) ctx.announce(text.trim());
     }
@@ -1576,6 +1615,8 @@
   const api = { render };
   // exposed for tests and for the replay page's step-through
   api._geometry = { piecesOf, halvesOfStroke, canonical, Pen, unrotate };
+  // the sentences about a player, as each viewer reads them (tests/i18n/test_viewer_sentences.py)
+  api.helpers = { drawingLabel, drawnByText, excludedByText, exclusionText, themeName };
 
   registerGame(GAME, api);
 })();

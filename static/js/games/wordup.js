@@ -36,7 +36,8 @@
   // Word Up's words, clues and sentences are English (what it teaches): marked so, and left to right on an
   // Arabic page too; the instructions around them are in the device's language (docs/games/wordup.md).
   const ENGLISH = { lang: "en", dir: "ltr" };
-  const fmt = (text, values) => interpolate(text, values).replace(/(?<!\.)\.\.(?!\.)/g, ".");
+  // (On an Arabic page the name is isolated: "Ben K.\u2069." is the same slip.)
+  const fmt = (text, values) => interpolate(text, values).replace(/(?<!\.)\.(\u2069?)\.(?!\.)/g, ".$1");
 
   // ---------------------------------------------------------------------------------------------------
   // Helpers
@@ -146,9 +147,9 @@
   function isMe(view, ctx, pid) {
     return !!pid && pid === me(view, ctx);
   }
-  /** "You" for the viewer, else the player's name (only where a sentence reads right either way). */
+  /** The player's name. Never "You": a sentence about the viewer has its own wording ("You rolled 7",
+   *  never "%(name)s rolled 7" given "You"), which other languages conjugate ("Sacaste 7"). */
   function who(view, ctx, pid) {
-    if (pid && pid === me(view, ctx)) return gettext("You");
     const player = playerOf(view, pid);
     return player ? player.name : gettext("Someone");
   }
@@ -394,7 +395,7 @@
           "th",
           { scope: "row" },
           pawn(view, p.id),
-          h("span", { class: "wu-name", text: p.name }),
+          h("bdi", { class: "wu-name", text: p.name }),
           p.id === me(view, ctx) ? h("span", { class: "wu-tag", text: gettext("you") }) : null,
           p.is_bot ? h("span", { class: "wu-tag", text: gettext("computer") }) : null,
           isTurn ? h("span", { class: "wu-tag wu-tag-turn", text: gettext("turn") }) : null,
@@ -469,7 +470,8 @@
     const names = outcome.winners.map((pid) => who(view, ctx, pid));
     const list = names.join(gettext(" and "));
     if (outcome.winners.includes(me(view, ctx))) {
-      return outcome.winners.length > 1 ? fmt(gettext("You won, together with %(others)s!"), { others: names.filter((n) => n !== gettext("You")).join(gettext(" and ")) }) : gettext("You won!");
+      const others = outcome.winners.filter((pid) => !isMe(view, ctx, pid)).map((pid) => who(view, ctx, pid));
+      return others.length ? fmt(gettext("You won, together with %(others)s!"), { others: others.join(gettext(" and ")) }) : gettext("You won!");
     }
     if (outcome.reason === "time") {
       return outcome.winners.length > 1 ? fmt(gettext("Time is up. Joint winners: %(names)s."), { names: list }) : fmt(gettext("Time is up. %(name)s wins with the most tokens."), { name: list });
@@ -483,28 +485,34 @@
     switch (e.type) {
       case "first_player":
         return mine ? gettext("You rolled highest and start.") : fmt(gettext("%(name)s rolled highest and starts."), { name });
-      case "roll":
-        return fmt(gettext("%(name)s rolled %(total)s: %(square)s"), { name, total: e.total, square: squareName(view, e.to) });
-      case "category_chosen":
-        return fmt(gettext("%(name)s chose %(category)s."), { name, category: categoryName(view, e.category) });
+      case "roll": {
+        const values = { name, total: e.total, square: squareName(view, e.to) };
+        return mine ? fmt(gettext("You rolled %(total)s: %(square)s"), values) : fmt(gettext("%(name)s rolled %(total)s: %(square)s"), values);
+      }
+      case "category_chosen": {
+        const category = categoryName(view, e.category);
+        return mine ? fmt(gettext("You chose %(category)s."), { category }) : fmt(gettext("%(name)s chose %(category)s."), { name, category });
+      }
       case "answered":
-        return e.correct ? fmt(gettext("%(name)s answered right."), { name }) : e.response === null ? fmt(gettext("%(name)s ran out of time."), { name }) : fmt(gettext("%(name)s answered wrong."), { name });
+        return answeredText(e, name, mine);
       case "teacher_accept":
         return mine ? gettext("The teacher accepted your answer.") : fmt(gettext("The teacher accepted %(name)s's answer."), { name });
       case "card":
-        return fmt(gettext("%(name)s took a Word Up card: %(card)s"), { name, card: cardText(view, e.card) });
+        return mine ? fmt(gettext("You took a Word Up card: %(card)s"), { card: cardText(view, e.card) }) : fmt(gettext("%(name)s took a Word Up card: %(card)s"), { name, card: cardText(view, e.card) });
       case "card_no_choice":
         return mine ? gettext("You had no choice to make and play on.") : fmt(gettext("%(name)s had no choice to make and plays on."), { name });
       case "move":
-        return fmt(gettext("%(name)s moved to %(square)s"), { name, square: squareName(view, e.to) });
+        return mine ? fmt(gettext("You moved to %(square)s"), { square: squareName(view, e.to) }) : fmt(gettext("%(name)s moved to %(square)s"), { name, square: squareName(view, e.to) });
       case "exchange": {
         const give = categoryInfo(view, e.give).colourName;
         const take = categoryInfo(view, e.take).colourName;
         if (isMe(view, ctx, e.with)) return fmt(gettext("%(name)s swapped tokens with you: gave you %(give)s, took your %(take)s."), { name, give, take });
+        if (mine) return fmt(gettext("You swapped tokens with %(other)s: gave %(give)s, took %(take)s."), { other: who(view, ctx, e.with), give, take });
         return fmt(gettext("%(name)s swapped tokens with %(other)s: gave %(give)s, took %(take)s."), { name, other: who(view, ctx, e.with), give, take });
       }
       case "tokens":
         if (e.reason === "exchange") return null;
+        if (mine) return yourTokensText(view, e);
         return e.change > 0
           ? fmt(ngettext("%(name)s won %(n)s %(colour)s token.", "%(name)s won %(n)s %(colour)s tokens.", e.change), { name, n: e.change, colour: categoryInfo(view, e.category).colourName })
           : fmt(ngettext("%(name)s gave back %(n)s %(colour)s token.", "%(name)s gave back %(n)s %(colour)s tokens.", -e.change), { name, n: -e.change, colour: categoryInfo(view, e.category).colourName });
@@ -518,6 +526,19 @@
       default:
         return null;
     }
+  }
+
+  function answeredText(e, name, mine) {
+    if (e.correct) return mine ? gettext("You answered right.") : fmt(gettext("%(name)s answered right."), { name });
+    if (e.response === null) return mine ? gettext("You ran out of time.") : fmt(gettext("%(name)s ran out of time."), { name });
+    return mine ? gettext("You answered wrong.") : fmt(gettext("%(name)s answered wrong."), { name });
+  }
+
+  function yourTokensText(view, e) {
+    const colour = categoryInfo(view, e.category).colourName;
+    return e.change > 0
+      ? fmt(ngettext("You won %(n)s %(colour)s token.", "You won %(n)s %(colour)s tokens.", e.change), { n: e.change, colour })
+      : fmt(ngettext("You gave back %(n)s %(colour)s token.", "You gave back %(n)s %(colour)s tokens.", -e.change), { n: -e.change, colour });
   }
 
   function logList(view, ctx) {
@@ -629,6 +650,10 @@
     );
   }
 
+  function answeredLabel(view, ctx, pid) {
+    return isMe(view, ctx, pid) ? gettext("You answered") : fmt(gettext("%(name)s answered"), { name: who(view, ctx, pid) });
+  }
+
   function resultPanel(view, ctx, result, mem, tableId, opts) {
     const answered = result.response === null || result.response === undefined ? gettext("(no answer)") : result.choice !== null && result.choice !== undefined ? (result.question.choices || [])[result.choice] || result.response : result.response;
     const right = result.category === "multiple_choice" && result.right_choices ? result.right_choices.map((i) => result.question.choices[i]) : result.answers;
@@ -665,7 +690,7 @@
       h(
         "dl",
         { class: "wu-answers" },
-        h("dt", { text: fmt(gettext("%(name)s answered"), { name: who(view, ctx, result.player) }) }),
+        h("dt", { text: answeredLabel(view, ctx, result.player) }),
         h("dd", { class: "wu-given", text: answered }),
         h("dt", { text: ngettext("The answer", "Right answers", right.length) }),
         h("dd", { class: "wu-right-answer", text: right.join(", ") }),
@@ -1007,11 +1032,16 @@
     return boxes.length ? h("span", { class: "wu-clocks" }, boxes) : null;
   }
 
+  function rollLine(view, ctx, roll) {
+    if (isMe(view, ctx, roll.player)) return fmt(gettext("You rolled %(total)s"), { total: roll.total });
+    return fmt(gettext("%(name)s rolled %(total)s"), { name: who(view, ctx, roll.player), total: roll.total });
+  }
+
   /** The middle of the board: the last roll, what is happening, the pile of cards. */
   function centre(view, ctx) {
     const bits = [];
     const lastRoll = view.last_roll;
-    if (lastRoll) bits.push(h("div", { class: "wu-roll-line" }, dice(lastRoll), h("span", { text: fmt(gettext("%(name)s rolled %(total)s"), { name: who(view, ctx, lastRoll.player), total: lastRoll.total }) })));
+    if (lastRoll) bits.push(h("div", { class: "wu-roll-line" }, dice(lastRoll), h("span", { text: rollLine(view, ctx, lastRoll) })));
     if (view.stopped) bits.push(h("p", { class: "wu-over", text: stoppedLine(view, ctx) }));
     else if (view.phase === "over") bits.push(h("p", { class: "wu-over", text: outcomeLine(view, ctx) }));
     else bits.push(h("p", { class: "wu-status", text: statusLine(view, ctx) }));
@@ -1389,7 +1419,7 @@
   const module = {
     render,
     // For the tests and the replay: every sentence the screen can say (tests/browser/test_wordup_text.py).
-    helpers: { gridPlace, eventText, cardText, statusLine, outcomeLine, stoppedLine, resultAnnouncement, askLeftNote, boardSummary, squareName },
+    helpers: { gridPlace, eventText, rollLine, answeredLabel, cardText, statusLine, outcomeLine, stoppedLine, resultAnnouncement, askLeftNote, boardSummary, squareName },
   };
   registerGame(GAME, module);
 })();
