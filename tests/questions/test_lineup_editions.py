@@ -342,3 +342,8 @@ def test_reports_name_a_shipped_question_in_english(banks, class_7b):
     question = english_file("science.json")[0]
     labels = item_labels({class_7b.pk: [("lineup", question["id"])]})
     assert labels == {(class_7b.pk, "lineup", question["id"]): question["heading"]}
+
+
+def test_the_import_template_shows_an_english_question(banks, client_of, ms_rivera):
+    response = client_of(ms_rivera).get(reverse("questions:import_template", args=["lineup"]))
+    assert english_file("arts.json")[0]["heading"] in response.content.decode()
