@@ -2,7 +2,7 @@
 Pure: no database, no Django. The question banks load the same files into the database
 (``manage.py load_question_banks``); a game falls back to these when the database holds none.
 
-* Line Up!: the ordering questions, by subject file.
+* Line Up!: the ordering questions, by subject file, in English and in the translated editions.
 * Word Up: the question bank of each level, by category.
 * Mind the Lines: the concept decks (easy and hard) in each language.
 """
@@ -25,6 +25,11 @@ MINDLINES_DIFFICULTIES = ("easy", "hard")
 #: English in ``questions/data/mindlines/{easy,hard}.json`` (the files the question bank loads), the
 #: translations in ``questions/data/mindlines/<language>/{easy,hard}.json``.
 MINDLINES_LANGUAGES = ("en", "es", "fr", "pt", "ar")
+#: The languages of Line Up!'s editions (settings.LANGUAGES codes). English is the bank
+#: (``questions/data/lineup/*.json``); each translation (``questions/data/lineup/<language>/``) holds
+#: some of its subject files, every question with its English question's id, values, answer, level,
+#: subject and tags (tests/questions/test_lineup_editions.py holds them to it).
+LINEUP_LANGUAGES = ("en", "es", "pt-br", "ar")
 #: The fields of a concept a game uses; the decks' other fields are provenance (a translation's source).
 MINDLINES_CONCEPT_FIELDS = ("id", "text", "difficulty", "theme", "alt")
 
@@ -43,10 +48,16 @@ def _load(relative: str) -> Any:
     return json.loads(_text(relative))
 
 
-def lineup_questions(level: int | None = None) -> list[dict[str, Any]]:
-    """Every shipped Line Up! question (by file name, then file order); only ``level``'s if given."""
+def lineup_questions(level: int | None = None, language: str = "en") -> list[dict[str, Any]]:
+    """Every shipped Line Up! question of ``language``'s edition (by file name, then file order); only
+    ``level``'s if given. An edition may lack some subjects."""
+    if language not in LINEUP_LANGUAGES:
+        raise ValueError(
+            f"Line Up! has no questions in {language!r}; languages: {', '.join(LINEUP_LANGUAGES)}"
+        )
+    folder = "lineup" if language == "en" else f"lineup/{language}"
     questions = [
-        q for path in sorted((DATA_DIR / "lineup").glob("*.json")) for q in _load(f"lineup/{path.name}")
+        q for path in sorted((DATA_DIR / folder).glob("*.json")) for q in _load(f"{folder}/{path.name}")
     ]
     return [q for q in questions if level is None or q.get("level") == level]
 

@@ -66,6 +66,10 @@ class BankFilterForm(forms.Form):
             self.fields["subject"] = forms.ChoiceField(
                 label=_("Subject"), choices=ANY + [(s, s) for s in choices.get("subject", [])], required=False
             )
+            # The shipped questions come in each language's edition (the same ids in every language).
+            self.fields["language"] = forms.ChoiceField(
+                label=_("Language"), choices=ANY + list(settings.LANGUAGES), required=False
+            )
         elif kind == "wordup":
             self.fields["category"] = forms.ChoiceField(
                 label=_("Category"), choices=ANY + list(WordUpQuestion.Category.choices), required=False

@@ -19,11 +19,13 @@ from django.db import models
 from django.db.models.functions import Lower
 from django.utils.translation import gettext_lazy as _
 
-from classrooms.models import Classroom, Level, School
+from classrooms.models import LANGUAGE_MAX_LENGTH, Classroom, Level, School
 
 from .estimate import estimate_word_level
 
 KEY_MAX_LENGTH = 64
+#: The language of the English bank, and of a school's own Line Up! questions unless marked otherwise.
+ENGLISH = "en"
 MISPLACED_DISTANCE = 2
 
 
@@ -68,7 +70,15 @@ def _owner_constraints(prefix: str) -> list[models.BaseConstraint]:
 
 
 class LineupQuestion(OwnedItem):
-    """A Line Up! ordering question: five items to put in order by an exact datum each."""
+    """A Line Up! ordering question: five items to put in order by an exact datum each.
+
+    The shipped bank comes in editions, one per language (``questions/data/lineup/`` is English, each
+    ``questions/data/lineup/<language>/`` a translation): a translated question keeps its English
+    question's id, so ``(key, language)`` is unique among the shipped questions, and the id names the
+    same question (its values, answer, level and subject) in every language. A school's own questions
+    are written in English unless marked otherwise, and are asked as written whatever the session's
+    language.
+    """
 
     class Direction(models.TextChoices):
         ASC = "asc", _("Smallest value first")
@@ -86,12 +96,26 @@ class LineupQuestion(OwnedItem):
     level = models.PositiveSmallIntegerField(_("level"), choices=Level.choices)
     subject = models.CharField(_("subject"), max_length=40)
     tags = models.JSONField(_("tags"), default=list, blank=True)
+    #: The language it is written in: a code of settings.LANGUAGES.
+    language = models.CharField(_("language"), max_length=LANGUAGE_MAX_LENGTH, default=ENGLISH)
 
     class Meta:
         ordering = ["position", "id"]
         verbose_name = _("Line Up! question")
         verbose_name_plural = _("Line Up! questions")
-        constraints = _owner_constraints("lineup")
+        constraints = [
+            # One shipped question per id in each language edition.
+            models.UniqueConstraint(
+                fields=["key", "language"],
+                condition=models.Q(school__isnull=True),
+                name="lineup_shipped_key_language_unique",
+            ),
+            models.UniqueConstraint(
+                fields=["school", "key"],
+                condition=models.Q(school__isnull=False),
+                name="lineup_school_key_unique",
+            ),
+        ]
         indexes = [models.Index(fields=["school", "subject", "level"], name="lineup_bank_filter")]
 
     def to_engine_dict(self) -> dict[str, Any]:
@@ -108,6 +132,11 @@ class LineupQuestion(OwnedItem):
             "subject": self.subject,
             "tags": list(self.tags),
         }
+
+    @property
+    def language_name(self) -> str:
+        """The language's name in itself ("Español"), as the language switcher names it."""
+        return dict(settings.LANGUAGES).get(self.language, self.language)
 
     def items_in_answer_order(self) -> list[dict[str, Any]]:
         return [self.items[number - 1] | {"number": number} for number in self.answer]

@@ -17,6 +17,7 @@ from classrooms.models import Classroom, Membership, School, User
 from classrooms.selectors import is_school_admin, primary_school
 
 from .models import (
+    ENGLISH,
     Concept,
     ItemReview,
     LineupQuestion,
@@ -158,8 +159,9 @@ def vocabulary_questions_for(school: School | int, vocabulary_id: int) -> dict[s
 def bank_items(kind: str, user: User, filters: dict[str, Any]) -> QuerySet:
     """Visible items of ``kind`` narrowed by the bank page's filters (empty values filter nothing).
 
-    Filters: ``scope`` (all, shipped, own), ``level``, ``subject`` (Line Up!), ``category`` and
-    ``misplaced`` (Word Up), ``difficulty``, ``theme`` and ``word_list`` (concepts), ``q`` (text search).
+    Filters: ``scope`` (all, shipped, own), ``level``, ``subject`` and ``language`` (Line Up!),
+    ``category`` and ``misplaced`` (Word Up), ``difficulty``, ``theme`` and ``word_list`` (concepts),
+    ``q`` (text search).
     """
     items = visible_items(kind, user)
     scope = filters.get("scope") or "all"
@@ -169,7 +171,7 @@ def bank_items(kind: str, user: User, filters: dict[str, Any]) -> QuerySet:
         items = items.filter(school__isnull=False)
     query = (filters.get("q") or "").strip()
     if kind == "lineup":
-        items = _filter_eq(items, filters, "level", "subject")
+        items = _filter_eq(items, filters, "level", "subject", "language")
         if query:
             items = items.filter(
                 Q(heading__icontains=query) | Q(key__icontains=query) | Q(tags__icontains=query)
@@ -233,10 +235,11 @@ def bank_counts(user: User) -> dict[str, dict[str, int]]:
 
 
 def shipped_bank_summary(data_dir: Path) -> dict[str, Any]:
-    """What the shipped banks hold, for ``load_question_banks`` to print: Line Up! by subject and level,
-    Word Up by level and category, Mind the Lines concepts by difficulty in each language's deck."""
+    """What the shipped banks hold, for ``load_question_banks`` to print: Line Up! by subject and level
+    (the English bank) and by language (its editions), Word Up by level and category, Mind the Lines
+    concepts by difficulty in each language's deck."""
     shipped = {kind: school_items(kind, 0) for kind in KIND_MODELS}  # school 0 has none: shipped only
-    lineup = shipped["lineup"]
+    lineup = shipped["lineup"].filter(language=ENGLISH)
     wordup = shipped["wordup"]
     decks = {"en": dict(_grouped_counts(shipped["concepts"], "difficulty"))}
     for folder in sorted(p for p in (data_dir / "mindlines").iterdir() if p.is_dir()):
@@ -249,6 +252,7 @@ def shipped_bank_summary(data_dir: Path) -> dict[str, Any]:
             "total": lineup.count(),
             "subjects": _grouped_counts(lineup, "subject"),
             "levels": _grouped_counts(lineup, "level"),
+            "editions": _grouped_counts(shipped["lineup"], "language"),
         },
         "wordup": {
             "total": wordup.count(),
@@ -272,32 +276,47 @@ def lineup_questions_for(
     levels: list[int] | tuple[int, ...] | None = None,
     *,
     limit: int | None = None,
+    language: str = ENGLISH,
 ) -> list[LineupQuestion]:
     """The class's Line Up! questions for a session, questions it has not been shown yet first.
 
-    The bank is the shipped questions plus the class's school's own (less those it retired), narrowed to
-    ``subjects`` and ``levels`` (None or empty: all). Questions the class has never been shown come
-    first (in bank order), then those it has seen, the longest ago first: so a class sees no question
-    again until the filtered bank is used up, and then the rotation starts again with the oldest.
+    The bank is the shipped questions of ``language``'s edition plus the class's school's own (less those
+    it retired), narrowed to ``subjects`` and ``levels`` (None or empty: all). Questions the class has
+    never been shown come first (in bank order), then those it has seen, the longest ago first: so a
+    class sees no question again until the filtered bank is used up, and then the rotation starts again
+    with the oldest. Where the edition has fewer than ``limit`` such questions (a subject it has not
+    translated), the English questions it has no translation of follow, in the same order.
     ``limit`` cuts the list (take the questions a game needs, then shuffle those). Record what was
-    shown with
-    :func:`questions.services.questions_mark_used`.
+    shown with :func:`questions.services.questions_mark_used` (it marks a question in every language).
     """
     questions = playable_items("lineup", classroom.school_id)
     if subjects:
         questions = questions.filter(subject__in=list(subjects))
     if levels:
         questions = questions.filter(level__in=list(levels))
-    questions = list(questions.order_by(F("school_id").asc(nulls_first=True), "position", "id"))
-    last_seen = dict(
-        QuestionUse.objects.filter(classroom=classroom, question__in=[q.pk for q in questions]).values_list(
-            "question_id", "last_used_at"
-        )
+    edition = questions.filter(Q(school__isnull=False) | Q(language=language))
+    ordered = _in_rotation_order(
+        classroom, edition.order_by(F("school_id").asc(nulls_first=True), "position", "id")
     )
-    unseen = [q for q in questions if q.pk not in last_seen]
-    seen = sorted((q for q in questions if q.pk in last_seen), key=lambda q: last_seen[q.pk])
-    ordered = unseen + seen
+    if language != ENGLISH and (limit is None or len(ordered) < limit):
+        translated = {question.key for question in ordered}
+        english = questions.filter(school__isnull=True, language=ENGLISH).exclude(key__in=translated)
+        ordered += _in_rotation_order(classroom, english.order_by("position", "id"))
     return ordered[:limit] if limit is not None else ordered
+
+
+def _in_rotation_order(classroom: Classroom, questions: QuerySet[LineupQuestion]) -> list[LineupQuestion]:
+    """The questions the class has never been shown (in the given order), then those it has, the
+    longest ago first."""
+    questions_list = list(questions)
+    last_seen = dict(
+        QuestionUse.objects.filter(
+            classroom=classroom, question__in=[q.pk for q in questions_list]
+        ).values_list("question_id", "last_used_at")
+    )
+    unseen = [q for q in questions_list if q.pk not in last_seen]
+    seen = sorted((q for q in questions_list if q.pk in last_seen), key=lambda q: last_seen[q.pk])
+    return unseen + seen
 
 
 def lineup_subjects_for(school: School | int) -> list[str]:

@@ -24,7 +24,7 @@ from classrooms.models import Classroom, School, User
 from . import selectors
 from .estimate import estimate_word_level
 from .formats import BankFileError, parse_upload
-from .models import Concept, ItemReview, QuestionUse, VocabularyList, WordList
+from .models import ENGLISH, Concept, ItemReview, QuestionUse, VocabularyList, WordList
 from .validation import CLEANERS, clean_text
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
@@ -44,6 +44,7 @@ __all__ = [
     "item_create",
     "item_delete",
     "item_update",
+    "lineup_editions",
     "questions_mark_used",
     "shipped_banks_load",
     "vocabulary_list_delete",
@@ -497,7 +498,10 @@ def _classify(
 ) -> None:
     model = selectors.KIND_MODELS[kind]
     keys = [row.key for row in rows if row.key and not row.errors]
-    shipped = {item.key: item for item in model.objects.filter(school__isnull=True, key__in=keys)}
+    # A shipped id may name one question in several languages (Line Up!'s editions): any of them matches.
+    shipped: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for item in model.objects.filter(school__isnull=True, key__in=keys):
+        shipped[item.key].append(item.to_engine_dict())
     own_items = model.objects.filter(school=school, key__in=keys).select_related("author")
     if kind == "concepts":
         own_items = own_items.select_related("word_list")
@@ -506,7 +510,7 @@ def _classify(
         if row.errors:
             continue
         if row.key in shipped:
-            if shipped[row.key].to_engine_dict() == row.data:
+            if row.data in shipped[row.key]:
                 row.action = SHIPPED
             else:
                 row.errors.append(
@@ -638,19 +642,30 @@ class LoadResult:
     unchanged: int = 0
 
 
-def shipped_entries(kind: str, data_dir: Path = DATA_DIR) -> list[tuple[dict[str, Any], int]]:
+def lineup_editions(data_dir: Path = DATA_DIR) -> list[str]:
+    """The languages of the shipped Line Up! bank: English, then each translation's folder
+    (``lineup/<language>/``, named by its settings.LANGUAGES code) in name order."""
+    folder = data_dir / "lineup"
+    translations = sorted(path.name for path in folder.iterdir() if path.is_dir()) if folder.is_dir() else []
+    return [ENGLISH, *translations]
+
+
+def shipped_entries(
+    kind: str, data_dir: Path = DATA_DIR, *, language: str = ENGLISH
+) -> list[tuple[dict[str, Any], int]]:
     """``(item, position)`` for every shipped item of ``kind``, in bank order.
 
-    Line Up!: the files by name, then file order. Word Up: sheet order within each level and category
-    (1, 2, ...). Concepts: the order within each deck."""
+    Line Up!: the files of ``language``'s edition by name, then file order. Word Up: sheet order within
+    each level and category (1, 2, ...). Concepts: the order within each deck."""
 
     def load(path: Path) -> list[dict[str, Any]]:
         return json.loads(path.read_text(encoding="utf-8"))
 
     entries: list[tuple[dict[str, Any], int]] = []
     if kind == "lineup":
+        folder = data_dir / "lineup" if language == ENGLISH else data_dir / "lineup" / language
         position = 0
-        for path in sorted((data_dir / "lineup").glob("*.json")):
+        for path in sorted(folder.glob("*.json")):
             for item in load(path):
                 position += 1
                 entries.append((item, position))
@@ -668,23 +683,41 @@ def shipped_entries(kind: str, data_dir: Path = DATA_DIR) -> list[tuple[dict[str
     return entries
 
 
+def _shipped_rows(kind: str, data_dir: Path) -> list[tuple[tuple[str, str], dict[str, Any], int]]:
+    """``((key, language), item, position)`` for every shipped item of ``kind``: Line Up!'s in each of
+    its editions, the other banks' in English ("" for a bank with no language)."""
+    if kind != "lineup":
+        return [((data["id"], ""), data, position) for data, position in shipped_entries(kind, data_dir)]
+    return [
+        ((data["id"], language), data, position)
+        for language in lineup_editions(data_dir)
+        for data, position in shipped_entries(kind, data_dir, language=language)
+    ]
+
+
+def _identity(item: Model) -> tuple[str, str]:
+    return item.key, getattr(item, "language", "")
+
+
 @transaction.atomic
 def shipped_banks_load(*, data_dir: Path = DATA_DIR) -> dict[str, LoadResult]:
     """Make the shipped items in the database match the files in ``data_dir``: new ones created,
-    changed ones updated, ones no longer shipped deleted. Running it again changes nothing."""
+    changed ones updated, ones no longer shipped deleted. Running it again changes nothing. A Line Up!
+    question is one per id and language (each edition's files)."""
     results = {}
     for kind, model in selectors.KIND_MODELS.items():
         result = LoadResult()
-        existing = {item.key: item for item in model.objects.filter(school__isnull=True)}
+        existing = {_identity(item): item for item in model.objects.filter(school__isnull=True)}
         to_create = []
         seen = set()
-        for data, position in shipped_entries(kind, data_dir):
-            key = data["id"]
-            seen.add(key)
+        for identity, data, position in _shipped_rows(kind, data_dir):
+            seen.add(identity)
             fields = model_fields(kind, data)
-            item = existing.get(key)
+            if kind == "lineup":
+                fields["language"] = identity[1]
+            item = existing.get(identity)
             if item is None:
-                item = model(key=key, school=None, position=position, **fields)
+                item = model(key=data["id"], school=None, position=position, **fields)
                 if kind == "wordup":
                     item.refresh_estimate()
                 to_create.append(item)
@@ -701,7 +734,7 @@ def shipped_banks_load(*, data_dir: Path = DATA_DIR) -> dict[str, LoadResult]:
             result.updated += 1
         model.objects.bulk_create(to_create, batch_size=500)
         result.created = len(to_create)
-        stale = [item.pk for key, item in existing.items() if key not in seen]
+        stale = [item.pk for identity, item in existing.items() if identity not in seen]
         if stale:
             model.objects.filter(pk__in=stale).delete()
         result.deleted = len(stale)

@@ -33,7 +33,7 @@ from .forms import (
     WordListForm,
     WordUpQuestionForm,
 )
-from .models import Concept, VocabularyList, WordList
+from .models import ENGLISH, Concept, VocabularyList, WordList
 from .validation import WORDUP_CATEGORIES
 from .vocabulary import build_questions, export_vocabulary, parse_vocabulary
 
@@ -595,7 +595,10 @@ def vocabulary_delete(request, pk: int):
 @staff_with_school
 def import_template(request, kind: str):
     """A CSV file with the bank's columns and one filled-in example row (a shipped item) to copy."""
-    example = selectors.school_items(kind, 0).order_by("position", "id").first()
+    shipped = selectors.school_items(kind, 0)
+    if kind == "lineup":  # the English bank's, not one of its translations
+        shipped = shipped.filter(language=ENGLISH)
+    example = shipped.order_by("position", "id").first()
     items = [example.to_engine_dict()] if example else []
     response = HttpResponse(to_csv(kind, items), content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="classplay-{kind}-template.csv"'

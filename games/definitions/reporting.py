@@ -65,6 +65,8 @@ class ItemLabels:
 
     bank: str = ""
     text_field: str = ""
+    #: Narrows the bank's shipped questions to one per key (Line Up!'s English edition).
+    shipped_filter: tuple[tuple[str, Any], ...] = ()
     detail_key: str = ""
     from_id: Callable[[str], str | None] | None = None
 

@@ -319,10 +319,10 @@ def _bank_texts(
     sources: dict[str, ItemLabels], wanted: dict[str, set[str]], schools: set[int]
 ) -> dict[tuple[str, int | None, str], str]:
     """``(game, school or None, key)``: the text of the games' questions in their banks."""
-    visible = Q(school__isnull=True) | Q(school_id__in=schools)
     texts: dict[tuple[str, int | None, str], str] = {}
     for game, source in sources.items():
         if source.bank:
+            visible = Q(school__isnull=True, **dict(source.shipped_filter)) | Q(school_id__in=schools)
             model = apps.get_model(source.bank)
             for key, text, school_id in model.objects.filter(visible, key__in=wanted[game]).values_list(
                 "key", source.text_field, "school_id"

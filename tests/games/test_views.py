@@ -64,6 +64,7 @@ def test_a_teacher_schedules_a_game_with_its_settings(client_of, ms_rivera, clas
         "min_level": 1,
         "max_level": 2,
         "reveal_seconds": 25,  # not on the form: the setting's default
+        "language": "",  # the teacher's language (games.definitions.lineup.session_language)
     }
     assert session.title == "Planets in order"
 

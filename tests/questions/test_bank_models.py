@@ -28,6 +28,10 @@ def shipped_files():
 
 
 LINEUP, WORDUP, CONCEPTS = shipped_files()
+#: Line Up!'s translated editions (questions/data/lineup/<language>/): the loader stores them too.
+LINEUP_TRANSLATIONS = sum(
+    len(json.loads(path.read_text())) for path in (DATA_DIR / "lineup").glob("*/*.json")
+)
 
 
 @pytest.fixture
@@ -68,15 +72,18 @@ def test_a_vowel_mark_on_no_letter_or_a_digit_is_not_a_concept(text):
 
 
 def test_loader_creates_every_shipped_item(loaded):
-    assert loaded["lineup"].created == len(LINEUP) == LineupQuestion.objects.filter(school=None).count()
+    english = LineupQuestion.objects.filter(school=None, language="en")
+    assert english.count() == len(LINEUP)
+    assert loaded["lineup"].created == len(LINEUP) + LINEUP_TRANSLATIONS == LineupQuestion.objects.count()
     assert loaded["wordup"].created == len(WORDUP) == WordUpQuestion.objects.filter(school=None).count()
     assert loaded["concepts"].created == len(CONCEPTS) == Concept.objects.filter(school=None).count()
 
 
 def test_to_engine_dict_round_trips_every_shipped_item_exactly(loaded):
     """The database gives back exactly the JSON files' dicts (same keys, same values, same types)."""
-    for model, items in ((LineupQuestion, LINEUP), (WordUpQuestion, WORDUP), (Concept, CONCEPTS)):
-        stored = {item.key: item.to_engine_dict() for item in model.objects.all()}
+    english = LineupQuestion.objects.filter(language="en")
+    for rows, items in ((english, LINEUP), (WordUpQuestion.objects, WORDUP), (Concept.objects, CONCEPTS)):
+        stored = {item.key: item.to_engine_dict() for item in rows.all()}
         for item in items:
             assert stored[item["id"]] == item
             # 8 and 8.0 compare equal in Python: the JSON text must be the same too.
@@ -84,7 +91,8 @@ def test_to_engine_dict_round_trips_every_shipped_item_exactly(loaded):
 
 
 def test_loader_keeps_bank_order(loaded):
-    keys = list(LineupQuestion.objects.filter(school=None).order_by("position").values_list("key", flat=True))
+    english = LineupQuestion.objects.filter(school=None, language="en")
+    keys = list(english.order_by("position").values_list("key", flat=True))
     assert keys == [q["id"] for q in LINEUP]
     bank = wordup_bank_for(0)  # a school id no school has: the shipped questions alone
     for level in range(1, 6):
@@ -102,7 +110,7 @@ def test_loader_is_idempotent(loaded):
     again = services.shipped_banks_load()
     for result in again.values():
         assert (result.created, result.updated, result.deleted) == (0, 0, 0)
-    assert again["lineup"].unchanged == len(LINEUP)
+    assert again["lineup"].unchanged == len(LINEUP) + LINEUP_TRANSLATIONS
     for model, rows in before.items():
         assert list(model.objects.order_by("pk").values_list("pk", "updated_at")) == rows
 
@@ -114,8 +122,10 @@ def test_loader_follows_changed_files(loaded, tmp_path, ms_rivera, riverside):
     )
     for sub in ("lineup", "wordup", "mindlines"):
         (tmp_path / sub).mkdir()
-    for path in (DATA_DIR / "lineup").glob("*.json"):
-        (tmp_path / "lineup" / path.name).write_text(path.read_text())
+    for path in (DATA_DIR / "lineup").glob("**/*.json"):
+        copy = tmp_path / "lineup" / path.relative_to(DATA_DIR / "lineup")
+        copy.parent.mkdir(exist_ok=True)
+        copy.write_text(path.read_text())
     # The last file by name: dropping its last item moves no other item's position in the bank.
     last_file = max(path.name for path in (DATA_DIR / "lineup").glob("*.json"))
     questions = json.loads((DATA_DIR / "lineup" / last_file).read_text())
@@ -132,8 +142,8 @@ def test_loader_follows_changed_files(loaded, tmp_path, ms_rivera, riverside):
     result = services.shipped_banks_load(data_dir=tmp_path)
 
     assert (result["lineup"].updated, result["lineup"].deleted, result["lineup"].created) == (1, 1, 0)
-    assert LineupQuestion.objects.get(key=corrected, school=None).explanation == "Corrected."
-    assert not LineupQuestion.objects.filter(key=removed, school=None).exists()
+    assert LineupQuestion.objects.get(key=corrected, school=None, language="en").explanation == "Corrected."
+    assert not LineupQuestion.objects.filter(key=removed, school=None, language="en").exists()
     assert (result["wordup"].updated, result["concepts"].updated) == (0, 0)
     own.refresh_from_db()
     assert own.to_engine_dict() == {**LINEUP[0], "id": "my-legs"}
@@ -145,8 +155,10 @@ def test_the_command_prints_what_it_did(db, capsys):
     call_command("load_question_banks")
     call_command("load_question_banks")
     out = capsys.readouterr().out
-    assert f"lineup: {len(LINEUP)} created" in out
-    assert f"lineup: 0 created, 0 updated, 0 deleted, {len(LINEUP)} unchanged" in out
+    total = len(LINEUP) + LINEUP_TRANSLATIONS
+    assert f"lineup: {total} created" in out
+    assert f"lineup: 0 created, 0 updated, 0 deleted, {total} unchanged" in out
+    assert f"Line Up!: {len(LINEUP)} questions" in out
 
 
 # --- the estimated level (cefrpy) ----------------------------------------------------------------------

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from django.conf import settings as django_settings
 from django.utils.translation import gettext_lazy as _
 
+from classrooms.languages import supported
 from games.catalog import GameSpec, Setting
 from games.engine.core import Rng
 from games.engine.lineup import LineUp
-from games.shipped import TEAMS, lineup_questions
+from games.shipped import LINEUP_LANGUAGES, TEAMS, lineup_questions
 from questions.selectors import lineup_questions_for
 
 from ..base import BankUse, GameDefinition, HomeworkForm, TableContent, build_config
@@ -42,6 +44,14 @@ SPEC = GameSpec(
         "max_level": Setting(_("Hardest questions (level)"), "int", 3, 1, 5),
         # Time to read the answer and the explanation and talk about them; the console can also hold it.
         "reveal_seconds": Setting(_("Seconds the answer stays on show"), "int", 25, 10, 120),
+        # The edition the shipped questions come from (games.shipped.LINEUP_LANGUAGES); blank: the
+        # language of the teacher who scheduled the session (see session_language).
+        "language": Setting(
+            _("Language of the questions"),
+            "choice",
+            "",
+            choices=(("", _("The teacher's language")), *django_settings.LANGUAGES),
+        ),
     },
 )
 
@@ -57,21 +67,58 @@ def add_content(config: dict, players: list[dict], table: TableContent) -> None:
     config["questions"] = table.seed_rng.shuffled(questions)
 
 
+def session_language(session) -> str:
+    """The language of the session's questions: the one chosen when scheduling, else the language of
+    the teacher who scheduled it, else the school's default language, else English."""
+    teacher = session.created_by
+    for code in (
+        session.settings.get("language"),
+        teacher.language if teacher is not None else None,
+        session.classroom.school.default_language,
+    ):
+        if found := supported(code):
+            return found
+    return django_settings.LANGUAGE_CODE
+
+
 def class_questions(session) -> list[dict]:
-    """The class's questions for this session: its subjects and levels, the ones the class has not seen
-    (or saw longest ago) first; the bank in the database (shipped plus the school's own), falling back
-    to the shipped files only when the database holds none at all (a fresh install before loading)."""
+    """The class's questions for this session: its subjects and levels, in the session's language (the
+    English ones where that edition runs short), the ones the class has not seen (or saw longest ago)
+    first; the bank in the database (shipped plus the school's own), falling back to the shipped files
+    only when the database holds none at all (a fresh install before loading)."""
     settings = session.settings
     low, high = sorted((settings["min_level"], settings["max_level"]))
     subject = settings.get("subject", "all")
     subjects = [] if subject == "all" else [subject]
+    language = session_language(session)
     rows = lineup_questions_for(
-        session.classroom, subjects, list(range(low, high + 1)), limit=QUESTIONS_PER_TABLE
+        session.classroom,
+        subjects,
+        list(range(low, high + 1)),
+        limit=QUESTIONS_PER_TABLE,
+        language=language,
     )
     if rows:
         return [row.to_engine_dict() for row in rows]
-    shipped = [q for q in lineup_questions() if low <= q["level"] <= high]
-    return [q for q in shipped if not subjects or q.get("subject") in subjects] or shipped
+    return shipped_questions(language, range(low, high + 1), subjects)
+
+
+def shipped_questions(language: str, levels: range, subjects: list[str]) -> list[dict]:
+    """The shipped files' questions of these levels and subjects in ``language``'s edition, and the
+    English ones it has no translation of where it has too few (as the bank would give them); every
+    subject's English ones if none at all fit."""
+
+    def fits(question: dict) -> bool:
+        return question["level"] in levels and (not subjects or question.get("subject") in subjects)
+
+    edition = (
+        [q for q in lineup_questions(language=language) if fits(q)] if language in LINEUP_LANGUAGES else []
+    )
+    english = lineup_questions()
+    if len(edition) < QUESTIONS_PER_TABLE:
+        translated = {q["id"] for q in edition}
+        edition += [q for q in english if fits(q) and q["id"] not in translated]
+    return edition or [q for q in english if q["level"] in levels]
 
 
 def table_config(session, players: list[dict], rng: Rng) -> dict:

@@ -108,5 +108,8 @@ MEASURES = ReportMeasures(
         ),
         gather=_gather,
     ),
-    item_labels=ItemLabels(bank="questions.LineupQuestion", text_field="heading"),
+    # The shipped questions are named in English (the bank the editions translate).
+    item_labels=ItemLabels(
+        bank="questions.LineupQuestion", text_field="heading", shipped_filter=(("language", "en"),)
+    ),
 )

@@ -34,6 +34,7 @@ class Command(BaseCommand):
             f"  Line Up!: {lineup['total']} questions in {len(lineup['subjects'])} subjects "
             f"({_listed(lineup['subjects'])}); {_listed(lineup['levels'], 'level ')}"
         )
+        self.stdout.write(f"  Line Up! in each language: {_listed(lineup['editions'])}")
         self.stdout.write(
             f"  Word Up: {wordup['total']} questions; {_listed(wordup['levels'], 'level ')}; "
             f"{_listed(wordup['categories'])}"
