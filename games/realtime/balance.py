@@ -104,7 +104,8 @@ def moves_help() -> bool:
     uvicorn's ``--workers`` share one listening socket, and the kernel, not the counts, picks the process a
     device reconnects to: there a move costs its student a reconnect and may land it where it was. Such a
     worker is a child process of uvicorn's supervisor. ``CLASSPLAY_BALANCE_DEVICES`` (true / false) says
-    so outright."""
+    so outright: the deployment kit's nginx sends all of a game's devices to one process (a hash of the
+    session), where a moved device would come back, so the kit says false."""
     setting = settings.CLASSPLAY_BALANCE_DEVICES
     if setting in ("true", "1", "yes", "on"):
         return True
