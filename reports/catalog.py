@@ -30,6 +30,13 @@ LEVELLED_SKILLS = tuple(Skill.values)
 ANSWER_SHOWN = 120
 
 
+def reported_skills() -> list[str]:
+    """Every skill a report shows: the levelled ones and the games' others (General knowledge,
+    Reasoning), in the pages' order."""
+    skills = [*SKILL_LABELS, *(measures.skill for measures in all_measures().values())]
+    return list(dict.fromkeys(skill for skill in skills if skill))
+
+
 def game_skill(game: str) -> str:
     """The skill a game's facts practise ("" for a game the reports do not know)."""
     measures = _measures(game)

@@ -132,22 +132,23 @@ def csv_lines(header: list[str], rows: Iterable[list]) -> Iterator[str]:
 
 
 def skill_rows(students: QuerySet, class_names: dict[int, str], mode: str = BOTH) -> Iterator[list]:
-    """One row per student per levelled skill (students without answers get zeros). Live games or
-    homework only: the totals are those sessions' (from the built per-session rows); the levels and the
-    recommendation stay the student's own, from all their answers."""
+    """One row per student per skill a report shows (students without answers get zeros): the levelled
+    skills and the games' others (General knowledge, Reasoning: no levels). The totals of a levelled
+    skill under both modes are its summary's; every other total is added up from the built per-session
+    rows of the mode's sessions. The levels and the recommendation stay the student's own, from all their
+    answers."""
     summaries = {
         (summary.student_id, summary.skill): summary
         for summary in SkillSummary.objects.filter(student__in=students.values("pk"))
     }
-    totals = None if mode == BOTH else _skill_totals_in_mode(students, mode)
+    totals = _skill_totals_in_mode(students, mode)
+    skills = catalog.reported_skills()
     for student in students:
-        for skill in catalog.LEVELLED_SKILLS:
+        for skill in skills:
             summary = summaries.get((student.pk, skill))
-            if totals is None:
-                answered = summary.answered if summary else 0
-                correct = summary.correct if summary else 0
-                mean_time = summary.mean_time if summary else None
-                sessions = summary.sessions if summary else 0
+            if mode == BOTH and summary is not None:
+                answered, correct = summary.answered, summary.correct
+                mean_time, sessions = summary.mean_time, summary.sessions
             else:
                 answered, correct, mean_time, sessions = totals.get((student.pk, skill), (0, 0, None, 0))
             yield [
@@ -164,15 +165,14 @@ def skill_rows(students: QuerySet, class_names: dict[int, str], mode: str = BOTH
                 summary.current_level if summary else "",
                 summary.recommended_level if summary else "",
                 summary.confidence if summary else "",
-                summary.evidence_answers if summary else 0,
+                summary.evidence_answers if summary else (0 if skill in catalog.LEVELLED_SKILLS else ""),
             ]
 
 
 def _skill_totals_in_mode(students: QuerySet, mode: str) -> dict[tuple[int, str], tuple]:
-    """(answers, right, mean seconds, sessions) per student and levelled skill, of one mode's sessions."""
+    """(answers, right, mean seconds, sessions) per student and skill, of one mode's sessions."""
     rows = (
         in_mode(StudentSessionStat.objects.filter(student__in=students.values("pk"), answered__gt=0), mode)
-        .filter(skill__in=catalog.LEVELLED_SKILLS)
         .values("student_id", "skill")
         .annotate(
             answers=Sum("answered"),
