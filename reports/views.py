@@ -340,7 +340,7 @@ def class_skills_csv(request, pk: int):
     mode = _mode(request)
     students = Student.objects.filter(enrolments__classroom=classroom).order_by("display_name", "id")
     names = {student.pk: classroom.name for student in students}
-    lines = exports.csv_lines(exports.SKILL_HEADER, exports.skill_rows(students, names, mode))
+    lines = exports.csv_lines(exports.SKILL_COLUMNS, exports.skill_rows(students, names, mode))
     return _csv_response(lines, _filename(classroom.name, "skills", mode=mode))
 
 
@@ -353,7 +353,7 @@ def class_answers_csv(request, pk: int):
     classroom = _classroom(request, pk)
     mode = _mode(request)
     rows = exports.answer_rows(_class_facts(classroom, mode), classroom.school.zone)
-    lines = exports.csv_lines(exports.ANSWER_HEADER, rows)
+    lines = exports.csv_lines(exports.ANSWER_COLUMNS, rows)
     return _csv_response(lines, _filename(classroom.name, "answers", mode=mode))
 
 
@@ -363,7 +363,7 @@ def class_sessions_csv(request, pk: int):
     mode = _mode(request)
     rows = exports.session_rows(selectors.class_sessions(classroom, mode), classroom.school.zone)
     return _csv_response(
-        exports.csv_lines(exports.SESSION_HEADER, rows), _filename(classroom.name, "sessions", mode=mode)
+        exports.csv_lines(exports.SESSION_COLUMNS, rows), _filename(classroom.name, "sessions", mode=mode)
     )
 
 
@@ -373,14 +373,14 @@ def class_items_csv(request, pk: int):
     mode = _mode(request)
     rows = exports.item_rows(selectors.item_analysis(classroom, mode))
     return _csv_response(
-        exports.csv_lines(exports.ITEM_HEADER, rows), _filename(classroom.name, "questions", mode=mode)
+        exports.csv_lines(exports.ITEM_COLUMNS, rows), _filename(classroom.name, "questions", mode=mode)
     )
 
 
 @login_required
 def class_xlsx(request, pk: int):
-    """The class's exports as one spreadsheet: a sheet per view, the same cells as the CSV files, and a
-    last sheet saying what it counts."""
+    """The class's exports as one spreadsheet: a sheet per view, the same figures as the CSV files (typed,
+    with headers in the reader's language), and a last sheet saying what it counts."""
     classroom = _classroom(request, pk)
     mode = _mode(request)
     zone = classroom.school.zone
@@ -389,26 +389,26 @@ def class_xlsx(request, pk: int):
         [
             exports.Sheet(
                 _("Students × skills"),
-                exports.SKILL_HEADER,
+                exports.SKILL_COLUMNS,
                 exports.skill_rows(students, {student.pk: classroom.name for student in students}, mode),
             ),
             exports.Sheet(
                 _("Every answer"),
-                exports.ANSWER_HEADER,
+                exports.ANSWER_COLUMNS,
                 exports.answer_rows(_class_facts(classroom, mode), zone),
             ),
             exports.Sheet(
                 _("Sessions"),
-                exports.SESSION_HEADER,
+                exports.SESSION_COLUMNS,
                 exports.session_rows(selectors.class_sessions(classroom, mode), zone),
             ),
             exports.Sheet(
                 _("Questions"),
-                exports.ITEM_HEADER,
+                exports.ITEM_COLUMNS,
                 exports.item_rows(selectors.item_analysis(classroom, mode)),
             ),
-            exports.about_sheet(classroom, present.mode_label(mode), zone),
-        ]
+        ],
+        exports.about_rows(classroom, present.mode_label(mode), zone),
     )
     response = HttpResponse(content, content_type=XLSX)
     name = _filename(classroom.name, "report", mode=mode)
@@ -474,7 +474,7 @@ def student_answers_csv(request, pk: int, student_id: int):
     student = _student(classroom, student_id)
     mode = _mode(request)
     facts = selectors.in_mode(LearningFact.objects.filter(classroom=classroom, student=student), mode)
-    lines = exports.csv_lines(exports.ANSWER_HEADER, exports.answer_rows(facts, classroom.school.zone))
+    lines = exports.csv_lines(exports.ANSWER_COLUMNS, exports.answer_rows(facts, classroom.school.zone))
     return _csv_response(lines, _filename(student.display_name, classroom.name, "answers", mode=mode))
 
 
@@ -635,7 +635,7 @@ def school_skills_csv(request):
     ):
         if name:
             names[student_id] = f"{names[student_id]}; {name}" if student_id in names else name
-    lines = exports.csv_lines(exports.SKILL_HEADER, exports.skill_rows(students, names, mode))
+    lines = exports.csv_lines(exports.SKILL_COLUMNS, exports.skill_rows(students, names, mode))
     return _csv_response(lines, _filename(school.name, "skills", mode=mode))
 
 

@@ -55,7 +55,7 @@ def test_the_spreadsheet_has_every_skill_the_pages_show(four_skills, client_of, 
     response = client_of(ms_rivera).get(reverse("reports:class_xlsx", args=[four_skills.pk]))
     sheet = load_workbook(io.BytesIO(response.content))["Students × skills"]
     skills = {row[4] for row in sheet.iter_rows(min_row=2, values_only=True)}
-    assert {"general_knowledge", "reasoning"} <= skills
+    assert {"General knowledge", "Reasoning"} <= skills
 
 
 def test_the_class_page_shows_those_skills(four_skills, client_of, ms_rivera):

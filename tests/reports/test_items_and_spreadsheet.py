@@ -81,12 +81,8 @@ def _csv(response) -> list[list[str]]:
     return list(csv.reader(io.StringIO(text)))
 
 
-def _cell(value) -> str:
-    return "" if value is None else str(value)
-
-
-@pytest.mark.django_db
-def test_the_spreadsheet_holds_the_csv_files_cells(class_7b, ms_rivera, four_students, client_of, riverside):
+@pytest.fixture
+def spreadsheet_class(class_7b, ms_rivera, four_students, riverside):
     riverside.time_zone = "America/New_York"
     riverside.save()
     first = finished_session(class_7b, day=1, by=ms_rivera, students=four_students)
@@ -96,31 +92,106 @@ def test_the_spreadsheet_holds_the_csv_files_cells(class_7b, ms_rivera, four_stu
         fact(student, first, category="spelling", correct=False, item="q2", response="=SUM(A1)", time=7.25)
     fact(four_students[0], faces, category="question", correct=None, score=0.75, item="hat", level=None)
     classrooms_build([class_7b.pk])
-    client = client_of(ms_rivera)
-    response = client.get(reverse("reports:class_xlsx", args=[class_7b.pk]))
+    return class_7b
+
+
+def _book(client, classroom, **headers):
+    response = client.get(reverse("reports:class_xlsx", args=[classroom.pk]), **headers)
     assert response["Content-Type"].startswith("application/vnd.openxmlformats")
-    book = load_workbook(io.BytesIO(response.content), read_only=True)
+    return load_workbook(io.BytesIO(response.content))
+
+
+def _rows(sheet) -> list[dict]:
+    header = [cell.value for cell in sheet[1]]
+    return [dict(zip(header, row, strict=True)) for row in sheet.iter_rows(min_row=2)]
+
+
+@pytest.mark.django_db
+def test_the_spreadsheet_is_a_workbook_a_teacher_reads(spreadsheet_class, ms_rivera, client_of):
+    book = _book(client_of(ms_rivera), spreadsheet_class)
     assert book.sheetnames == ["Students × skills", "Every answer", "Sessions", "Questions", "About"]
-    # The last sheet says what the spreadsheet counts.
-    about = [list(row) for row in book["About"].iter_rows(values_only=True)]
+    about = [[cell.value for cell in row] for row in book["About"].iter_rows()]
     assert about[:2] == [["Class", "7B English"], ["Shows", "Live games and homework"]]
+    assert isinstance(about[2][1], dt.datetime)
+    for name in book.sheetnames[:4]:
+        sheet = book[name]
+        # The header row stays in view and every column can be filtered; the columns are not the default
+        # width, and the headers are words, not code names.
+        assert sheet.freeze_panes == "A2", name
+        assert sheet.auto_filter.ref == f"A1:{sheet.cell(1, sheet.max_column).column_letter}{sheet.max_row}"
+        assert all(sheet.column_dimensions[cell.column_letter].width >= 8 for cell in sheet[1])
+        assert all(cell.font.bold and "_" not in cell.value for cell in sheet[1]), name
+    answers = _rows(book["Every answer"])
+    first = answers[0]
+    # A real date and time, in the school's zone (New York in March 2026, before the clocks change).
+    created = LearningFact.objects.filter(item_id="q1").first().created_at
+    local = created.astimezone(dt.timezone(dt.timedelta(hours=-5))).replace(tzinfo=None, microsecond=0)
+    assert first["When"].value == local and "yy" in first["When"].number_format
+    assert (first["Skill"].value, first["Game"].value, first["Category"].value) == (
+        "English vocabulary",
+        "Word Up — English board game",
+        "Spelling",
+    )
+    assert (first["Right"].value, first["Homework"].value) == ("Yes", "No")
+    assert first["Time (seconds)"].value == 4.1 and first["Time (seconds)"].number_format == "0.0"
+    assert isinstance(first["Student ID"].value, int)
+    # A typed answer that starts like a formula stays the text typed: no formula, no "'" shown.
+    formula = next(row["Answer"] for row in answers if row["Answer"].value and "SUM" in row["Answer"].value)
+    assert (formula.value, formula.data_type) == ("=SUM(A1)", "s")
+    question = next(row for row in answers if row["Category"].value == "Question quality")
+    assert (question["Right"].value, question["Score"].value) == (None, 0.75)
+    skills = _rows(book["Students × skills"])
+    wanted = ("Ava M.", "English vocabulary")
+    ava = next(row for row in skills if (row["Student"].value, row["Skill"].value) == wanted)
+    assert (ava["Answers"].value, ava["Right answers"].value) == (2, 1)
+    assert ava["Share right"].value == 0.5 and ava["Share right"].number_format == "0%"
+    sessions = _rows(book["Sessions"])
+    assert isinstance(sessions[0]["Started"].value, dt.datetime)
+    assert sessions[0]["Share right"].value == 0.5
+
+
+@pytest.mark.django_db
+def test_the_spreadsheet_has_the_csv_files_figures(spreadsheet_class, ms_rivera, client_of):
+    client = client_of(ms_rivera)
+    book = _book(client, spreadsheet_class)
     for sheet, url in zip(
         book.sheetnames[:4],
         ("class_skills_csv", "class_answers_csv", "class_sessions_csv", "class_items_csv"),
         strict=True,
     ):
-        from_csv = _csv(client.get(reverse(f"reports:{url}", args=[class_7b.pk])))
-        from_xlsx = [[_cell(value) for value in row] for row in book[sheet].iter_rows(values_only=True)]
-        assert from_xlsx == from_csv, sheet
-    answers = _csv(client.get(reverse("reports:class_answers_csv", args=[class_7b.pk])))
+        from_csv = _csv(client.get(reverse(f"reports:{url}", args=[spreadsheet_class.pk])))
+        rows = list(book[sheet].iter_rows(values_only=True))
+        assert len(rows) == len(from_csv), sheet
+        for written, typed in zip(from_csv[1:], rows[1:], strict=True):
+            for text, value in zip(written, typed, strict=True):
+                if isinstance(value, (int, float)) and not isinstance(value, bool):
+                    assert float(text) == pytest.approx(value, abs=0.06), (sheet, written)
+    answers = _csv(client.get(reverse("reports:class_answers_csv", args=[spreadsheet_class.pk])))
     header, rows = answers[0], answers[1:]
     by = {name: index for index, name in enumerate(header)}
     created = LearningFact.objects.filter(item_id="q1").first().created_at
     local = created.astimezone(dt.timezone(dt.timedelta(hours=-5))).strftime("%Y-%m-%d %H:%M:%S")
-    assert rows[0][by["when"]] == local  # New York in March 2026, before the clocks change: UTC-5
+    assert rows[0][by["when"]] == local  # a CSV file: plain text, to the second
     assert {row[by["seconds"]] for row in rows} == {"4.1", "7.2", "5"}
+    # A CSV file has no types: a typed answer that would start a formula is quoted with "'".
     assert "'=SUM(A1)" in {row[by["answer"]] for row in rows}
-    # Line-Up's question is in the answers with its quality score and no mark.
     question = next(row for row in rows if row[by["category"]] == "question")
     assert (question[by["correct"]], question[by["score"]]) == ("", "0.75")
     assert Student.objects.count() == 4
+
+
+@pytest.mark.django_db
+def test_a_name_that_starts_like_a_formula_stays_text(class_7b, ms_rivera, client_of):
+    enrolled_student(class_7b, given_name="=1+1", family_name="X", display_name="=1+1", signin_code="5599")
+    book = _book(client_of(ms_rivera), class_7b)
+    names = [row["Student"] for row in _rows(book["Students × skills"])]
+    assert {(cell.value, cell.data_type) for cell in names} == {("=1+1", "s")}
+
+
+@pytest.mark.django_db
+def test_the_spreadsheet_is_in_the_readers_language(spreadsheet_class, ms_rivera, client_of):
+    book = _book(client_of(ms_rivera), spreadsheet_class, HTTP_ACCEPT_LANGUAGE="es")
+    header = [cell.value for cell in book.worksheets[0][1]]
+    assert "Estudiante" in header and "Porcentaje de aciertos" in header
+    skills = {row["Habilidad"].value for row in _rows(book.worksheets[0])}
+    assert "Vocabulario en inglés" in skills
