@@ -58,16 +58,8 @@ def note_text(note: dict[str, Any]) -> str:
             "total": note["answered"],
             "pct": pct(note["accuracy"]),
         }
-    if kind == "rising":
-        return _("Improving: %(recent)s right in the last five sessions, up from %(previous)s.") % {
-            "recent": pct(note["recent"]),
-            "previous": pct(note["previous"]),
-        }
-    if kind == "falling":
-        return _("Slipping: %(recent)s right in the last five sessions, down from %(previous)s.") % {
-            "recent": pct(note["recent"]),
-            "previous": pct(note["previous"]),
-        }
+    if kind in ("rising", "falling"):
+        return _form_text(note)
     if kind == "slow":
         return _("Takes longest over %(where)s (%(time)s an answer on average).") % {
             "where": _where(note),
@@ -76,6 +68,28 @@ def note_text(note: dict[str, Any]) -> str:
     if kind == "participation":
         return _("Took part in %(pct)s of the class's live games.") % {"pct": pct(note["participation"])}
     return ""
+
+
+def _form_text(note: dict[str, Any]) -> str:
+    """Rising or slipping form, in one skill (a note built before form was taken skill by skill has
+    none: its sessions' skills are unknown)."""
+    figures = {"recent": pct(note["recent"]), "previous": pct(note["previous"])}
+    if note.get("skill"):
+        figures["skill"] = catalog.skill_label(note["skill"])
+        if note["kind"] == "rising":
+            text = _(
+                "Improving in %(skill)s: %(recent)s right in the last five sessions of it, up from "
+                "%(previous)s."
+            )
+        else:
+            text = _(
+                "Slipping in %(skill)s: %(recent)s right in the last five sessions of it, down from "
+                "%(previous)s."
+            )
+        return text % figures
+    if note["kind"] == "rising":
+        return _("Improving: %(recent)s right in the last five sessions, up from %(previous)s.") % figures
+    return _("Slipping: %(recent)s right in the last five sessions, down from %(previous)s.") % figures
 
 
 def insight_lines(insights: dict[str, Any]) -> list[dict[str, Any]]:

@@ -110,12 +110,23 @@ def class_data_in_mode(report: ClassReport | None, mode: str) -> dict[str, Any] 
     if report is None:
         return None
     if mode == BOTH:
-        return report.data
+        return _per_skill_totals(report.data)
     part = report.data.get("modes", {}).get(mode)
     if part is None:
         return None
     data = report.data
-    return {**part, "levels": data.get("levels", {}), "recommended": data.get("recommended", {})}
+    return _per_skill_totals(
+        {**part, "levels": data.get("levels", {}), "recommended": data.get("recommended", {})}
+    )
+
+
+def _per_skill_totals(data: dict[str, Any]) -> dict[str, Any]:
+    """A class's figures without a share right across its skills (a report built before its totals were
+    kept per skill has one: it is left out, and its per-skill totals come with the next build)."""
+    totals = data.get("totals")
+    if not totals or "accuracy" not in totals:
+        return data
+    return {**data, "totals": {key: value for key, value in totals.items() if key != "accuracy"}}
 
 
 def built_before_modes(report: StudentReport | ClassReport | None) -> bool:
@@ -280,7 +291,15 @@ def school_review(school: School, filters: ReviewFilters) -> dict[str, Any]:
         .annotate(sessions=Count("id"), answered=Sum("answered"), right=Sum("correct"), **_LIVE_SEATS)
         .order_by()
     }
-    weekly = defaultdict(lambda: [0, 0])
+    #: Each class's (right, answers) per skill: a share right is only ever taken within one skill.
+    class_skills: dict[int, dict[str, tuple[int, int]]] = defaultdict(dict)
+    for row in (
+        stats.values("classroom_id", "skill")
+        .annotate(answered=Sum("answered"), right=Sum("correct"))
+        .order_by()
+    ):
+        if row["answered"]:
+            class_skills[row["classroom_id"]][row["skill"]] = (row["right"], row["answered"])
     #: week: [students who took part, students who could have] (each session counts its class's roster)
     seats_weekly: dict[dt.date, list[int]] = defaultdict(lambda: [0, 0])
     class_size = {classroom.pk: classroom.student_count for classroom in classes}
@@ -288,18 +307,15 @@ def school_review(school: School, filters: ReviewFilters) -> dict[str, Any]:
     for row in (
         stats.annotate(week=TruncWeek("day"))
         .values("classroom_id", "week")
-        .annotate(answered=Sum("answered"), right=Sum("correct"), **_LIVE_SEATS)
+        .annotate(**_LIVE_SEATS)
         .order_by("week")
     ):
         week = _week_of(row["week"])
-        weekly[week][0] += row["right"] or 0
-        weekly[week][1] += row["answered"] or 0
+        could = row["live_sessions"] * class_size.get(row["classroom_id"], 0)
         seats_weekly[week][0] += row["seats"] or 0
-        seats_weekly[week][1] += row["live_sessions"] * class_size.get(row["classroom_id"], 0)
-        class_weekly[row["classroom_id"]][week] = (
-            (row["right"] / row["answered"]) if row["answered"] else None
-        )
-    weeks = sorted(weekly)
+        seats_weekly[week][1] += could
+        class_weekly[row["classroom_id"]][week] = (row["seats"] or 0) / could if could else None
+    weeks = sorted(seats_weekly)
     skill_weekly: dict[str, dict[dt.date, float | None]] = defaultdict(dict)
     for row in (
         stats.annotate(week=TruncWeek("day"))
@@ -312,7 +328,6 @@ def school_review(school: School, filters: ReviewFilters) -> dict[str, Any]:
     class_rows = []
     for classroom in classes:
         row = per_class.get(classroom.pk, {})
-        answered = row.get("answered") or 0
         sessions = row.get("sessions") or 0
         live = row.get("live_sessions") or 0
         class_rows.append(
@@ -320,15 +335,15 @@ def school_review(school: School, filters: ReviewFilters) -> dict[str, Any]:
                 "classroom": classroom,
                 "teachers": list(classroom.teachers.all()),
                 "sessions": sessions,
-                "answered": answered,
-                "accuracy": (row["right"] / answered) if answered else None,
+                "answered": row.get("answered") or 0,
+                "skills": class_skills.get(classroom.pk, {}),
                 "participation": (row["seats"] / (live * classroom.student_count))
                 if live and classroom.student_count
                 else None,
+                # Weekly participation (a share right across skills is never drawn).
                 "spark": [class_weekly[classroom.pk].get(week) for week in weeks],
             }
         )
-    progress = [(week, weekly[week][0] / weekly[week][1] if weekly[week][1] else None) for week in weeks]
     attention = _attention(class_ids, student_stats, per_class, start, end)
     for item in attention:
         item["mode"] = filters.mode
@@ -346,7 +361,7 @@ def school_review(school: School, filters: ReviewFilters) -> dict[str, Any]:
         "start": start,
         "end": end,
         "classes": class_rows,
-        "progress": progress,
+        "skills": _skills_answered(class_rows),
         "attention": attention[:ATTENTION_SHOWN],
         "teachers": list(
             User.objects.filter(memberships__school=school).order_by("display_name", "email").distinct()
@@ -359,18 +374,30 @@ def school_review(school: School, filters: ReviewFilters) -> dict[str, Any]:
         "totals": {
             "sessions": sum(row["sessions"] for row in class_rows),
             "answered": sum(row["answered"] for row in class_rows),
-            "right": sum((per_class.get(c.pk, {}).get("right") or 0) for c in classes),
         },
     }
 
 
+def _skills_answered(class_rows: list[dict]) -> list[str]:
+    """The skills any of the classes answered in, in the pages' order."""
+    found = {skill for row in class_rows for skill in row["skills"]}
+    order = {skill: index for index, skill in enumerate(catalog.reported_skills())}
+    return sorted(found, key=lambda skill: (order.get(skill, len(order)), skill))
+
+
+#: Answers a student needs in a skill in each half of the period before a fall in it is called.
+FALLING_MIN_ANSWERS = 10
+#: A fall of this much in a skill's share right, from the first half of the period to the second.
+FALLING_BY = 0.15
+
+
 def _attention(class_ids, student_stats, per_class, start, end) -> list[dict[str, Any]]:
-    """Students whose accuracy fell from the first half of the period to the second, and students who took
-    part in no (or under half) of their class's sessions in the period."""
+    """Students whose share right in a skill fell from the first half of the period to the second, and
+    students who took part in no (or under half) of their class's sessions in the period."""
     middle = start + (end - start) / 2
-    figures = {
-        (row["student_id"], row["classroom_id"]): row
-        for row in student_stats.values("student_id", "classroom_id")
+    figures: dict[tuple[int, int], dict[str, Any]] = {}
+    for row in (
+        student_stats.values("student_id", "classroom_id", "skill")
         .annotate(
             played=Count("id"),
             live_played=Count("id", filter=Q(session__assignment__isnull=True)),
@@ -379,8 +406,16 @@ def _attention(class_ids, student_stats, per_class, start, end) -> list[dict[str
             after_n=Sum("answered", filter=Q(day__gte=middle)),
             after_r=Sum("correct", filter=Q(day__gte=middle)),
         )
-        .order_by()
-    }
+        .order_by("skill")
+    ):
+        totals = figures.setdefault(
+            (row["student_id"], row["classroom_id"]), {"played": 0, "live_played": 0, "drops": []}
+        )
+        totals["played"] += row["played"]
+        totals["live_played"] += row["live_played"]
+        drop = _skill_drop(row)
+        if drop is not None:
+            totals["drops"].append(drop)
     found = []
     enrolments = (
         Enrolment.objects.filter(classroom_id__in=class_ids)
@@ -394,16 +429,14 @@ def _attention(class_ids, student_stats, per_class, start, end) -> list[dict[str
         row = figures.get((enrolment.student_id, enrolment.classroom_id))
         played = row["played"] if row else 0
         live_played = row["live_played"] if row else 0
-        reasons, drop = [], None
+        drops = row["drops"] if row else []
+        reasons = []
         if held >= 2 and played == 0:
             reasons.append("absent")
         elif held >= 4 and live_played / held < 0.5:
             reasons.append("rarely")
-        if row and (row["before_n"] or 0) >= 10 and (row["after_n"] or 0) >= 10:
-            before, after = row["before_r"] / row["before_n"], row["after_r"] / row["after_n"]
-            if before - after >= 0.15:
-                reasons.append("falling")
-                drop = (before, after)
+        if drops:
+            reasons.append("falling")
         if reasons:
             found.append(
                 {
@@ -414,11 +447,26 @@ def _attention(class_ids, student_stats, per_class, start, end) -> list[dict[str
                     "live_played": live_played,
                     "homework_played": played - live_played,
                     "held": held,
-                    "drop": drop,
+                    "drops": drops,
                 }
             )
     found.sort(key=lambda item: ("falling" not in item["reasons"], item["played"] / (item["held"] or 1)))
     return found
+
+
+def _skill_drop(row: dict[str, Any]) -> dict[str, Any] | None:
+    """A skill's fall in share right between the period's halves, if it is one to call."""
+    if (row["before_n"] or 0) < FALLING_MIN_ANSWERS or (row["after_n"] or 0) < FALLING_MIN_ANSWERS:
+        return None
+    before, after = row["before_r"] / row["before_n"], row["after_r"] / row["after_n"]
+    if before - after < FALLING_BY:
+        return None
+    return {
+        "skill": row["skill"],
+        "label": catalog.skill_label(row["skill"]),
+        "before": before,
+        "after": after,
+    }
 
 
 #: A class's live games and the places taken in them, in a grouped query of session statistics

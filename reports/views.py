@@ -590,8 +590,10 @@ def school_review(request):
     )
     for row in review["classes"]:
         row["spark_chart"] = charts.sparkline(
-            row["spark"], title=_("Weekly accuracy of %(class)s") % {"class": row["classroom"].name}
+            row["spark"], title=_("Weekly participation of %(class)s") % {"class": row["classroom"].name}
         )
+        # The share right in each skill (never one share across skills).
+        row["shares"] = [_share_cell(row["skills"].get(skill)) for skill in review["skills"]]
     for item in review["attention"]:
         item["labels"] = present.attention_labels(item["reasons"], filters.mode)
     return render(
@@ -605,6 +607,7 @@ def school_review(request):
             "skill_tables": skill_tables,
             "participation_chart": participation_chart,
             "attention_chart": attention_chart,
+            "answered_skills": [catalog.skill_label(skill) for skill in review["skills"]],
             "query": request.GET.urlencode(),
             **_mode_context(filters.mode),
         },

@@ -235,9 +235,27 @@ def _session_data(sessions: list[SessionLine]) -> dict[str, Any]:
             "sessions": len(lines),
             "answered": answered,
             "correct": right,
-            "accuracy": ratio(right, answered),
+            # The share right is taken within each skill, never across them.
+            "skills": _skill_totals(lines),
         },
         "sessions": per_session[-SESSIONS_SHOWN:],
+    }
+
+
+def _skill_totals(lines: list[SessionLine]) -> dict[str, dict[str, Any]]:
+    """``{skill: {answered, correct, accuracy}}`` of the sessions with answers, in the skills' order."""
+    totals: dict[str, list[int]] = {}
+    for line in lines:
+        if line.answered:
+            entry = totals.setdefault(catalog.game_skill(line.game), [0, 0])
+            entry[0] += line.answered
+            entry[1] += line.correct
+    order = {skill: index for index, skill in enumerate(catalog.reported_skills())}
+    return {
+        skill: {"answered": answered, "correct": right, "accuracy": ratio(right, answered)}
+        for skill, (answered, right) in sorted(
+            totals.items(), key=lambda item: (order.get(item[0], 99), item[0])
+        )
     }
 
 
