@@ -119,6 +119,7 @@ ANSWER_COLUMNS = [
     Column(_csv_name("seconds"), _header("Time (seconds)"), SECONDS),
     Column(_csv_name("teacher_marked"), _header("Accepted by the teacher"), YES_NO),
     Column(_csv_name("homework"), _header("Homework"), YES_NO),
+    Column(_csv_name("no_answer"), _header("No answer (time ran out)"), YES_NO),
 ]
 SESSION_COLUMNS = [
     Column("session_id", _header("Session ID"), INTEGER),
@@ -132,6 +133,9 @@ SESSION_COLUMNS = [
     Column("accuracy", _header("Share right"), SHARE),
     Column("mean_seconds", _header("Mean time (seconds)"), SECONDS),
     Column("homework", _header("Homework"), YES_NO),
+    Column("no_answer", _header("No answer (time ran out)"), INTEGER),
+    Column("game_marks", _header("The game's own marks"), INTEGER),
+    Column("game_marks_right", _header("The game's own marks right"), INTEGER),
 ]
 ITEM_COLUMNS = [
     Column("game", _header("Game"), GAME, width=24),
@@ -276,7 +280,7 @@ def answer_rows(facts: QuerySet[LearningFact], zone: ZoneInfo) -> Iterator[list]
     """Every answer: right or wrong (the skills' and the games' own shares), or with a quality score
     (Line-Up's questions: ``correct`` empty)."""
     rows = (
-        facts.filter(catalog.answers_q() | catalog.quality_q() | catalog.share_q())
+        facts.filter(catalog.answers_q() | catalog.quality_q() | catalog.share_q() | catalog.no_answer_q())
         .order_by("created_at", "id")
         .values_list(
             "created_at",
@@ -302,8 +306,12 @@ def answer_rows(facts: QuerySet[LearningFact], zone: ZoneInfo) -> Iterator[list]
         row = list(row)
         row[16] = row[16] is not None  # homework: the answer's session is an attempt
         row[0] = local(row[0], zone)
+        # A question left to run out of time: no answer, neither right nor wrong.
+        no_answer = row[11] is None and row[12] is not True and catalog.is_no_answer(row[6], row[8])
         row[11] = catalog.answer_text(row[6], row[11]) if row[11] is not None else ""
-        yield row
+        if no_answer:
+            row[12] = None
+        yield [*row, no_answer]
 
 
 def session_rows(stats: list[ClassSessionStat], zone: ZoneInfo) -> Iterator[list]:
@@ -321,6 +329,9 @@ def session_rows(stats: list[ClassSessionStat], zone: ZoneInfo) -> Iterator[list
             stat.correct / stat.answered if stat.answered else None,
             stat.time_total / stat.time_count if stat.time_count else None,
             session.assignment_id is not None,
+            stat.no_answer,
+            stat.measured,
+            stat.measured_right,
         ]
 
 

@@ -214,6 +214,24 @@ def result_figure(row: dict) -> str:
     return str(row["wins"] if row["wins"] is not None else "—")
 
 
+def session_figures(session: dict[str, Any]) -> dict[str, Any]:
+    """A class's session as its list shows it: answers and their share right, or a game's own marks
+    (Mind the Lines' drawings and decoy hunts: "6 of 9", never a share right), and the questions left
+    to run out of time apart ("no answer", never counted as wrong)."""
+    measured = session.get("measured", 0)
+    if session["answered"] or not measured:
+        answers, right = session["answered"], pct(session["accuracy"])
+    else:
+        answers = measured
+        right = _("%(right)d of %(n)d") % {"right": session.get("measured_right", 0), "n": measured}
+    return {
+        **session,
+        "answers_shown": answers,
+        "right_shown": right,
+        "no_answer": session.get("no_answer", 0),
+    }
+
+
 def participation_chart(sessions: list[dict]) -> charts.Chart:
     """Who took part in each of the class's last sessions: a bar per session, the share of the students
     enrolled then who played."""
@@ -307,6 +325,7 @@ def student_view(report, summaries: list, *, name: str, mode: str = BOTH) -> dic
             "game": catalog.GAME_LABELS.get(point["game"]),
             "skill": catalog.skill_label(point_skill(point)),
             "right": f"{point['correct']}/{point['answered']} ({pct(point['accuracy'])})",
+            "no_answer": point.get("no_answer", 0),
             "time": seconds(point["mean_time"]),
             "homework": point.get("homework", False),
         }

@@ -182,6 +182,9 @@ def class_report(request, pk: int):
             "classroom": classroom,
             "report": context["report"],
             "data": data,
+            "sessions": [present.session_figures(session) for session in reversed(data["sessions"])]
+            if data
+            else [],
             "rows": rows,
             "trends": trends,
             "participation": participation,

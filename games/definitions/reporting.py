@@ -99,6 +99,10 @@ class ReportMeasures:
     #: drawing recognised by the group also depends on the others): shown as their own share ("6 of 9"),
     #: never added into the skill's share right.
     share_categories: tuple[str, ...] = ()
+    #: Categories whose facts without a response (and not right) are questions the student let run out
+    #: of time: "no answer", counted apart, never a wrong answer (nor in the share right, nor level
+    #: evidence). ``None``: every category of the game.
+    no_answer_categories: Categories = ()
     detail_columns: tuple[DetailColumn, ...] = ()
     item_labels: ItemLabels = field(default_factory=ItemLabels)
 

@@ -124,6 +124,9 @@ def _class_figures(figures: FactFigures, class_sessions, items, wrong) -> dict[s
                 row.time_count,
                 assignments.get(row.session_id),
                 students.get(row.session_id),
+                row.no_answer,
+                row.measured,
+                row.measured_right,
             ),
         )
         for row in class_sessions
@@ -273,6 +276,10 @@ def _session_entry(lines: list[SessionLine]) -> dict[str, Any]:
         "correct": right,
         "accuracy": ratio(right, answered),
         "mean_time": mean(sum(line.time_total for line in lines), sum(line.time_count for line in lines)),
+        # Timed-out questions, and the game's own marks (Mind the Lines'), apart from the answers.
+        "no_answer": sum(line.no_answer for line in lines),
+        "measured": sum(line.measured for line in lines),
+        "measured_right": sum(line.measured_right for line in lines),
     }
     if first.homework:
         entry.update(

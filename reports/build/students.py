@@ -376,6 +376,8 @@ def _student_report(student: _Student, class_categories) -> tuple[dict[str, Any]
             "sessions_with_answers": len(with_answers),
             "sessions_held": held,
             "homework_sessions": len(student.homework),
+            # Questions left to run out of time: counted apart, never as wrong answers.
+            "no_answer": sum(stat.no_answer for stat in played),
             "participation": participation,
             "first_played": played[0].day.isoformat() if played else None,
         },
@@ -478,6 +480,8 @@ def _trend(with_answers: list[SessionRow], homework: set[int]) -> list[dict[str,
         }
         if stat.session_id in homework:
             point["homework"] = True
+        if stat.no_answer:
+            point["no_answer"] = stat.no_answer
         points.append(point)
     return points
 

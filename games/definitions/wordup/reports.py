@@ -56,4 +56,6 @@ MEASURES = ReportMeasures(
     summarise=_summarise,
     insight_lines=_insight_lines,
     item_labels=ItemLabels(bank="questions.WordUpQuestion", text_field="prompt"),
+    # The answer clock ran out: the engine marks the question with no response.
+    no_answer_categories=None,
 )
