@@ -24,7 +24,7 @@ from questions import selectors as question_selectors
 from questions import services as question_services
 from questions.models import ItemReview
 
-from . import catalog, charts, exports, pdf, present, selectors, services
+from . import catalog, charts, exports, items, pdf, present, selectors, services
 from .forms import ApplyLevelForm, EraseForm, ModeForm, ReviewFilterForm
 from .models import LearningFact, ReportBuild, SkillSummary
 
@@ -428,14 +428,29 @@ def class_items(request, pk: int):
     mode = _mode(request)
     rows = selectors.item_analysis(classroom, mode)
     reviews = question_selectors.item_reviews(classroom.school_id)
+    # Worded here, once per game and skill: a template spends far longer resolving each row's variables.
+    games = {
+        game: (catalog.game_label(game), definition(game).bank) for game in {row["game"] for row in rows}
+    }
+    skills = {skill: catalog.skill_label(skill) for skill in {row["skill"] for row in rows}}
     for row in rows:
-        row["game_label"] = catalog.game_label(row["game"])
-        row["skill_label"] = catalog.skill_label(row["skill"])
-        bank = definition(row["game"]).bank
+        row["game_label"], bank = games[row["game"]]
+        row["skill_label"] = skills[row["skill"]]
+        row["right"] = f"{row['correct']}/{row['answered']} ({present.pct(row['share'])})"
+        row["index"] = "" if row["discrimination"] is None else f"{row['discrimination']:.2f}"
         row["reviewable"] = bank is not None and bank.reviewable
         row["review"] = reviews.get((bank.kind, row["item_id"])) if row["reviewable"] else None
+    context = _mode_context(mode)
     return render(
-        request, "reports/class_items.html", {"classroom": classroom, "rows": rows, **_mode_context(mode)}
+        request,
+        "reports/class_items.html",
+        {
+            "classroom": classroom,
+            "rows": rows,
+            "review_url": reverse("reports:class_item_review", args=[classroom.pk]) + context["mode_query"],
+            "min_students": items.MIN_STUDENTS,
+            **context,
+        },
     )
 
 

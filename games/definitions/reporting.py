@@ -67,6 +67,11 @@ class ItemLabels:
     text_field: str = ""
     detail_key: str = ""
     from_id: Callable[[str], str | None] | None = None
+    #: Bank questions of these categories (the bank's ``category``) are named by their answer, the first
+    #: of the list in ``answer_field``: their text is the same for every question (a spelling's
+    #: "Listen and spell the word.").
+    answer_field: str = ""
+    answer_categories: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -349,11 +349,23 @@ def _bank_texts(
     for game, source in sources.items():
         if source.bank:
             model = apps.get_model(source.bank)
-            for key, text, school_id in model.objects.filter(visible, key__in=wanted[game]).values_list(
-                "key", source.text_field, "school_id"
-            ):
-                texts[(game, school_id, key)] = text
+            fields = ["key", source.text_field, "school_id"]
+            if source.answer_field:
+                fields += [source.answer_field, "category"]
+            for key, text, school_id, *answer in model.objects.filter(
+                visible, key__in=wanted[game]
+            ).values_list(*fields):
+                texts[(game, school_id, key)] = _bank_text(source, text, answer)
     return texts
+
+
+def _bank_text(source: ItemLabels, text: str, answer: list) -> str:
+    """A bank question's text, or its answer where the game names questions of that category by it."""
+    if answer and answer[1] in source.answer_categories:
+        answers = answer[0]
+        found = answers[0] if isinstance(answers, list) and answers else answers
+        return str(found) if found else text
+    return text
 
 
 def _detail_texts(

@@ -6,6 +6,8 @@ import datetime as dt
 import io
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from openpyxl import load_workbook
 
@@ -14,7 +16,7 @@ from reports import items
 from reports.build import classrooms_build
 from reports.models import LearningFact
 from reports.selectors import item_analysis
-from tests.factories import enrolled_student
+from tests.factories import ClassroomFactory, enrolled_student
 
 from .conftest import fact, finished_session
 
@@ -28,7 +30,7 @@ def test_the_discrimination_index_by_hand():
         rows.append(items.Answers(student, "wordup", "english_vocabulary", "x", 1, right_on_x))
         rows.append(items.Answers(student, "wordup", "english_vocabulary", "rest", 4, right_on_rest))
     totals = items.skill_totals(rows)
-    assert items.discrimination([r for r in rows if r.item_id == "x"], totals) == 0.894
+    assert items.discrimination([r for r in rows if r.item_id == "x"], totals, min_students=4) == 0.89
     # The same answers the other way round: the weaker students get it right.
     flipped = [
         items.Answers(r.student_id, r.game, r.skill, r.item_id, r.answered, 1 - r.correct)
@@ -37,9 +39,13 @@ def test_the_discrimination_index_by_hand():
         for r in rows
     ]
     flipped_totals = items.skill_totals(flipped)
-    assert items.discrimination([r for r in flipped if r.item_id == "x"], flipped_totals) == -0.894
-    # Fewer than four students, or a question everyone got right, has no index.
-    assert items.discrimination([r for r in rows if r.item_id == "x"][:3], totals) is None
+    assert (
+        items.discrimination([r for r in flipped if r.item_id == "x"], flipped_totals, min_students=4)
+        == -0.89
+    )
+    # Fewer students than the minimum (ten on the page), or a question everyone got right, has no index.
+    assert items.discrimination([r for r in rows if r.item_id == "x"], totals) is None
+    assert items.discrimination([r for r in rows if r.item_id == "x"][:3], totals, min_students=4) is None
     assert items.pearson([1, 1, 1, 1], [0.2, 0.4, 0.6, 0.8]) is None
 
 
@@ -56,6 +62,33 @@ def four_students(class_7b, ava, ben):
 
 @pytest.mark.django_db
 def test_the_item_analysis_of_a_class(class_7b, ms_rivera, four_students, client_of):
+    more = [
+        enrolled_student(class_7b, display_name=f"Student {index}", signin_code=f"57{index:02d}")
+        for index in range(6)
+    ]
+    students = [*four_students, *more]
+    session = finished_session(class_7b, day=1, by=ms_rivera, students=students)
+    # x: right for the students who do well on the rest of the skill, wrong for the others.
+    patterns = ((1, 4), (1, 3), (0, 2), (0, 1), (1, 4), (1, 3), (0, 1), (0, 0), (1, 2), (0, 3))
+    for student, (right_on_x, right_on_rest) in zip(students, patterns, strict=True):
+        fact(student, session, category="spelling", correct=bool(right_on_x), item="x", response="frend")
+        for index in range(4):
+            fact(student, session, category="spelling", correct=index < right_on_rest, item=f"r{index}")
+    rows = {row["item_id"]: row for row in item_analysis(class_7b)}
+    expected = items.pearson([float(x) for x, _rest in patterns], [rest / 4 for _x, rest in patterns])
+    assert rows["x"]["discrimination"] == round(expected, 2) == 0.71
+    assert (rows["x"]["answered"], rows["x"]["correct"], rows["x"]["students"], rows["x"]["sessions"]) == (
+        10,
+        5,
+        10,
+        1,
+    )
+    page = client_of(ms_rivera).get(reverse("reports:class_items", args=[class_7b.pk])).content.decode()
+    assert "0.71" in page and "0.709" not in page and "Tells apart" in page
+
+
+@pytest.mark.django_db
+def test_an_index_from_too_few_students_is_not_shown(class_7b, ms_rivera, four_students, client_of):
     session = finished_session(class_7b, day=1, by=ms_rivera, students=four_students)
     for student, (right_on_x, right_on_rest) in zip(
         four_students, ((1, 4), (1, 3), (0, 2), (0, 1)), strict=True
@@ -64,16 +97,82 @@ def test_the_item_analysis_of_a_class(class_7b, ms_rivera, four_students, client
         for index in range(4):
             fact(student, session, category="spelling", correct=index < right_on_rest, item=f"r{index}")
     rows = {row["item_id"]: row for row in item_analysis(class_7b)}
-    assert rows["x"]["discrimination"] == 0.894
-    assert (rows["x"]["answered"], rows["x"]["correct"], rows["x"]["students"], rows["x"]["sessions"]) == (
-        4,
-        2,
-        4,
-        1,
-    )
-    assert rows["r0"]["discrimination"] is None  # all right: nothing to tell apart
+    # Four students: a correlation that one answer can swing by half is no finding.
+    assert (rows["x"]["discrimination"], rows["x"]["too_few"]) == (None, True)
     page = client_of(ms_rivera).get(reverse("reports:class_items", args=[class_7b.pk])).content.decode()
-    assert "0.89" in page and "Tells apart" in page
+    assert "too few answers" in page and "0.89" not in page
+
+
+def _many_questions(classroom, teacher, students, questions: int) -> None:
+    session = finished_session(classroom, day=1, by=teacher, students=students)
+    LearningFact.objects.bulk_create(
+        LearningFact(
+            key=f"many:{classroom.pk}:{student.pk}:{index}",
+            student=student,
+            classroom=classroom,
+            session=session,
+            game="wordup",
+            skill="english_vocabulary",
+            category="spelling",
+            level=3,
+            correct=(index + student.pk) % 3 != 0,
+            item_id=f"m{index}",
+            response="x",
+        )
+        for student in students
+        for index in range(questions)
+    )
+
+
+@pytest.mark.django_db
+def test_the_questions_page_runs_a_fixed_number_of_queries(
+    class_7b, riverside, ms_rivera, four_students, client_of, django_assert_max_num_queries
+):
+    """However many questions a class answered: one grouped query of its answers (not one per question,
+    session or student), and the questions' names in one query per bank."""
+    _many_questions(class_7b, ms_rivera, four_students, 3)
+    bigger = ClassroomFactory(school=riverside, name="7B Spelling", teachers=[ms_rivera])
+    for student in four_students:
+        student.enrolments.create(classroom=bigger)
+    _many_questions(bigger, ms_rivera, four_students, 400)
+    client = client_of(ms_rivera)
+    client.get(reverse("reports:class_items", args=[class_7b.pk]))  # the session's first request
+    with CaptureQueriesContext(connection) as few:
+        client.get(reverse("reports:class_items", args=[class_7b.pk]))
+    with django_assert_max_num_queries(len(few)):
+        page = client.get(reverse("reports:class_items", args=[bigger.pk]))
+    assert page.content.decode().count('name="item_id"') == 400
+
+
+@pytest.mark.django_db
+def test_the_questions_page_renders_no_template_node_per_question(
+    class_7b, riverside, ms_rivera, four_students, client_of, monkeypatch
+):
+    """The page took seconds for a class with thousands of questions: its template resolved about
+    fifteen variables, tags and translations per question. The rows are written in Python
+    (``reports_tags.item_rows``): the template's work is the same for 3 questions or 400."""
+    from django.template.base import VariableNode
+
+    rendered = {"nodes": 0}
+    original = VariableNode.render
+
+    def counted(self, context):
+        rendered["nodes"] += 1
+        return original(self, context)
+
+    monkeypatch.setattr(VariableNode, "render", counted)
+    _many_questions(class_7b, ms_rivera, four_students, 3)
+    bigger = ClassroomFactory(school=riverside, name="7B Spelling", teachers=[ms_rivera])
+    for student in four_students:
+        student.enrolments.create(classroom=bigger)
+    _many_questions(bigger, ms_rivera, four_students, 400)
+    client = client_of(ms_rivera)
+    counts = []
+    for classroom in (class_7b, bigger):
+        rendered["nodes"] = 0
+        client.get(reverse("reports:class_items", args=[classroom.pk]))
+        counts.append(rendered["nodes"])
+    assert counts[0] == counts[1]
 
 
 def _csv(response) -> list[list[str]]:

@@ -55,7 +55,13 @@ MEASURES = ReportMeasures(
     wrong_answer_categories=None,
     summarise=_summarise,
     insight_lines=_insight_lines,
-    item_labels=ItemLabels(bank="questions.WordUpQuestion", text_field="prompt"),
+    item_labels=ItemLabels(
+        bank="questions.WordUpQuestion",
+        text_field="prompt",
+        # Every spelling reads "Listen and spell the word.": the word tells them apart.
+        answer_field="answers",
+        answer_categories=("spelling",),
+    ),
     # The answer clock ran out: the engine marks the question with no response.
     no_answer_categories=None,
 )
