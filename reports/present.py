@@ -125,11 +125,17 @@ def point_skill(point: dict) -> str:
 
 
 def trend_chart(
-    trend: list[dict], *, name: str, reference: float | None = None, title: str | None = None
+    trend: list[dict],
+    *,
+    name: str,
+    reference: float | None = None,
+    title: str | None = None,
+    labels: list[str] | None = None,
 ) -> charts.Chart:
     """Right answers per session, of one skill's sessions (a share right is never averaged across
-    skills: see :func:`trend_charts`)."""
-    labels = session_labels(trend)
+    skills: see :func:`trend_charts`); ``labels``: each point's, as the page's list of sessions names
+    it (default: told apart among these points)."""
+    labels = labels if labels is not None else session_labels(trend)
     points = list(zip(labels, (point["accuracy"] for point in trend), strict=True))
     if trend:
         first, last = trend[0], trend[-1]
@@ -154,18 +160,21 @@ def trend_chart(
 def trend_charts(trend: list[dict], *, name: str) -> list[dict[str, Any]]:
     """One chart of right answers per session for each skill (in the skills' order), each titled with
     its skill: ``[{"skill", "label", "chart"}]``."""
-    by_skill: dict[str, list[dict]] = {}
-    for point in trend:
+    # The sessions are named once, all together, as the page's list of them names them ("4 Dec (2)" is
+    # the day's second session of any skill), so a point on a skill's chart is found in the list.
+    by_skill: dict[str, list[tuple[str, dict]]] = {}
+    for label, point in zip(session_labels(trend), trend, strict=True):
         if point.get("accuracy") is not None:
-            by_skill.setdefault(point_skill(point), []).append(point)
+            by_skill.setdefault(point_skill(point), []).append((label, point))
     order = {skill: index for index, skill in enumerate(catalog.SKILL_LABELS)}
     found = []
     for skill in sorted(by_skill, key=lambda skill: (order.get(skill, len(order)), skill)):
         label = catalog.skill_label(skill)
         title = _("%(skill)s: right answers per session") % {"skill": label}
-        found.append(
-            {"skill": skill, "label": label, "chart": trend_chart(by_skill[skill], name=name, title=title)}
-        )
+        points = [point for _label, point in by_skill[skill]]
+        labels = [point_label for point_label, _point in by_skill[skill]]
+        chart = trend_chart(points, name=name, title=title, labels=labels)
+        found.append({"skill": skill, "label": label, "chart": chart})
     return found
 
 
@@ -214,7 +223,7 @@ def result_figure(row: dict) -> str:
     return str(row["wins"] if row["wins"] is not None else "—")
 
 
-def session_figures(session: dict[str, Any]) -> dict[str, Any]:
+def session_figures(session: dict[str, Any], label: str = "") -> dict[str, Any]:
     """A class's session as its list shows it: answers and their share right, or a game's own marks
     (Mind the Lines' drawings and decoy hunts: "6 of 9", never a share right), and the questions left
     to run out of time apart ("no answer", never counted as wrong)."""
@@ -226,6 +235,7 @@ def session_figures(session: dict[str, Any]) -> dict[str, Any]:
         right = _("%(right)d of %(n)d") % {"right": session.get("measured_right", 0), "n": measured}
     return {
         **session,
+        "label": label,
         "answers_shown": answers,
         "right_shown": right,
         "no_answer": session.get("no_answer", 0),
@@ -319,9 +329,11 @@ def student_view(report, summaries: list, *, name: str, mode: str = BOTH) -> dic
     ]
     notes = [{"kind": note["kind"], "text": note_text(note)} for note in data["notes"]]
     # The two long tables, worded here: a template spends far longer resolving variables and filters.
+    labels = session_labels(data["trend"])  # as the charts name the sessions
     trend_rows = [
         {
-            "day": date_format(dt.date.fromisoformat(point["day"]), "D j M Y"),
+            "day": label,
+            "date": date_format(dt.date.fromisoformat(point["day"]), "D j M Y"),
             "game": catalog.GAME_LABELS.get(point["game"]),
             "skill": catalog.skill_label(point_skill(point)),
             "right": f"{point['correct']}/{point['answered']} ({pct(point['accuracy'])})",
@@ -329,7 +341,7 @@ def student_view(report, summaries: list, *, name: str, mode: str = BOTH) -> dic
             "time": seconds(point["mean_time"]),
             "homework": point.get("homework", False),
         }
-        for point in reversed(data["trend"])
+        for label, point in reversed(list(zip(labels, data["trend"], strict=True)))
     ]
     game_rows = [
         {

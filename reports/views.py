@@ -134,7 +134,7 @@ def class_report(request, pk: int):
     mode = _mode(request)
     context = selectors.class_report(classroom, mode)
     data = context["data"]
-    trends = pdf.class_trend_charts(data["sessions"], classroom.name) if data else []
+    trends = present.trend_charts(data["sessions"], name=classroom.name) if data else []
     # Participation is in the class's live games: a homework-only report has none.
     participation = selectors.class_participation(classroom) if mode != selectors.HOMEWORK else []
     weak_spots = selectors.class_weak_spots(classroom, mode)
@@ -182,7 +182,13 @@ def class_report(request, pk: int):
             "classroom": classroom,
             "report": context["report"],
             "data": data,
-            "sessions": [present.session_figures(session) for session in reversed(data["sessions"])]
+            # Each named as the charts name it ("4 Dec (2)").
+            "sessions": [
+                present.session_figures(session, label)
+                for label, session in reversed(
+                    list(zip(present.session_labels(data["sessions"]), data["sessions"], strict=True))
+                )
+            ]
             if data
             else [],
             "rows": rows,
@@ -709,6 +715,12 @@ def _where(note: dict) -> str:
     }
 
 
+def _titled(chart: charts.Chart, title: str) -> charts.Chart:
+    """The chart under the title a child reads (shown above it, and naming it for screen readers)."""
+    chart.title = title
+    return chart
+
+
 @require_GET
 def my_progress(request):
     student = request.student
@@ -728,8 +740,10 @@ def my_progress(request):
                 # never drawn as a share right).
                 "charts": [
                     {
-                        "title": _("My %(skill)s: right answers in each game") % {"skill": item["label"]},
-                        "chart": item["chart"],
+                        "chart": _titled(
+                            item["chart"],
+                            _("My %(skill)s: right answers in each game") % {"skill": item["label"]},
+                        ),
                         "dom_id": f"my-trend-{report.classroom_id}-{item['skill']}",
                     }
                     for item in present.trend_charts(data.get("trend", []), name=student.display_name)
