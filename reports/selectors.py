@@ -13,13 +13,14 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Case, Count, Prefetch, Q, QuerySet, Sum, Value, When
+from django.apps import apps
+from django.db.models import Case, Count, F, Prefetch, Q, QuerySet, Sum, Value, When
 from django.db.models.functions import TruncWeek
 from django.utils import timezone
 
 from classrooms.models import Classroom, Enrolment, School, Student, StudentLevel, User
 from classrooms.selectors import admin_school_ids, can_manage_classroom, classrooms_for_user
-from games.definitions import DEFINITIONS
+from games.definitions import DEFINITIONS, all_measures
 from games.definitions.base import BankUse
 from questions.models import QuestionUse
 from questions.selectors import ROTATED_KINDS, playable_items
@@ -613,8 +614,10 @@ def item_analysis(classroom: Classroom, mode: str = BOTH) -> list[dict[str, Any]
     answers = [items.Answers(*key, answered, correct) for key, (answered, correct) in counts.items()]
     rows = items.item_rows(answers, {key: len(found) for key, found in sessions.items()})
     labels = item_labels({classroom.pk: [(row.game, row.item_id) for row in rows]})
+    options = option_breakdown(answers_of, classroom.school_id)
     return [
         {
+            "options": options.get((row.game, row.item_id), []),
             "game": row.game,
             "skill": row.skill,
             "item_id": row.item_id,
@@ -732,3 +735,158 @@ def class_weak_spots(classroom: Classroom, mode: str = BOTH) -> dict[str, list[d
     categories.sort(key=lambda row: (row["share"], row["game"], row["category"]))
     level_rows.sort(key=lambda row: (row["share"], row["skill"], row["level"]))
     return {"categories": categories[:WEAK_SPOTS_SHOWN], "levels": level_rows[:WEAK_SPOTS_SHOWN]}
+
+
+# --- right after a session: who needs help, and the answers per option --------------------------------------
+
+#: A student needs help after a session when they gave at least ``HELP_MIN_ANSWERS`` answers in it and
+#: got under ``HELP_BELOW`` of them right, or ``HELP_DROP`` or more below their usual share right in the
+#: session's skill (their other sessions' share, from at least ``HELP_USUAL_ANSWERS`` answers).
+HELP_MIN_ANSWERS = 3
+HELP_BELOW = 0.5
+HELP_DROP = 0.25
+HELP_USUAL_ANSWERS = 10
+
+
+def session_help(session) -> dict[str, Any] | None:
+    """Who needs help after a session (``HELP_*``), lowest share first, each with the categories they
+    got under half right in it; ``None`` for a game with no answers to mark (Mind the Lines' marks are
+    its own measure). ``waiting``: the session's answers are still being recorded. Three queries."""
+    skill = catalog.game_skill(session.game)
+    if not catalog.games_spec("answer_categories").keys() & {session.game}:
+        return None
+    per_category = list(
+        LearningFact.objects.filter(catalog.answers_q(), session=session, student__isnull=False)
+        .values("student_id", "game", "category")
+        .annotate(answered=Count("id"), right=Count("id", filter=Q(correct=True)))
+        .order_by()
+    )
+    totals: dict[int, list[int]] = defaultdict(lambda: [0, 0])
+    weak: dict[int, list[str]] = defaultdict(list)
+    for row in per_category:
+        totals[row["student_id"]][0] += row["answered"]
+        totals[row["student_id"]][1] += row["right"]
+        if row["right"] / row["answered"] < HELP_BELOW:
+            weak[row["student_id"]].append(catalog.category_label(row["category"]))
+    usual = {
+        row["student_id"]: (row["right"], row["answered"])
+        for row in StudentSessionStat.objects.filter(student_id__in=list(totals), skill=skill, answered__gt=0)
+        .exclude(session=session)
+        .values("student_id")
+        .annotate(answered=Sum("answered"), right=Sum("correct"))
+        .order_by()
+        if row["answered"] >= HELP_USUAL_ANSWERS
+    }
+    flagged = []
+    for student_id, (answered, right) in totals.items():
+        share = right / answered
+        usual_share = usual[student_id][0] / usual[student_id][1] if student_id in usual else None
+        below = share < HELP_BELOW
+        dropped = usual_share is not None and usual_share - share >= HELP_DROP
+        if answered >= HELP_MIN_ANSWERS and (below or dropped):
+            flagged.append(
+                {
+                    "student_id": student_id,
+                    "right": right,
+                    "answered": answered,
+                    "share": share,
+                    "usual": usual_share,
+                    "below_usual": dropped,
+                    "categories": sorted(weak[student_id]),
+                }
+            )
+    names = dict(
+        Student.objects.filter(pk__in=[row["student_id"] for row in flagged]).values_list(
+            "pk", "display_name"
+        )
+    )
+    for row in flagged:
+        row["name"] = names.get(row["student_id"], "")
+    flagged.sort(key=lambda row: (row["share"], row["name"]))
+    return {
+        "session": session,
+        "skill": catalog.skill_label(skill),
+        "students": flagged,
+        "answered_by": len(totals),
+        "waiting": not totals and session.wrapped_up_at is None,
+        "rule": {"min": HELP_MIN_ANSWERS, "below": HELP_BELOW, "drop": round(100 * HELP_DROP)},
+    }
+
+
+def option_breakdown(facts: QuerySet, school_id: int) -> dict[tuple[str, str], list[dict[str, Any]]]:
+    """``{(game, question): [{"text", "count", "right"}]}``: how many answers picked each option of the
+    games' multiple-choice questions (``ReportMeasures.option_categories``) among ``facts``, in the
+    bank's order of the options (those nobody picked too, with 0), then any other option picked. Two
+    queries."""
+    spec = {game: measures for game, measures in all_measures().items() if measures.option_categories}
+    if not spec:
+        return {}
+    which = Q(pk__in=[])
+    for game, measures in spec.items():
+        which |= Q(game=game, category__in=measures.option_categories)
+    counts: dict[tuple[str, str], dict[str, list]] = defaultdict(dict)
+    for game, item_id, response, correct, count in (
+        facts.filter(which, student__isnull=False, correct__isnull=False, response__isnull=False)
+        .exclude(item_id="")
+        .values("game", "item_id", "response", "correct")
+        .annotate(count=Count("id"))
+        .values_list("game", "item_id", "response", "correct", "count")
+        .order_by()
+    ):
+        entry = counts[(game, item_id)].setdefault(str(response), [0, False])
+        entry[0] += count
+        entry[1] = entry[1] or bool(correct)
+    bank = _bank_options(spec, counts, school_id)
+    found = {}
+    for key, picked in counts.items():
+        options, accepted = bank.get(key, ([], set()))
+        texts = [*options, *sorted(text for text in picked if text not in options)]
+        found[key] = [
+            {
+                "text": text,
+                "count": picked.get(text, [0])[0],
+                "right": (picked[text][1] if text in picked else False) or text.casefold() in accepted,
+            }
+            for text in texts
+        ]
+    return found
+
+
+def _bank_options(spec, counts, school_id: int) -> dict[tuple[str, str], tuple[list[str], set[str]]]:
+    """Each question's options and accepted answers in its bank (the school's own before a shipped one)."""
+    found: dict[tuple[str, str], tuple[list[str], set[str]]] = {}
+    for game, measures in spec.items():
+        source = measures.item_labels
+        keys = [item_id for found_game, item_id in counts if found_game == game]
+        if not (source.bank and measures.options_field and keys):
+            continue
+        model = apps.get_model(source.bank)
+        fields = ["key", measures.options_field, *([source.answer_field] if source.answer_field else [])]
+        rows = (
+            model.objects.filter(Q(school__isnull=True) | Q(school_id=school_id), key__in=keys)
+            .order_by(F("school_id").asc(nulls_first=True))
+            .values_list(*fields)
+        )
+        for key, options, *accepted in rows:  # the school's own question last: it wins
+            right = {str(answer).casefold() for answer in (accepted[0] if accepted else None) or []}
+            found[(game, key)] = ([str(option) for option in options or []], right)
+    return found
+
+
+def session_options(session) -> dict[str, Any] | None:
+    """How the session's answers to each multiple-choice question spread over its options (``None``:
+    none asked)."""
+    breakdown = option_breakdown(LearningFact.objects.filter(session=session), session.classroom.school_id)
+    if not breakdown:
+        return None
+    labels = item_labels({session.classroom_id: sorted(breakdown)})
+    return {
+        "questions": [
+            {
+                "label": labels.get((session.classroom_id, game, item_id), item_id),
+                "options": options,
+                "answered": sum(option["count"] for option in options),
+            }
+            for (game, item_id), options in sorted(breakdown.items())
+        ]
+    }

@@ -104,6 +104,10 @@ class ReportMeasures:
     #: drawing recognised by the group also depends on the others): shown as their own share ("6 of 9"),
     #: never added into the skill's share right.
     share_categories: tuple[str, ...] = ()
+    #: Multiple-choice categories: their answers are counted per option picked (the fact's response, the
+    #: option's text), with the options of the question bank's ``options_field`` nobody picked.
+    option_categories: tuple[str, ...] = ()
+    options_field: str = ""
     #: Categories whose facts without a response (and not right) are questions the student let run out
     #: of time: "no answer", counted apart, never a wrong answer (nor in the share right, nor level
     #: evidence). ``None``: every category of the game.

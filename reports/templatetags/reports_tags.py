@@ -53,8 +53,12 @@ def item_rows(context, rows, review_url):
             ("retire", _("Retire")),
             ("put_back", _("Put back")),
             ("confirm", _("Retire this question? Your school’s games will no longer ask it.")),
+            ("picked", _("Answers per option:")),
         )
     }
+    right = escape(_("(right answer)"))
+    words["right_mark"] = f' <span aria-hidden="true">✓</span><span class="visually-hidden">{right}</span>'
+
     token = escape(str(context.get("csrf_token", "")))
     words["form"] = (
         f'<form method="post" action="{escape(review_url)}" class="row">'
@@ -69,7 +73,8 @@ def item_rows(context, rows, review_url):
 
     return mark_safe(  # every value below is escaped
         "\n".join(
-            f'<tr><th scope="row">{escape(str(row["label"]))}</th><td>{once(row["game_label"])}</td>'
+            f'<tr><th scope="row">{escape(str(row["label"]))}{_options_line(row, words)}</th>'
+            f"<td>{once(row['game_label'])}</td>"
             f'<td>{once(row["skill_label"])}</td><td class="num">{escape(row["right"])}</td>'
             f'<td class="num">{row["sessions"]:d}</td><td class="num">{row["students"]:d}</td>'
             f'<td class="num">{_index_cell(row, words)}</td>'
@@ -77,6 +82,17 @@ def item_rows(context, rows, review_url):
             for row in rows
         )
     )
+
+
+def _options_line(row, words) -> str:
+    """A multiple-choice question's answers per option: "river ✓ 5 · lake 2 · sea 0"."""
+    if not row.get("options"):
+        return ""
+    parts = [
+        f"{escape(option['text'])}{words['right_mark'] if option['right'] else ''} {option['count']:d}"
+        for option in row["options"]
+    ]
+    return f'<br><span class="muted options">{words["picked"]} {" · ".join(parts)}</span>'
 
 
 def _index_cell(row, words) -> str:

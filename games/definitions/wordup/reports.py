@@ -64,4 +64,6 @@ MEASURES = ReportMeasures(
     ),
     # The answer clock ran out: the engine marks the question with no response.
     no_answer_categories=None,
+    option_categories=("multiple_choice",),
+    options_field="choices",
 )
