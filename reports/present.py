@@ -476,3 +476,61 @@ def rebuild_needed_text() -> str:
 def shows_line(mode: str) -> str:
     """The line an export or card prints to say what it counts."""
     return _("Shows: %(mode)s") % {"mode": mode_label(mode)}
+
+
+# --- the printable summary for a student and their family -------------------------------------------------
+
+
+def family_summary(report, summaries: list, *, name: str) -> dict[str, Any]:
+    """What a student and their family read on one printed page (in the student's language): the games
+    played, the share right in each skill, the level recommended in each levelled skill, and one sentence
+    of advice."""
+    data = report.data
+    played = {row["game"]: row.get("sessions", 0) for row in data.get("games", [])}
+    for row in data.get("results", []):
+        played.setdefault(row["game"], 0)
+    games = [
+        {"label": catalog.game_label(game), "sessions": sessions} for game, sessions in sorted(played.items())
+    ]
+    levels = [
+        {
+            "label": catalog.skill_label(summary.skill),
+            "current": summary.current_level,
+            "recommended": summary.recommended_level,
+        }
+        for summary in summaries
+        if summary.skill in catalog.LEVELLED_SKILLS and (summary.answered or summary.current_level)
+    ]
+    return {
+        "games": games,
+        "sessions": data.get("totals", {}).get("sessions_played", 0),
+        "skills": _skill_share_rows(data),
+        "levels": levels,
+        "advice": family_advice(data.get("notes", []), name=name, answered=report.answered),
+    }
+
+
+def family_advice(notes: list[dict], *, name: str, answered: int) -> str:
+    """One sentence of advice: the weakest category to practise, else the strongest to build on."""
+    weakness = next((note for note in notes if note["kind"] == "weakness"), None)
+    if weakness is not None:
+        return _(
+            "Next, practise %(where)s: %(name)s got %(right)d of %(total)d right there. A few minutes of it "
+            "on most days will help."
+        ) % {
+            "where": _where(weakness),
+            "name": name,
+            "right": weakness["correct"],
+            "total": weakness["answered"],
+        }
+    strength = next((note for note in notes if note["kind"] == "strength"), None)
+    if strength is not None:
+        return _("%(name)s is doing well at %(where)s: keep playing to build on it.") % {
+            "name": name,
+            "where": _where(strength),
+        }
+    if not answered:
+        return _("%(name)s has not answered any questions yet: the next games will show how it is going.") % {
+            "name": name
+        }
+    return _("%(name)s is making steady progress: playing regularly is what helps most.") % {"name": name}

@@ -11,12 +11,13 @@ from django.core.exceptions import ValidationError
 from django.http import Http404, HttpResponse, JsonResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.formats import date_format
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
+from classrooms import languages
 from classrooms.models import Classroom, School, Student, User
 from classrooms.selectors import accommodations_of
 from games.definitions import definition, is_game
@@ -254,6 +255,40 @@ def student_report(request, pk: int, student_id: int):
             "rebuild_needed": context["rebuild_needed"],
             **_mode_context(mode),
         },
+    )
+
+
+@login_required
+@require_GET
+def student_summary(request, pk: int, student_id: int):
+    """A one-page summary for the student and their family, in the student's language, to print: what
+    they played, their skills, their recommended levels and a sentence of advice."""
+    classroom = _classroom(request, pk)
+    student = _student(classroom, student_id)
+    context = selectors.student_report(student, classroom)
+    if context["report"] is None:
+        raise Http404
+    with translation.override(_student_language(student)):
+        return render(
+            request,
+            "reports/student_summary.html",
+            {
+                "classroom": classroom,
+                "student": student,
+                "report": context["report"],
+                "summary": present.family_summary(
+                    context["report"], context["summaries"], name=student.display_name
+                ),
+            },
+        )
+
+
+def _student_language(student: Student) -> str:
+    """The student's language (their teacher set it), else their school's, else the page's."""
+    return (
+        languages.supported(student.language)
+        or languages.supported(student.school.default_language)
+        or translation.get_language()
     )
 
 
