@@ -23,7 +23,7 @@ from classrooms.once import once
 from classrooms.selectors import classrooms_for_user, device_accommodations, locked_cards
 from questions.selectors import visible_vocabulary_lists, visible_word_lists
 
-from . import selectors, services, speech
+from . import results_panels, selectors, services, speech
 from .definitions import definition, is_game
 from .forms import SessionForm
 from .models import GameSession, GameTable, Participant
@@ -290,7 +290,13 @@ def projector(request, pk: int):
 @login_required
 def results(request, pk: int):
     session = _staff_session(request, pk)
-    return render(request, "games/results.html", {"session": session, **selectors.session_results(session)})
+    context = {
+        "session": session,
+        **selectors.session_results(session),
+        # The other apps' panels (the reports: who needs help, the answers per option).
+        "panels": results_panels.panels_for(session),
+    }
+    return render(request, "games/results.html", context)
 
 
 @login_required

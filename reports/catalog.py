@@ -30,6 +30,13 @@ LEVELLED_SKILLS = tuple(Skill.values)
 ANSWER_SHOWN = 120
 
 
+def reported_skills() -> list[str]:
+    """Every skill a report shows: the levelled ones and the games' others (General knowledge,
+    Reasoning), in the pages' order."""
+    skills = [*SKILL_LABELS, *(measures.skill for measures in all_measures().values())]
+    return list(dict.fromkeys(skill for skill in skills if skill))
+
+
 def game_skill(game: str) -> str:
     """The skill a game's facts practise ("" for a game the reports do not know)."""
     measures = _measures(game)
@@ -37,7 +44,9 @@ def game_skill(game: str) -> str:
 
 
 def games_spec(
-    categories_of: Literal["answer_categories", "level_evidence", "wrong_answer_categories"],
+    categories_of: Literal[
+        "answer_categories", "level_evidence", "wrong_answer_categories", "no_answer_categories"
+    ],
 ) -> dict[str, Categories]:
     """``{game: categories}`` of one of :class:`ReportMeasures`' category fields, leaving out the games it
     holds for no category."""
@@ -56,9 +65,15 @@ def _games_q(spec: dict[str, Categories]) -> Q:
     return query
 
 
+def no_answer_q() -> Q:
+    """Facts that are no answer: a question the student let run out of time (no response, not right,
+    in a game's ``no_answer_categories``). Counted apart, never as a wrong answer."""
+    return _games_q(games_spec("no_answer_categories")) & Q(response__isnull=True) & ~Q(correct=True)
+
+
 def answers_q() -> Q:
-    """Facts that are answers: a right/wrong mark in an answer category."""
-    return _games_q(games_spec("answer_categories")) & Q(correct__isnull=False)
+    """Facts that are answers: a right/wrong mark in an answer category (not a timed-out question)."""
+    return _games_q(games_spec("answer_categories")) & Q(correct__isnull=False) & ~no_answer_q()
 
 
 def quality_q() -> Q:
@@ -82,8 +97,10 @@ def share_q() -> Q:
 
 
 def level_evidence_q() -> Q:
-    return _games_q(games_spec("level_evidence")) & Q(
-        correct__isnull=False, level__isnull=False, skill__in=LEVELLED_SKILLS
+    return (
+        _games_q(games_spec("level_evidence"))
+        & Q(correct__isnull=False, level__isnull=False, skill__in=LEVELLED_SKILLS)
+        & ~no_answer_q()
     )
 
 
@@ -102,6 +119,14 @@ def is_answer(game: str, category: str) -> bool:
     if measures is None:
         return False
     return measures.answer_categories is None or category in measures.answer_categories
+
+
+def is_no_answer(game: str, category: str) -> bool:
+    """Whether a fact of this category with no response is a question left to run out of time."""
+    measures = _measures(game)
+    if measures is None:
+        return False
+    return measures.no_answer_categories is None or category in measures.no_answer_categories
 
 
 def is_quality(game: str, category: str) -> bool:

@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from html import escape
 
+from django.utils import translation
 from django.utils.safestring import SafeString, mark_safe
 from reportlab.graphics.shapes import Circle, Drawing, Line, PolyLine, Rect, String
 from reportlab.lib.colors import HexColor
@@ -30,6 +31,8 @@ class Chart:
     #: ("poly", [(x, y)...], colour, width), ("dot", x, y, r, colour), ("rect", x, y, w, h, colour),
     #: ("text", x, y, text, anchor, size, colour)
     items: list[tuple] = field(default_factory=list)
+    #: Whether a page shows the title above the chart (a sparkline in a table cell: screen readers only).
+    show_title: bool = True
 
 
 def _pct(value: float | None) -> str:
@@ -103,30 +106,41 @@ def bar_chart(
     width: float = 640,
     bar: float = 22,
     good_high: bool = True,
+    rtl: bool | None = None,
 ) -> Chart:
-    """Horizontal bars of shares (0-1), each labelled on the left and with its figure on the right.
-    ``good_high=False``: a high share is the bad news (students needing attention), drawn in one colour."""
+    """Horizontal bars of shares (0-1), each labelled where a line of the page starts (the left, or the
+    right in a right-to-left language) and with its figure at the other end, the bars growing away from
+    the labels. ``good_high=False``: a high share is the bad news (students needing attention), drawn in
+    one colour. ``rtl``: the page's direction (default: the active language's)."""
     label_w, figure_w, gap = 190, 90, 8
     height = max(1, len(rows)) * (bar + gap) + gap
     chart = Chart(width, height, title, summary)
     plot_w = width - label_w - figure_w
+    mirrored = translation.get_language_bidi() if rtl is None else rtl
+
+    def x_of(x: float, span: float = 0) -> float:
+        """A left-to-right x (of a thing ``span`` wide) where the chart puts it."""
+        return width - x - span if mirrored else x
+
+    start, end = ("end", "start") if mirrored else ("start", "end")
     for index, (label, value, figure) in enumerate(rows):
         y = gap + index * (bar + gap)
-        chart.items.append(("text", label_w - 8, y + bar * 0.68, label, "end", 12, INK))
-        chart.items.append(("rect", label_w, y, plot_w, bar, "#f0eee8"))
+        chart.items.append(("text", x_of(label_w - 8), y + bar * 0.68, label, end, 12, INK))
+        chart.items.append(("rect", x_of(label_w, plot_w), y, plot_w, bar, "#f0eee8"))
         if value is not None:
             colour = OK if value >= 0.75 else (BAD if value < 0.5 else ACCENT)
             if not good_high:
                 colour = BAD
-            chart.items.append(("rect", label_w, y, max(1.0, plot_w * value), bar, colour))
-        chart.items.append(("text", label_w + plot_w + 8, y + bar * 0.68, figure, "start", 12, INK))
+            length = max(1.0, plot_w * value)
+            chart.items.append(("rect", x_of(label_w, length), y, length, bar, colour))
+        chart.items.append(("text", x_of(label_w + plot_w + 8), y + bar * 0.68, figure, start, 12, INK))
     return chart
 
 
 def sparkline(values: list[float | None], *, title: str, width: float = 110, height: float = 26) -> Chart:
     known = [value for value in values if value is not None]
     summary = title
-    chart = Chart(width, height, title, summary)
+    chart = Chart(width, height, title, summary, show_title=False)
     if not known:
         return chart
     pad = 3
@@ -151,7 +165,11 @@ def _n(value: float) -> str:
 
 
 def to_svg(chart: Chart, *, dom_id: str = "", decorative: bool = False) -> SafeString:
-    """Inline SVG: ``role="img"`` with a title and description (or hidden when a table says it all)."""
+    """Inline SVG: ``role="img"`` with a title and description (or hidden when a table says it all).
+    The title is shown above the chart too (a ``figure`` whose caption labels the SVG), unless the chart
+    is a sparkline. The SVG's text is laid out left to right whatever the page's direction: its
+    anchors are the geometry's (a right-to-left page would otherwise turn "end" into the left edge, and
+    a bar's label would run over its bar); a right-to-left chart mirrors its geometry instead."""
     parts = []
     for item in chart.items:
         kind = item[0]
@@ -184,17 +202,25 @@ def to_svg(chart: Chart, *, dom_id: str = "", decorative: bool = False) -> SafeS
                 f'fill="{colour}">{escape(str(text))}</text>'
             )
     w, h = _n(chart.width), _n(chart.height)
-    size = f'viewBox="0 0 {w} {h}" width="{w}" height="{h}"'
+    size = f'viewBox="0 0 {w} {h}" width="{w}" height="{h}" direction="ltr"'
     if decorative:
         head = f'<svg class="chart" {size} aria-hidden="true" focusable="false">'
-    else:
-        ident = dom_id or f"chart{id(chart)}"
+        return mark_safe(head + "".join(parts) + "</svg>")  # every text above is escaped
+    ident = dom_id or f"chart{id(chart)}"
+    if not chart.show_title:
         head = (
             f'<svg class="chart" {size} role="img" aria-labelledby="{ident}-t {ident}-d" focusable="false">'
             f'<title id="{ident}-t">{escape(chart.title)}</title>'
             f'<desc id="{ident}-d">{escape(chart.summary)}</desc>'
         )
-    return mark_safe(head + "".join(parts) + "</svg>")  # every text above is escaped
+        return mark_safe(head + "".join(parts) + "</svg>")  # every text above is escaped
+    head = (
+        f'<figure class="chart-figure"><figcaption class="chart-title" id="{ident}-t">'
+        f"{escape(chart.title)}</figcaption>"
+        f'<svg class="chart" {size} role="img" aria-labelledby="{ident}-t {ident}-d" focusable="false">'
+        f'<desc id="{ident}-d">{escape(chart.summary)}</desc>'
+    )
+    return mark_safe(head + "".join(parts) + "</svg></figure>")  # every text above is escaped
 
 
 def to_drawing(chart: Chart, *, scale: float = 0.75, font: str = "Helvetica", clean=str):

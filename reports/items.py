@@ -15,8 +15,12 @@ import math
 from collections import defaultdict
 from dataclasses import dataclass
 
-#: Students who must have answered a question (and others of its skill) before its index is given.
-MIN_STUDENTS = 4
+#: Students who must have answered a question (and others of its skill) before its index is given:
+#: a correlation over fewer students swings too far with one answer to tell a teacher anything (from 4
+#: students, one answer more can move it by more than 0.5). Below it the page says "too few answers".
+MIN_STUDENTS = 10
+#: The index is shown to two decimals: its third says nothing a class's answers can support.
+INDEX_DECIMALS = 2
 #: Below this index a question is worth a look (a common rule of thumb for classroom tests: 0.2).
 WEAK_DISCRIMINATION = 0.2
 
@@ -44,6 +48,8 @@ class ItemRow:
     answered: int
     correct: int
     discrimination: float | None
+    #: Fewer than ``MIN_STUDENTS`` students answered it and others of its skill: no index.
+    too_few: bool = False
 
     @property
     def share(self) -> float | None:
@@ -74,9 +80,8 @@ def skill_totals(answers: list[Answers]) -> dict[tuple[str, int], tuple[int, int
     return {key: (answered, correct) for key, (answered, correct) in totals.items()}
 
 
-def discrimination(of_item: list[Answers], totals: dict[tuple[str, int], tuple[int, int]]) -> float | None:
-    """The item–rest correlation of one question (``of_item``: its answers, one row per student), the
-    rest being each student's other answers of the same skill (``totals`` less this question's)."""
+def _item_and_rest(of_item: list[Answers], totals) -> tuple[list[float], list[float]]:
+    """Each student's share right on the question and on the rest of its skill (students with both)."""
     xs, ys = [], []
     for row in sorted(of_item, key=lambda row: row.student_id):
         answered, correct = totals[(row.skill, row.student_id)]
@@ -84,10 +89,23 @@ def discrimination(of_item: list[Answers], totals: dict[tuple[str, int], tuple[i
         if row.answered and rest_answered:
             xs.append(row.correct / row.answered)
             ys.append(rest_correct / rest_answered)
-    if len(xs) < MIN_STUDENTS:
+    return xs, ys
+
+
+def discrimination(
+    of_item: list[Answers],
+    totals: dict[tuple[str, int], tuple[int, int]],
+    *,
+    min_students: int = MIN_STUDENTS,
+) -> float | None:
+    """The item–rest correlation of one question (``of_item``: its answers, one row per student), the
+    rest being each student's other answers of the same skill (``totals`` less this question's), to
+    ``INDEX_DECIMALS`` places."""
+    xs, ys = _item_and_rest(of_item, totals)
+    if len(xs) < min_students:
         return None
     found = pearson(xs, ys)
-    return None if found is None else round(found, 3)
+    return None if found is None else round(found, INDEX_DECIMALS)
 
 
 def item_rows(answers: list[Answers], sessions_of: dict[tuple[str, str], int]) -> list[ItemRow]:
@@ -110,6 +128,7 @@ def item_rows(answers: list[Answers], sessions_of: dict[tuple[str, str], int]) -
                 answered=sum(row.answered for row in of_item),
                 correct=sum(row.correct for row in of_item),
                 discrimination=discrimination(of_item, totals),
+                too_few=len(_item_and_rest(of_item, totals)[0]) < MIN_STUDENTS,
             )
         )
     rows.sort(key=lambda row: (row.share if row.share is not None else 1.0, row.game, row.item_id))

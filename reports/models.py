@@ -197,6 +197,11 @@ class StudentSessionStat(models.Model):
     correct = models.PositiveIntegerField(default=0)
     time_total = models.FloatField(default=0)
     time_count = models.PositiveIntegerField(default=0)
+    #: Questions the student let run out of time: no answer, never counted as wrong.
+    no_answer = models.PositiveIntegerField(default=0)
+    #: The game's own marks (``share_categories``: Mind the Lines' drawings and decoy hunts), and right.
+    measured = models.PositiveIntegerField(default=0)
+    measured_right = models.PositiveIntegerField(default=0)
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["student", "session"], name="one_stat_per_session")]
@@ -221,6 +226,9 @@ class ClassSessionStat(models.Model):
     correct = models.PositiveIntegerField(default=0)
     time_total = models.FloatField(default=0)
     time_count = models.PositiveIntegerField(default=0)
+    no_answer = models.PositiveIntegerField(default=0)
+    measured = models.PositiveIntegerField(default=0)
+    measured_right = models.PositiveIntegerField(default=0)
     frozen = models.BooleanField(default=False)
 
     class Meta:

@@ -293,19 +293,9 @@ def class_card(*, classroom, context) -> bytes:
         _p(present.shows_line(mode), styles["body"]),
         *([_p(present.rebuild_needed_text(), styles["body"])] if context.get("rebuild_needed") else []),
         Spacer(1, 6),
-        _table(
-            [
-                [_("Sessions"), _("Answers"), _("Right"), _("Accuracy")],
-                [
-                    totals.get("sessions", 0),
-                    totals.get("answered", 0),
-                    totals.get("correct", 0),
-                    present.pct(totals.get("accuracy")),
-                ],
-            ]
-        ),
+        _table(_class_totals(totals)),
     ]
-    for item in class_trend_charts(data.get("sessions", []), classroom.name):
+    for item in present.trend_charts(data.get("sessions", []), name=classroom.name):
         story += [_p(item["chart"].title, styles["h2"]), _drawing(item["chart"], scale=1.0)]
     story += [_p(_("Students"), styles["h2"]), _student_table(context["rows"], styles, mode)]
     if context.get("participation"):
@@ -405,10 +395,15 @@ def _skill_heads() -> list[str]:
     ]
 
 
-def class_trend_charts(sessions: list[dict], name: str) -> list[dict]:
-    """The class's right answers per session, one chart per skill (its sessions' games')."""
-    trend = [{"day": row["day"], "accuracy": row["accuracy"], "game": row["game"]} for row in sessions]
-    return present.trend_charts(trend, name=name)
+def _class_totals(totals: dict) -> list[list]:
+    """The class's sessions and answers, then its share right in each skill apart (a share across skills
+    would mix games that are not alike)."""
+    head = [_("Sessions"), _("Answers")]
+    row = [totals.get("sessions", 0), totals.get("answered", 0)]
+    for skill, figures in (totals.get("skills") or {}).items():
+        head.append(_("Right in %(skill)s") % {"skill": catalog.skill_label(skill)})
+        row.append(present.pct(figures.get("accuracy")))
+    return [head, row]
 
 
 def _drawing(chart: charts.Chart, *, scale: float = 0.75):

@@ -58,16 +58,8 @@ def note_text(note: dict[str, Any]) -> str:
             "total": note["answered"],
             "pct": pct(note["accuracy"]),
         }
-    if kind == "rising":
-        return _("Improving: %(recent)s right in the last five sessions, up from %(previous)s.") % {
-            "recent": pct(note["recent"]),
-            "previous": pct(note["previous"]),
-        }
-    if kind == "falling":
-        return _("Slipping: %(recent)s right in the last five sessions, down from %(previous)s.") % {
-            "recent": pct(note["recent"]),
-            "previous": pct(note["previous"]),
-        }
+    if kind in ("rising", "falling"):
+        return _form_text(note)
     if kind == "slow":
         return _("Takes longest over %(where)s (%(time)s an answer on average).") % {
             "where": _where(note),
@@ -88,6 +80,28 @@ def named_questions(data: dict[str, Any] | None) -> dict[str, Any] | None:
         for key in ("hardest", "wrong")
     }
     return {**data, **named}
+
+
+def _form_text(note: dict[str, Any]) -> str:
+    """Rising or slipping form, in one skill (a note built before form was taken skill by skill has
+    none: its sessions' skills are unknown)."""
+    figures = {"recent": pct(note["recent"]), "previous": pct(note["previous"])}
+    if note.get("skill"):
+        figures["skill"] = catalog.skill_label(note["skill"])
+        if note["kind"] == "rising":
+            text = _(
+                "Improving in %(skill)s: %(recent)s right in the last five sessions of it, up from "
+                "%(previous)s."
+            )
+        else:
+            text = _(
+                "Slipping in %(skill)s: %(recent)s right in the last five sessions of it, down from "
+                "%(previous)s."
+            )
+        return text % figures
+    if note["kind"] == "rising":
+        return _("Improving: %(recent)s right in the last five sessions, up from %(previous)s.") % figures
+    return _("Slipping: %(recent)s right in the last five sessions, down from %(previous)s.") % figures
 
 
 def insight_lines(insights: dict[str, Any]) -> list[dict[str, Any]]:
@@ -123,11 +137,17 @@ def point_skill(point: dict) -> str:
 
 
 def trend_chart(
-    trend: list[dict], *, name: str, reference: float | None = None, title: str | None = None
+    trend: list[dict],
+    *,
+    name: str,
+    reference: float | None = None,
+    title: str | None = None,
+    labels: list[str] | None = None,
 ) -> charts.Chart:
     """Right answers per session, of one skill's sessions (a share right is never averaged across
-    skills: see :func:`trend_charts`)."""
-    labels = session_labels(trend)
+    skills: see :func:`trend_charts`); ``labels``: each point's, as the page's list of sessions names
+    it (default: told apart among these points)."""
+    labels = labels if labels is not None else session_labels(trend)
     points = list(zip(labels, (point["accuracy"] for point in trend), strict=True))
     if trend:
         first, last = trend[0], trend[-1]
@@ -152,18 +172,21 @@ def trend_chart(
 def trend_charts(trend: list[dict], *, name: str) -> list[dict[str, Any]]:
     """One chart of right answers per session for each skill (in the skills' order), each titled with
     its skill: ``[{"skill", "label", "chart"}]``."""
-    by_skill: dict[str, list[dict]] = {}
-    for point in trend:
+    # The sessions are named once, all together, as the page's list of them names them ("4 Dec (2)" is
+    # the day's second session of any skill), so a point on a skill's chart is found in the list.
+    by_skill: dict[str, list[tuple[str, dict]]] = {}
+    for label, point in zip(session_labels(trend), trend, strict=True):
         if point.get("accuracy") is not None:
-            by_skill.setdefault(point_skill(point), []).append(point)
+            by_skill.setdefault(point_skill(point), []).append((label, point))
     order = {skill: index for index, skill in enumerate(catalog.SKILL_LABELS)}
     found = []
     for skill in sorted(by_skill, key=lambda skill: (order.get(skill, len(order)), skill)):
         label = catalog.skill_label(skill)
         title = _("%(skill)s: right answers per session") % {"skill": label}
-        found.append(
-            {"skill": skill, "label": label, "chart": trend_chart(by_skill[skill], name=name, title=title)}
-        )
+        points = [point for _label, point in by_skill[skill]]
+        labels = [point_label for point_label, _point in by_skill[skill]]
+        chart = trend_chart(points, name=name, title=title, labels=labels)
+        found.append({"skill": skill, "label": label, "chart": chart})
     return found
 
 
@@ -210,6 +233,25 @@ def result_figure(row: dict) -> str:
             "pct": pct(row["wins"] / marked if marked else None),
         }
     return str(row["wins"] if row["wins"] is not None else "—")
+
+
+def session_figures(session: dict[str, Any], label: str = "") -> dict[str, Any]:
+    """A class's session as its list shows it: answers and their share right, or a game's own marks
+    (Mind the Lines' drawings and decoy hunts: "6 of 9", never a share right), and the questions left
+    to run out of time apart ("no answer", never counted as wrong)."""
+    measured = session.get("measured", 0)
+    if session["answered"] or not measured:
+        answers, right = session["answered"], pct(session["accuracy"])
+    else:
+        answers = measured
+        right = _("%(right)d of %(n)d") % {"right": session.get("measured_right", 0), "n": measured}
+    return {
+        **session,
+        "label": label,
+        "answers_shown": answers,
+        "right_shown": right,
+        "no_answer": session.get("no_answer", 0),
+    }
 
 
 def participation_chart(sessions: list[dict]) -> charts.Chart:
@@ -299,16 +341,19 @@ def student_view(report, summaries: list, *, name: str, mode: str = BOTH) -> dic
     ]
     notes = [{"kind": note["kind"], "text": note_text(note)} for note in data["notes"]]
     # The two long tables, worded here: a template spends far longer resolving variables and filters.
+    labels = session_labels(data["trend"])  # as the charts name the sessions
     trend_rows = [
         {
-            "day": date_format(dt.date.fromisoformat(point["day"]), "D j M Y"),
+            "day": label,
+            "date": date_format(dt.date.fromisoformat(point["day"]), "D j M Y"),
             "game": catalog.GAME_LABELS.get(point["game"]),
             "skill": catalog.skill_label(point_skill(point)),
             "right": f"{point['correct']}/{point['answered']} ({pct(point['accuracy'])})",
+            "no_answer": point.get("no_answer", 0),
             "time": seconds(point["mean_time"]),
             "homework": point.get("homework", False),
         }
-        for point in reversed(data["trend"])
+        for label, point in reversed(list(zip(labels, data["trend"], strict=True)))
     ]
     game_rows = [
         {
@@ -443,3 +488,61 @@ def rebuild_needed_text() -> str:
 def shows_line(mode: str) -> str:
     """The line an export or card prints to say what it counts."""
     return _("Shows: %(mode)s") % {"mode": mode_label(mode)}
+
+
+# --- the printable summary for a student and their family -------------------------------------------------
+
+
+def family_summary(report, summaries: list, *, name: str) -> dict[str, Any]:
+    """What a student and their family read on one printed page (in the student's language): the games
+    played, the share right in each skill, the level recommended in each levelled skill, and one sentence
+    of advice."""
+    data = report.data
+    played = {row["game"]: row.get("sessions", 0) for row in data.get("games", [])}
+    for row in data.get("results", []):
+        played.setdefault(row["game"], 0)
+    games = [
+        {"label": catalog.game_label(game), "sessions": sessions} for game, sessions in sorted(played.items())
+    ]
+    levels = [
+        {
+            "label": catalog.skill_label(summary.skill),
+            "current": summary.current_level,
+            "recommended": summary.recommended_level,
+        }
+        for summary in summaries
+        if summary.skill in catalog.LEVELLED_SKILLS and (summary.answered or summary.current_level)
+    ]
+    return {
+        "games": games,
+        "sessions": data.get("totals", {}).get("sessions_played", 0),
+        "skills": _skill_share_rows(data),
+        "levels": levels,
+        "advice": family_advice(data.get("notes", []), name=name, answered=report.answered),
+    }
+
+
+def family_advice(notes: list[dict], *, name: str, answered: int) -> str:
+    """One sentence of advice: the weakest category to practise, else the strongest to build on."""
+    weakness = next((note for note in notes if note["kind"] == "weakness"), None)
+    if weakness is not None:
+        return _(
+            "Next, practise %(where)s: %(name)s got %(right)d of %(total)d right there. A few minutes of it "
+            "on most days will help."
+        ) % {
+            "where": _where(weakness),
+            "name": name,
+            "right": weakness["correct"],
+            "total": weakness["answered"],
+        }
+    strength = next((note for note in notes if note["kind"] == "strength"), None)
+    if strength is not None:
+        return _("%(name)s is doing well at %(where)s: keep playing to build on it.") % {
+            "name": name,
+            "where": _where(strength),
+        }
+    if not answered:
+        return _("%(name)s has not answered any questions yet: the next games will show how it is going.") % {
+            "name": name
+        }
+    return _("%(name)s is making steady progress: playing regularly is what helps most.") % {"name": name}

@@ -13,13 +13,14 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Case, Count, Prefetch, Q, QuerySet, Sum, Value, When
+from django.apps import apps
+from django.db.models import Case, Count, F, Prefetch, Q, QuerySet, Sum, Value, When
 from django.db.models.functions import TruncWeek
 from django.utils import timezone
 
 from classrooms.models import Classroom, Enrolment, School, Student, StudentLevel, User
 from classrooms.selectors import admin_school_ids, can_manage_classroom, classrooms_for_user
-from games.definitions import DEFINITIONS
+from games.definitions import DEFINITIONS, all_measures
 from games.definitions.base import BankUse
 from questions.models import QuestionUse
 from questions.selectors import ROTATED_KINDS, playable_items
@@ -110,12 +111,23 @@ def class_data_in_mode(report: ClassReport | None, mode: str) -> dict[str, Any] 
     if report is None:
         return None
     if mode == BOTH:
-        return report.data
+        return _per_skill_totals(report.data)
     part = report.data.get("modes", {}).get(mode)
     if part is None:
         return None
     data = report.data
-    return {**part, "levels": data.get("levels", {}), "recommended": data.get("recommended", {})}
+    return _per_skill_totals(
+        {**part, "levels": data.get("levels", {}), "recommended": data.get("recommended", {})}
+    )
+
+
+def _per_skill_totals(data: dict[str, Any]) -> dict[str, Any]:
+    """A class's figures without a share right across its skills (a report built before its totals were
+    kept per skill has one: it is left out, and its per-skill totals come with the next build)."""
+    totals = data.get("totals")
+    if not totals or "accuracy" not in totals:
+        return data
+    return {**data, "totals": {key: value for key, value in totals.items() if key != "accuracy"}}
 
 
 def built_before_modes(report: StudentReport | ClassReport | None) -> bool:
@@ -280,7 +292,15 @@ def school_review(school: School, filters: ReviewFilters) -> dict[str, Any]:
         .annotate(sessions=Count("id"), answered=Sum("answered"), right=Sum("correct"), **_LIVE_SEATS)
         .order_by()
     }
-    weekly = defaultdict(lambda: [0, 0])
+    #: Each class's (right, answers) per skill: a share right is only ever taken within one skill.
+    class_skills: dict[int, dict[str, tuple[int, int]]] = defaultdict(dict)
+    for row in (
+        stats.values("classroom_id", "skill")
+        .annotate(answered=Sum("answered"), right=Sum("correct"))
+        .order_by()
+    ):
+        if row["answered"]:
+            class_skills[row["classroom_id"]][row["skill"]] = (row["right"], row["answered"])
     #: week: [students who took part, students who could have] (each session counts its class's roster)
     seats_weekly: dict[dt.date, list[int]] = defaultdict(lambda: [0, 0])
     class_size = {classroom.pk: classroom.student_count for classroom in classes}
@@ -288,18 +308,15 @@ def school_review(school: School, filters: ReviewFilters) -> dict[str, Any]:
     for row in (
         stats.annotate(week=TruncWeek("day"))
         .values("classroom_id", "week")
-        .annotate(answered=Sum("answered"), right=Sum("correct"), **_LIVE_SEATS)
+        .annotate(**_LIVE_SEATS)
         .order_by("week")
     ):
         week = _week_of(row["week"])
-        weekly[week][0] += row["right"] or 0
-        weekly[week][1] += row["answered"] or 0
+        could = row["live_sessions"] * class_size.get(row["classroom_id"], 0)
         seats_weekly[week][0] += row["seats"] or 0
-        seats_weekly[week][1] += row["live_sessions"] * class_size.get(row["classroom_id"], 0)
-        class_weekly[row["classroom_id"]][week] = (
-            (row["right"] / row["answered"]) if row["answered"] else None
-        )
-    weeks = sorted(weekly)
+        seats_weekly[week][1] += could
+        class_weekly[row["classroom_id"]][week] = (row["seats"] or 0) / could if could else None
+    weeks = sorted(seats_weekly)
     skill_weekly: dict[str, dict[dt.date, float | None]] = defaultdict(dict)
     for row in (
         stats.annotate(week=TruncWeek("day"))
@@ -312,7 +329,6 @@ def school_review(school: School, filters: ReviewFilters) -> dict[str, Any]:
     class_rows = []
     for classroom in classes:
         row = per_class.get(classroom.pk, {})
-        answered = row.get("answered") or 0
         sessions = row.get("sessions") or 0
         live = row.get("live_sessions") or 0
         class_rows.append(
@@ -320,15 +336,15 @@ def school_review(school: School, filters: ReviewFilters) -> dict[str, Any]:
                 "classroom": classroom,
                 "teachers": list(classroom.teachers.all()),
                 "sessions": sessions,
-                "answered": answered,
-                "accuracy": (row["right"] / answered) if answered else None,
+                "answered": row.get("answered") or 0,
+                "skills": class_skills.get(classroom.pk, {}),
                 "participation": (row["seats"] / (live * classroom.student_count))
                 if live and classroom.student_count
                 else None,
+                # Weekly participation (a share right across skills is never drawn).
                 "spark": [class_weekly[classroom.pk].get(week) for week in weeks],
             }
         )
-    progress = [(week, weekly[week][0] / weekly[week][1] if weekly[week][1] else None) for week in weeks]
     attention = _attention(class_ids, student_stats, per_class, start, end)
     for item in attention:
         item["mode"] = filters.mode
@@ -346,7 +362,7 @@ def school_review(school: School, filters: ReviewFilters) -> dict[str, Any]:
         "start": start,
         "end": end,
         "classes": class_rows,
-        "progress": progress,
+        "skills": _skills_answered(class_rows),
         "attention": attention[:ATTENTION_SHOWN],
         "teachers": list(
             User.objects.filter(memberships__school=school).order_by("display_name", "email").distinct()
@@ -359,18 +375,30 @@ def school_review(school: School, filters: ReviewFilters) -> dict[str, Any]:
         "totals": {
             "sessions": sum(row["sessions"] for row in class_rows),
             "answered": sum(row["answered"] for row in class_rows),
-            "right": sum((per_class.get(c.pk, {}).get("right") or 0) for c in classes),
         },
     }
 
 
+def _skills_answered(class_rows: list[dict]) -> list[str]:
+    """The skills any of the classes answered in, in the pages' order."""
+    found = {skill for row in class_rows for skill in row["skills"]}
+    order = {skill: index for index, skill in enumerate(catalog.reported_skills())}
+    return sorted(found, key=lambda skill: (order.get(skill, len(order)), skill))
+
+
+#: Answers a student needs in a skill in each half of the period before a fall in it is called.
+FALLING_MIN_ANSWERS = 10
+#: A fall of this much in a skill's share right, from the first half of the period to the second.
+FALLING_BY = 0.15
+
+
 def _attention(class_ids, student_stats, per_class, start, end) -> list[dict[str, Any]]:
-    """Students whose accuracy fell from the first half of the period to the second, and students who took
-    part in no (or under half) of their class's sessions in the period."""
+    """Students whose share right in a skill fell from the first half of the period to the second, and
+    students who took part in no (or under half) of their class's sessions in the period."""
     middle = start + (end - start) / 2
-    figures = {
-        (row["student_id"], row["classroom_id"]): row
-        for row in student_stats.values("student_id", "classroom_id")
+    figures: dict[tuple[int, int], dict[str, Any]] = {}
+    for row in (
+        student_stats.values("student_id", "classroom_id", "skill")
         .annotate(
             played=Count("id"),
             live_played=Count("id", filter=Q(session__assignment__isnull=True)),
@@ -379,8 +407,16 @@ def _attention(class_ids, student_stats, per_class, start, end) -> list[dict[str
             after_n=Sum("answered", filter=Q(day__gte=middle)),
             after_r=Sum("correct", filter=Q(day__gte=middle)),
         )
-        .order_by()
-    }
+        .order_by("skill")
+    ):
+        totals = figures.setdefault(
+            (row["student_id"], row["classroom_id"]), {"played": 0, "live_played": 0, "drops": []}
+        )
+        totals["played"] += row["played"]
+        totals["live_played"] += row["live_played"]
+        drop = _skill_drop(row)
+        if drop is not None:
+            totals["drops"].append(drop)
     found = []
     enrolments = (
         Enrolment.objects.filter(classroom_id__in=class_ids)
@@ -394,16 +430,14 @@ def _attention(class_ids, student_stats, per_class, start, end) -> list[dict[str
         row = figures.get((enrolment.student_id, enrolment.classroom_id))
         played = row["played"] if row else 0
         live_played = row["live_played"] if row else 0
-        reasons, drop = [], None
+        drops = row["drops"] if row else []
+        reasons = []
         if held >= 2 and played == 0:
             reasons.append("absent")
         elif held >= 4 and live_played / held < 0.5:
             reasons.append("rarely")
-        if row and (row["before_n"] or 0) >= 10 and (row["after_n"] or 0) >= 10:
-            before, after = row["before_r"] / row["before_n"], row["after_r"] / row["after_n"]
-            if before - after >= 0.15:
-                reasons.append("falling")
-                drop = (before, after)
+        if drops:
+            reasons.append("falling")
         if reasons:
             found.append(
                 {
@@ -414,11 +448,26 @@ def _attention(class_ids, student_stats, per_class, start, end) -> list[dict[str
                     "live_played": live_played,
                     "homework_played": played - live_played,
                     "held": held,
-                    "drop": drop,
+                    "drops": drops,
                 }
             )
     found.sort(key=lambda item: ("falling" not in item["reasons"], item["played"] / (item["held"] or 1)))
     return found
+
+
+def _skill_drop(row: dict[str, Any]) -> dict[str, Any] | None:
+    """A skill's fall in share right between the period's halves, if it is one to call."""
+    if (row["before_n"] or 0) < FALLING_MIN_ANSWERS or (row["after_n"] or 0) < FALLING_MIN_ANSWERS:
+        return None
+    before, after = row["before_r"] / row["before_n"], row["after_r"] / row["after_n"]
+    if before - after < FALLING_BY:
+        return None
+    return {
+        "skill": row["skill"],
+        "label": catalog.skill_label(row["skill"]),
+        "before": before,
+        "after": after,
+    }
 
 
 #: A class's live games and the places taken in them, in a grouped query of session statistics
@@ -542,28 +591,28 @@ def _seen_keys(game: str, kind: str, classroom_ids: list[int]) -> dict[int, set[
 def item_analysis(classroom: Classroom, mode: str = BOTH) -> list[dict[str, Any]]:
     """Every question the class answered (answers that are right or wrong; quality scores are not) in
     live games, homework or both: share right, how often asked, and the discrimination index
-    (``reports.items``), hardest first. Three queries, and a fourth or fifth for the questions' names."""
+    (``reports.items``), hardest first. One grouped query of the class's answers (per student, question
+    and session: a question is rarely asked in more than a session or two), and one or two for the
+    questions' names, whatever the number of questions."""
     answers_of = in_mode(
         LearningFact.objects.filter(catalog.answers_q(), classroom=classroom, student__isnull=False),
         mode,
     ).exclude(item_id="")
-    answers = [
-        items.Answers(student_id, game, skill, item_id, answered, correct)
-        for student_id, game, skill, item_id, answered, correct in answers_of.values(
-            "student_id", "game", "skill", "item_id"
-        )
+    counts: dict[tuple, list[int]] = {}
+    sessions: dict[tuple[str, str], set[int]] = defaultdict(set)
+    for student_id, game, skill, item_id, session_id, answered, correct in (
+        answers_of.values("student_id", "game", "skill", "item_id", "session_id")
         .annotate(answered=Count("id"), correct=Count("id", filter=Q(correct=True)))
-        .values_list("student_id", "game", "skill", "item_id", "answered", "correct")
+        .values_list("student_id", "game", "skill", "item_id", "session_id", "answered", "correct")
         .order_by()
-    ]
-    sessions_of = {
-        (game, item_id): count
-        for game, item_id, count in answers_of.values("game", "item_id")
-        .annotate(sessions=Count("session_id", distinct=True))
-        .values_list("game", "item_id", "sessions")
-        .order_by()
-    }
-    rows = items.item_rows(answers, sessions_of)
+    ):
+        total = counts.setdefault((student_id, game, skill, item_id), [0, 0])
+        total[0] += answered
+        total[1] += correct
+        if session_id is not None:
+            sessions[(game, item_id)].add(session_id)
+    answers = [items.Answers(*key, answered, correct) for key, (answered, correct) in counts.items()]
+    rows = items.item_rows(answers, {key: len(found) for key, found in sessions.items()})
     labels = item_labels({classroom.pk: [(row.game, row.item_id) for row in rows]})
     named = {
         (row.game, row.item_id): catalog.item_text(
@@ -571,8 +620,10 @@ def item_analysis(classroom: Classroom, mode: str = BOTH) -> list[dict[str, Any]
         )
         for row in rows
     }
+    options = option_breakdown(answers_of, classroom.school_id)
     return [
         {
+            "options": options.get((row.game, row.item_id), []),
             "game": row.game,
             "skill": row.skill,
             "item_id": row.item_id,
@@ -583,6 +634,7 @@ def item_analysis(classroom: Classroom, mode: str = BOTH) -> list[dict[str, Any]
             "correct": row.correct,
             "share": row.share,
             "discrimination": row.discrimination,
+            "too_few": row.too_few,
             "weak": row.discrimination is not None and row.discrimination < items.WEAK_DISCRIMINATION,
         }
         for row in rows
@@ -689,3 +741,158 @@ def class_weak_spots(classroom: Classroom, mode: str = BOTH) -> dict[str, list[d
     categories.sort(key=lambda row: (row["share"], row["game"], row["category"]))
     level_rows.sort(key=lambda row: (row["share"], row["skill"], row["level"]))
     return {"categories": categories[:WEAK_SPOTS_SHOWN], "levels": level_rows[:WEAK_SPOTS_SHOWN]}
+
+
+# --- right after a session: who needs help, and the answers per option --------------------------------------
+
+#: A student needs help after a session when they gave at least ``HELP_MIN_ANSWERS`` answers in it and
+#: got under ``HELP_BELOW`` of them right, or ``HELP_DROP`` or more below their usual share right in the
+#: session's skill (their other sessions' share, from at least ``HELP_USUAL_ANSWERS`` answers).
+HELP_MIN_ANSWERS = 3
+HELP_BELOW = 0.5
+HELP_DROP = 0.25
+HELP_USUAL_ANSWERS = 10
+
+
+def session_help(session) -> dict[str, Any] | None:
+    """Who needs help after a session (``HELP_*``), lowest share first, each with the categories they
+    got under half right in it; ``None`` for a game with no answers to mark (Mind the Lines' marks are
+    its own measure). ``waiting``: the session's answers are still being recorded. Three queries."""
+    skill = catalog.game_skill(session.game)
+    if not catalog.games_spec("answer_categories").keys() & {session.game}:
+        return None
+    per_category = list(
+        LearningFact.objects.filter(catalog.answers_q(), session=session, student__isnull=False)
+        .values("student_id", "game", "category")
+        .annotate(answered=Count("id"), right=Count("id", filter=Q(correct=True)))
+        .order_by()
+    )
+    totals: dict[int, list[int]] = defaultdict(lambda: [0, 0])
+    weak: dict[int, list[str]] = defaultdict(list)
+    for row in per_category:
+        totals[row["student_id"]][0] += row["answered"]
+        totals[row["student_id"]][1] += row["right"]
+        if row["right"] / row["answered"] < HELP_BELOW:
+            weak[row["student_id"]].append(catalog.category_label(row["category"]))
+    usual = {
+        row["student_id"]: (row["right"], row["answered"])
+        for row in StudentSessionStat.objects.filter(student_id__in=list(totals), skill=skill, answered__gt=0)
+        .exclude(session=session)
+        .values("student_id")
+        .annotate(answered=Sum("answered"), right=Sum("correct"))
+        .order_by()
+        if row["answered"] >= HELP_USUAL_ANSWERS
+    }
+    flagged = []
+    for student_id, (answered, right) in totals.items():
+        share = right / answered
+        usual_share = usual[student_id][0] / usual[student_id][1] if student_id in usual else None
+        below = share < HELP_BELOW
+        dropped = usual_share is not None and usual_share - share >= HELP_DROP
+        if answered >= HELP_MIN_ANSWERS and (below or dropped):
+            flagged.append(
+                {
+                    "student_id": student_id,
+                    "right": right,
+                    "answered": answered,
+                    "share": share,
+                    "usual": usual_share,
+                    "below_usual": dropped,
+                    "categories": sorted(weak[student_id]),
+                }
+            )
+    names = dict(
+        Student.objects.filter(pk__in=[row["student_id"] for row in flagged]).values_list(
+            "pk", "display_name"
+        )
+    )
+    for row in flagged:
+        row["name"] = names.get(row["student_id"], "")
+    flagged.sort(key=lambda row: (row["share"], row["name"]))
+    return {
+        "session": session,
+        "skill": catalog.skill_label(skill),
+        "students": flagged,
+        "answered_by": len(totals),
+        "waiting": not totals and session.wrapped_up_at is None,
+        "rule": {"min": HELP_MIN_ANSWERS, "below": HELP_BELOW, "drop": round(100 * HELP_DROP)},
+    }
+
+
+def option_breakdown(facts: QuerySet, school_id: int) -> dict[tuple[str, str], list[dict[str, Any]]]:
+    """``{(game, question): [{"text", "count", "right"}]}``: how many answers picked each option of the
+    games' multiple-choice questions (``ReportMeasures.option_categories``) among ``facts``, in the
+    bank's order of the options (those nobody picked too, with 0), then any other option picked. Two
+    queries."""
+    spec = {game: measures for game, measures in all_measures().items() if measures.option_categories}
+    if not spec:
+        return {}
+    which = Q(pk__in=[])
+    for game, measures in spec.items():
+        which |= Q(game=game, category__in=measures.option_categories)
+    counts: dict[tuple[str, str], dict[str, list]] = defaultdict(dict)
+    for game, item_id, response, correct, count in (
+        facts.filter(which, student__isnull=False, correct__isnull=False, response__isnull=False)
+        .exclude(item_id="")
+        .values("game", "item_id", "response", "correct")
+        .annotate(count=Count("id"))
+        .values_list("game", "item_id", "response", "correct", "count")
+        .order_by()
+    ):
+        entry = counts[(game, item_id)].setdefault(str(response), [0, False])
+        entry[0] += count
+        entry[1] = entry[1] or bool(correct)
+    bank = _bank_options(spec, counts, school_id)
+    found = {}
+    for key, picked in counts.items():
+        options, accepted = bank.get(key, ([], set()))
+        texts = [*options, *sorted(text for text in picked if text not in options)]
+        found[key] = [
+            {
+                "text": text,
+                "count": picked.get(text, [0])[0],
+                "right": (picked[text][1] if text in picked else False) or text.casefold() in accepted,
+            }
+            for text in texts
+        ]
+    return found
+
+
+def _bank_options(spec, counts, school_id: int) -> dict[tuple[str, str], tuple[list[str], set[str]]]:
+    """Each question's options and accepted answers in its bank (the school's own before a shipped one)."""
+    found: dict[tuple[str, str], tuple[list[str], set[str]]] = {}
+    for game, measures in spec.items():
+        source = measures.item_labels
+        keys = [item_id for found_game, item_id in counts if found_game == game]
+        if not (source.bank and measures.options_field and keys):
+            continue
+        model = apps.get_model(source.bank)
+        fields = ["key", measures.options_field, *([source.answer_field] if source.answer_field else [])]
+        rows = (
+            model.objects.filter(Q(school__isnull=True) | Q(school_id=school_id), key__in=keys)
+            .order_by(F("school_id").asc(nulls_first=True))
+            .values_list(*fields)
+        )
+        for key, options, *accepted in rows:  # the school's own question last: it wins
+            right = {str(answer).casefold() for answer in (accepted[0] if accepted else None) or []}
+            found[(game, key)] = ([str(option) for option in options or []], right)
+    return found
+
+
+def session_options(session) -> dict[str, Any] | None:
+    """How the session's answers to each multiple-choice question spread over its options (``None``:
+    none asked)."""
+    breakdown = option_breakdown(LearningFact.objects.filter(session=session), session.classroom.school_id)
+    if not breakdown:
+        return None
+    labels = item_labels({session.classroom_id: sorted(breakdown)})
+    return {
+        "questions": [
+            {
+                "label": labels.get((session.classroom_id, game, item_id), item_id),
+                "options": options,
+                "answered": sum(option["count"] for option in options),
+            }
+            for (game, item_id), options in sorted(breakdown.items())
+        ]
+    }

@@ -25,6 +25,9 @@ urlpatterns = [
     path("classes/<int:pk>/students/<int:student_id>/apply/", views.apply_level, name="apply_level"),
     path("classes/<int:pk>/students/<int:student_id>/report.pdf", views.student_pdf, name="student_pdf"),
     path(
+        "classes/<int:pk>/students/<int:student_id>/summary/", views.student_summary, name="student_summary"
+    ),
+    path(
         "classes/<int:pk>/students/<int:student_id>/answers.csv",
         views.student_answers_csv,
         name="student_answers_csv",

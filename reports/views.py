@@ -11,13 +11,14 @@ from django.core.exceptions import ValidationError
 from django.http import Http404, HttpResponse, JsonResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.formats import date_format
 from django.utils.text import slugify
 from django.utils.translation import get_language_bidi
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
+from classrooms import languages
 from classrooms.models import Classroom, School, Student, User
 from classrooms.selectors import accommodations_of
 from games.definitions import definition, is_game
@@ -25,7 +26,7 @@ from questions import selectors as question_selectors
 from questions import services as question_services
 from questions.models import ItemReview
 
-from . import catalog, charts, exports, pdf, present, selectors, services
+from . import catalog, charts, exports, items, pdf, present, selectors, services
 from .forms import ApplyLevelForm, EraseForm, ModeForm, ReviewFilterForm
 from .models import LearningFact, ReportBuild, SkillSummary
 
@@ -135,7 +136,7 @@ def class_report(request, pk: int):
     mode = _mode(request)
     context = selectors.class_report(classroom, mode)
     data = present.named_questions(context["data"])
-    trends = pdf.class_trend_charts(data["sessions"], classroom.name) if data else []
+    trends = present.trend_charts(data["sessions"], name=classroom.name) if data else []
     # Participation is in the class's live games: a homework-only report has none.
     participation = selectors.class_participation(classroom) if mode != selectors.HOMEWORK else []
     weak_spots = selectors.class_weak_spots(classroom, mode)
@@ -183,6 +184,15 @@ def class_report(request, pk: int):
             "classroom": classroom,
             "report": context["report"],
             "data": data,
+            # Each named as the charts name it ("4 Dec (2)").
+            "sessions": [
+                present.session_figures(session, label)
+                for label, session in reversed(
+                    list(zip(present.session_labels(data["sessions"]), data["sessions"], strict=True))
+                )
+            ]
+            if data
+            else [],
             "rows": rows,
             "trends": trends,
             "participation": participation,
@@ -246,6 +256,40 @@ def student_report(request, pk: int, student_id: int):
             "rebuild_needed": context["rebuild_needed"],
             **_mode_context(mode),
         },
+    )
+
+
+@login_required
+@require_GET
+def student_summary(request, pk: int, student_id: int):
+    """A one-page summary for the student and their family, in the student's language, to print: what
+    they played, their skills, their recommended levels and a sentence of advice."""
+    classroom = _classroom(request, pk)
+    student = _student(classroom, student_id)
+    context = selectors.student_report(student, classroom)
+    if context["report"] is None:
+        raise Http404
+    with translation.override(_student_language(student)):
+        return render(
+            request,
+            "reports/student_summary.html",
+            {
+                "classroom": classroom,
+                "student": student,
+                "report": context["report"],
+                "summary": present.family_summary(
+                    context["report"], context["summaries"], name=student.display_name
+                ),
+            },
+        )
+
+
+def _student_language(student: Student) -> str:
+    """The student's language (their teacher set it), else their school's, else the page's."""
+    return (
+        languages.supported(student.language)
+        or languages.supported(student.school.default_language)
+        or translation.get_language()
     )
 
 
@@ -341,7 +385,7 @@ def class_skills_csv(request, pk: int):
     mode = _mode(request)
     students = Student.objects.filter(enrolments__classroom=classroom).order_by("display_name", "id")
     names = {student.pk: classroom.name for student in students}
-    lines = exports.csv_lines(exports.SKILL_HEADER, exports.skill_rows(students, names, mode))
+    lines = exports.csv_lines(exports.SKILL_COLUMNS, exports.skill_rows(students, names, mode))
     return _csv_response(lines, _filename(classroom.name, "skills", mode=mode))
 
 
@@ -354,7 +398,7 @@ def class_answers_csv(request, pk: int):
     classroom = _classroom(request, pk)
     mode = _mode(request)
     rows = exports.answer_rows(_class_facts(classroom, mode), classroom.school.zone)
-    lines = exports.csv_lines(exports.ANSWER_HEADER, rows)
+    lines = exports.csv_lines(exports.ANSWER_COLUMNS, rows)
     return _csv_response(lines, _filename(classroom.name, "answers", mode=mode))
 
 
@@ -364,7 +408,7 @@ def class_sessions_csv(request, pk: int):
     mode = _mode(request)
     rows = exports.session_rows(selectors.class_sessions(classroom, mode), classroom.school.zone)
     return _csv_response(
-        exports.csv_lines(exports.SESSION_HEADER, rows), _filename(classroom.name, "sessions", mode=mode)
+        exports.csv_lines(exports.SESSION_COLUMNS, rows), _filename(classroom.name, "sessions", mode=mode)
     )
 
 
@@ -374,14 +418,14 @@ def class_items_csv(request, pk: int):
     mode = _mode(request)
     rows = exports.item_rows(selectors.item_analysis(classroom, mode))
     return _csv_response(
-        exports.csv_lines(exports.ITEM_HEADER, rows), _filename(classroom.name, "questions", mode=mode)
+        exports.csv_lines(exports.ITEM_COLUMNS, rows), _filename(classroom.name, "questions", mode=mode)
     )
 
 
 @login_required
 def class_xlsx(request, pk: int):
-    """The class's exports as one spreadsheet: a sheet per view, the same cells as the CSV files, and a
-    last sheet saying what it counts."""
+    """The class's exports as one spreadsheet: a sheet per view, the same figures as the CSV files (typed,
+    with headers in the reader's language), and a last sheet saying what it counts."""
     classroom = _classroom(request, pk)
     mode = _mode(request)
     zone = classroom.school.zone
@@ -390,26 +434,26 @@ def class_xlsx(request, pk: int):
         [
             exports.Sheet(
                 _("Students × skills"),
-                exports.SKILL_HEADER,
+                exports.SKILL_COLUMNS,
                 exports.skill_rows(students, {student.pk: classroom.name for student in students}, mode),
             ),
             exports.Sheet(
                 _("Every answer"),
-                exports.ANSWER_HEADER,
+                exports.ANSWER_COLUMNS,
                 exports.answer_rows(_class_facts(classroom, mode), zone),
             ),
             exports.Sheet(
                 _("Sessions"),
-                exports.SESSION_HEADER,
+                exports.SESSION_COLUMNS,
                 exports.session_rows(selectors.class_sessions(classroom, mode), zone),
             ),
             exports.Sheet(
                 _("Questions"),
-                exports.ITEM_HEADER,
+                exports.ITEM_COLUMNS,
                 exports.item_rows(selectors.item_analysis(classroom, mode)),
             ),
-            exports.about_sheet(classroom, present.mode_label(mode), zone),
         ],
+        exports.about_rows(classroom, present.mode_label(mode), zone),
         right_to_left=get_language_bidi(),
     )
     response = HttpResponse(content, content_type=XLSX)
@@ -427,14 +471,29 @@ def class_items(request, pk: int):
     mode = _mode(request)
     rows = selectors.item_analysis(classroom, mode)
     reviews = question_selectors.item_reviews(classroom.school_id)
+    # Worded here, once per game and skill: a template spends far longer resolving each row's variables.
+    games = {
+        game: (catalog.game_label(game), definition(game).bank) for game in {row["game"] for row in rows}
+    }
+    skills = {skill: catalog.skill_label(skill) for skill in {row["skill"] for row in rows}}
     for row in rows:
-        row["game_label"] = catalog.game_label(row["game"])
-        row["skill_label"] = catalog.skill_label(row["skill"])
-        bank = definition(row["game"]).bank
+        row["game_label"], bank = games[row["game"]]
+        row["skill_label"] = skills[row["skill"]]
+        row["right"] = f"{row['correct']}/{row['answered']} ({present.pct(row['share'])})"
+        row["index"] = "" if row["discrimination"] is None else f"{row['discrimination']:.2f}"
         row["reviewable"] = bank is not None and bank.reviewable
         row["review"] = reviews.get((bank.kind, row["item_id"])) if row["reviewable"] else None
+    context = _mode_context(mode)
     return render(
-        request, "reports/class_items.html", {"classroom": classroom, "rows": rows, **_mode_context(mode)}
+        request,
+        "reports/class_items.html",
+        {
+            "classroom": classroom,
+            "rows": rows,
+            "review_url": reverse("reports:class_item_review", args=[classroom.pk]) + context["mode_query"],
+            "min_students": items.MIN_STUDENTS,
+            **context,
+        },
     )
 
 
@@ -476,7 +535,7 @@ def student_answers_csv(request, pk: int, student_id: int):
     student = _student(classroom, student_id)
     mode = _mode(request)
     facts = selectors.in_mode(LearningFact.objects.filter(classroom=classroom, student=student), mode)
-    lines = exports.csv_lines(exports.ANSWER_HEADER, exports.answer_rows(facts, classroom.school.zone))
+    lines = exports.csv_lines(exports.ANSWER_COLUMNS, exports.answer_rows(facts, classroom.school.zone))
     return _csv_response(lines, _filename(student.display_name, classroom.name, "answers", mode=mode))
 
 
@@ -594,8 +653,10 @@ def school_review(request):
     )
     for row in review["classes"]:
         row["spark_chart"] = charts.sparkline(
-            row["spark"], title=_("Weekly accuracy of %(class)s") % {"class": row["classroom"].name}
+            row["spark"], title=_("Weekly participation of %(class)s") % {"class": row["classroom"].name}
         )
+        # The share right in each skill (never one share across skills).
+        row["shares"] = [_share_cell(row["skills"].get(skill)) for skill in review["skills"]]
     for item in review["attention"]:
         item["labels"] = present.attention_labels(item["reasons"], filters.mode)
     return render(
@@ -609,6 +670,7 @@ def school_review(request):
             "skill_tables": skill_tables,
             "participation_chart": participation_chart,
             "attention_chart": attention_chart,
+            "answered_skills": [catalog.skill_label(skill) for skill in review["skills"]],
             "query": request.GET.urlencode(),
             **_mode_context(filters.mode),
         },
@@ -639,7 +701,7 @@ def school_skills_csv(request):
     ):
         if name:
             names[student_id] = f"{names[student_id]}; {name}" if student_id in names else name
-    lines = exports.csv_lines(exports.SKILL_HEADER, exports.skill_rows(students, names, mode))
+    lines = exports.csv_lines(exports.SKILL_COLUMNS, exports.skill_rows(students, names, mode))
     return _csv_response(lines, _filename(school.name, "skills", mode=mode))
 
 
@@ -692,6 +754,12 @@ def _where(note: dict) -> str:
     }
 
 
+def _titled(chart: charts.Chart, title: str) -> charts.Chart:
+    """The chart under the title a child reads (shown above it, and naming it for screen readers)."""
+    chart.title = title
+    return chart
+
+
 @require_GET
 def my_progress(request):
     student = request.student
@@ -711,8 +779,10 @@ def my_progress(request):
                 # never drawn as a share right).
                 "charts": [
                     {
-                        "title": _("My %(skill)s: right answers in each game") % {"skill": item["label"]},
-                        "chart": item["chart"],
+                        "chart": _titled(
+                            item["chart"],
+                            _("My %(skill)s: right answers in each game") % {"skill": item["label"]},
+                        ),
                         "dom_id": f"my-trend-{report.classroom_id}-{item['skill']}",
                     }
                     for item in present.trend_charts(data.get("trend", []), name=student.display_name)

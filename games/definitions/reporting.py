@@ -69,6 +69,11 @@ class ItemLabels:
     shipped_filter: tuple[tuple[str, Any], ...] = ()
     detail_key: str = ""
     from_id: Callable[[str], str | None] | None = None
+    #: Bank questions of these categories (the bank's ``category``) are named by their answer, the first
+    #: of the list in ``answer_field``: their text is the same for every question (a spelling's
+    #: "Listen and spell the word.").
+    answer_field: str = ""
+    answer_categories: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -101,6 +106,14 @@ class ReportMeasures:
     #: drawing recognised by the group also depends on the others): shown as their own share ("6 of 9"),
     #: never added into the skill's share right.
     share_categories: tuple[str, ...] = ()
+    #: Multiple-choice categories: their answers are counted per option picked (the fact's response, the
+    #: option's text), with the options of the question bank's ``options_field`` nobody picked.
+    option_categories: tuple[str, ...] = ()
+    options_field: str = ""
+    #: Categories whose facts without a response (and not right) are questions the student let run out
+    #: of time: "no answer", counted apart, never a wrong answer (nor in the share right, nor level
+    #: evidence). ``None``: every category of the game.
+    no_answer_categories: Categories = ()
     detail_columns: tuple[DetailColumn, ...] = ()
     item_labels: ItemLabels = field(default_factory=ItemLabels)
     #: A question's name (found by ``item_labels``) as the reader reads it, at request time: the game's

@@ -124,6 +124,9 @@ def _class_figures(figures: FactFigures, class_sessions, items, wrong) -> dict[s
                 row.time_count,
                 assignments.get(row.session_id),
                 students.get(row.session_id),
+                row.no_answer,
+                row.measured,
+                row.measured_right,
             ),
         )
         for row in class_sessions
@@ -235,9 +238,27 @@ def _session_data(sessions: list[SessionLine]) -> dict[str, Any]:
             "sessions": len(lines),
             "answered": answered,
             "correct": right,
-            "accuracy": ratio(right, answered),
+            # The share right is taken within each skill, never across them.
+            "skills": _skill_totals(lines),
         },
         "sessions": per_session[-SESSIONS_SHOWN:],
+    }
+
+
+def _skill_totals(lines: list[SessionLine]) -> dict[str, dict[str, Any]]:
+    """``{skill: {answered, correct, accuracy}}`` of the sessions with answers, in the skills' order."""
+    totals: dict[str, list[int]] = {}
+    for line in lines:
+        if line.answered:
+            entry = totals.setdefault(catalog.game_skill(line.game), [0, 0])
+            entry[0] += line.answered
+            entry[1] += line.correct
+    order = {skill: index for index, skill in enumerate(catalog.reported_skills())}
+    return {
+        skill: {"answered": answered, "correct": right, "accuracy": ratio(right, answered)}
+        for skill, (answered, right) in sorted(
+            totals.items(), key=lambda item: (order.get(item[0], 99), item[0])
+        )
     }
 
 
@@ -255,6 +276,10 @@ def _session_entry(lines: list[SessionLine]) -> dict[str, Any]:
         "correct": right,
         "accuracy": ratio(right, answered),
         "mean_time": mean(sum(line.time_total for line in lines), sum(line.time_count for line in lines)),
+        # Timed-out questions, and the game's own marks (Mind the Lines'), apart from the answers.
+        "no_answer": sum(line.no_answer for line in lines),
+        "measured": sum(line.measured for line in lines),
+        "measured_right": sum(line.measured_right for line in lines),
     }
     if first.homework:
         entry.update(
@@ -324,11 +349,23 @@ def _bank_texts(
         if source.bank:
             visible = Q(school__isnull=True, **dict(source.shipped_filter)) | Q(school_id__in=schools)
             model = apps.get_model(source.bank)
-            for key, text, school_id in model.objects.filter(visible, key__in=wanted[game]).values_list(
-                "key", source.text_field, "school_id"
-            ):
-                texts[(game, school_id, key)] = text
+            fields = ["key", source.text_field, "school_id"]
+            if source.answer_field:
+                fields += [source.answer_field, "category"]
+            for key, text, school_id, *answer in model.objects.filter(
+                visible, key__in=wanted[game]
+            ).values_list(*fields):
+                texts[(game, school_id, key)] = _bank_text(source, text, answer)
     return texts
+
+
+def _bank_text(source: ItemLabels, text: str, answer: list) -> str:
+    """A bank question's text, or its answer where the game names questions of that category by it."""
+    if answer and answer[1] in source.answer_categories:
+        answers = answer[0]
+        found = answers[0] if isinstance(answers, list) and answers else answers
+        return str(found) if found else text
+    return text
 
 
 def _detail_texts(

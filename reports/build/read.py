@@ -81,6 +81,10 @@ class SessionRow(NamedTuple):
     correct: int
     time_total: float
     time_count: int
+    #: Questions left to run out of time, and the game's own marks (``share_categories``) and right.
+    no_answer: int = 0
+    measured: int = 0
+    measured_right: int = 0
 
 
 #: The columns of the per-question rows (``ClassItemStat``) and the wrong answers (``ClassWrongAnswer``),
@@ -116,6 +120,9 @@ class SessionLine(NamedTuple):
     #: A homework attempt's assignment and student (None for a live game).
     assignment: int | None = None
     student: int | None = None
+    no_answer: int = 0
+    measured: int = 0
+    measured_right: int = 0
 
     @property
     def homework(self) -> bool:
@@ -144,7 +151,7 @@ class FactFigures:
     #: The sessions whose per-session statistics are rebuilt.
     wanted: set[int]
     #: Over answers, per student and session: (student, session, answered, right, time in millionths,
-    #: answers timed)
+    #: answers timed, no answers (timed out), the game's own marks, and right of those)
     per_session: list[tuple]
     #: (student, session) of the students who took part (not only waited)
     joined: list[tuple[int, int]]
@@ -262,6 +269,8 @@ def _facts_table_sql(scope: Scope) -> tuple[str, list]:
     and a few derived ones (is it an answer, the wrong answer given, the games' detail columns)."""
     facts_table = connection.ops.quote_name(LearningFact._meta.db_table)
     answers, answer_params = _games_sql(catalog.games_spec("answer_categories"))
+    timed_out, timed_out_params = _games_sql(catalog.games_spec("no_answer_categories"))
+    shares, share_params = _games_sql(_share_spec())
     listable, listable_params = _games_sql(catalog.games_spec("wrong_answer_categories"))
     details, detail_params = _detail_columns()
     classes_in, where_params = _in(scope.classroom_ids)
@@ -277,17 +286,31 @@ def _facts_table_sql(scope: Scope) -> tuple[str, list]:
     homework = f"""COALESCE(session_id IN (
         SELECT id FROM {sessions_table} WHERE classroom_id {attempts_in} AND assignment_id IS NOT NULL
     ), FALSE)"""
+    # A question the student let run out of time is "no answer": not an answer (nor wrong).
+    no_answer = f"(response IS NULL AND COALESCE(correct, FALSE) = FALSE AND {timed_out})"
     create = f"""
         CREATE TEMPORARY TABLE {FACTS_TABLE} {temporary} AS
         SELECT student_id, session_id, classroom_id, game, category, skill, level, item_id, correct,
                time_taken, score, teacher_marked,
-               (correct IS NOT NULL AND {answers}) AS answer,
+               (correct IS NOT NULL AND {answers} AND NOT {no_answer}) AS answer,
+               {no_answer} AS no_answer,
+               (correct IS NOT NULL AND {shares}) AS measured,
                CASE WHEN correct = FALSE AND response IS NOT NULL AND {listable} THEN response END AS wrong,
                {homework} AS homework
                {details}
         FROM {facts_table} WHERE {where}
     """
-    return create, [*answer_params, *listable_params, *attempt_params, *detail_params, *where_params]
+    params = [*answer_params, *timed_out_params, *timed_out_params, *share_params, *listable_params]
+    return create, [*params, *attempt_params, *detail_params, *where_params]
+
+
+def _share_spec() -> dict[str, tuple[str, ...]]:
+    """The games' own share measures (``share_categories``: Mind the Lines' drawings and decoy hunts)."""
+    return {
+        game: measures.share_categories
+        for game, measures in all_measures().items()
+        if measures.share_categories
+    }
 
 
 def _figure_sql(figure: Counted | Summed) -> str:
@@ -379,16 +402,19 @@ def _per_session_sql(table: str) -> str:
     return f"""
         SELECT student_id, session_id, COUNT(*) FILTER (WHERE answer),
                COUNT(*) FILTER (WHERE answer AND correct), {_sum("time_taken", "answer")},
-               COUNT(time_taken) FILTER (WHERE answer)
+               COUNT(time_taken) FILTER (WHERE answer), COUNT(*) FILTER (WHERE no_answer),
+               COUNT(*) FILTER (WHERE measured), COUNT(*) FILTER (WHERE measured AND correct)
         FROM {table} WHERE student_id IS NOT NULL AND session_id IS NOT NULL
         GROUP BY student_id, session_id"""
 
 
 def _grouped_sql(table: str) -> str:
     return f"""
-        SELECT student_id, classroom_id, game, category, skill, level, COUNT(*), COUNT(correct),
-               COUNT(*) FILTER (WHERE correct), {_sum("time_taken", "correct IS NOT NULL")},
-               COUNT(time_taken) FILTER (WHERE correct IS NOT NULL), {_sum("score")}, COUNT(score),
+        SELECT student_id, classroom_id, game, category, skill, level, COUNT(*),
+               COUNT(*) FILTER (WHERE correct IS NOT NULL AND NOT no_answer),
+               COUNT(*) FILTER (WHERE correct), {_sum("time_taken", "correct IS NOT NULL AND NOT no_answer")},
+               COUNT(time_taken) FILTER (WHERE correct IS NOT NULL AND NOT no_answer), {_sum("score")},
+               COUNT(score),
                COUNT(*) FILTER (WHERE teacher_marked), homework
         FROM {table} WHERE student_id IS NOT NULL
         GROUP BY student_id, classroom_id, game, category, skill, level, homework"""
@@ -500,13 +526,26 @@ def _kept_class_sessions(classroom_ids: list[int], replaced: set[int]) -> list[t
             "correct",
             "time_total",
             "time_count",
+            "no_answer",
+            "measured",
+            "measured_right",
             "session__assignment_id",
         )
     )
     rows = list(rows)
     students = attempt_students([row[2] for row in rows if row[-1] is not None])
     return [
-        (classroom_id, SessionLine(*line, assignment=assignment_id, student=students.get(line[1])))
+        (
+            classroom_id,
+            SessionLine(
+                *line[:9],
+                assignment=assignment_id,
+                student=students.get(line[1]),
+                no_answer=line[9],
+                measured=line[10],
+                measured_right=line[11],
+            ),
+        )
         for classroom_id, *line, assignment_id in rows
     ]
 
@@ -609,6 +648,9 @@ def _latest_evidence_lateral(student_ids: list[int]) -> list[tuple]:
     limited = [(game, list(categories)) for game, categories in spec.items() if categories]
     conditions = ["f.game = ANY(%s)"] + ["(f.game = %s AND f.category = ANY(%s))" for _limited in limited]
     params: list = [games] + [value for game, categories in limited for value in (game, categories)]
+    no_answer, no_answer_params = _games_sql(catalog.games_spec("no_answer_categories"))
+    no_answer = no_answer.replace("game", "f.game").replace("category", "f.category")
+    params += no_answer_params
     pairs = [(student, skill) for student in student_ids for skill in catalog.LEVELLED_SKILLS]
     sql = f"""
         SELECT p.student_id, p.skill, f.level, f.correct
@@ -617,6 +659,7 @@ def _latest_evidence_lateral(student_ids: list[int]) -> list[tuple]:
             SELECT f.level, f.correct FROM {LearningFact._meta.db_table} f
             WHERE f.student_id = p.student_id AND f.skill = p.skill
               AND f.correct IS NOT NULL AND f.level IS NOT NULL AND ({" OR ".join(conditions)})
+              AND NOT (f.response IS NULL AND NOT f.correct AND {no_answer})
             ORDER BY f.created_at DESC, f.id DESC
             LIMIT %s
         ) f

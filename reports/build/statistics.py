@@ -41,9 +41,10 @@ def session_rows(figures: FactFigures) -> list[SessionRow]:
     took part without answering (unless their data was erased since)."""
     about = _session_facts(figures)
     stats: dict[tuple[int, int], SessionRow] = {}
-    for student_id, session_id, answered, right, time_micros, timed in figures.per_session:
+    for student_id, session_id, answered, right, time_micros, timed, *others in figures.per_session:
         if session_id in figures.wanted:
             session = about[session_id]
+            no_answer, measured, measured_right = others
             stats[(student_id, session_id)] = SessionRow(
                 student_id,
                 session.classroom_id,
@@ -55,6 +56,9 @@ def session_rows(figures: FactFigures) -> list[SessionRow]:
                 right,
                 round((time_micros or 0) / MICRO, 3),
                 timed,
+                no_answer,
+                measured,
+                measured_right,
             )
     for student_id, session_id in figures.joined:
         if (student_id, session_id) in stats or _erased_since(figures, student_id, session_id):
@@ -88,6 +92,9 @@ class _SessionTotals:
     correct: int = 0
     time_total: float = 0.0
     time_count: int = 0
+    no_answer: int = 0
+    measured: int = 0
+    measured_right: int = 0
 
 
 def class_session_rows(figures: FactFigures, rows: list[SessionRow]) -> list[Row]:
@@ -101,6 +108,9 @@ def class_session_rows(figures: FactFigures, rows: list[SessionRow]) -> list[Row
         total.correct += stat.correct
         total.time_total += stat.time_total
         total.time_count += stat.time_count
+        total.no_answer += stat.no_answer
+        total.measured += stat.measured
+        total.measured_right += stat.measured_right
     return [
         Row(
             classroom_id=sessions[session_id]["classroom_id"],
@@ -113,6 +123,9 @@ def class_session_rows(figures: FactFigures, rows: list[SessionRow]) -> list[Row
             correct=total.correct,
             time_total=round(total.time_total, 3),
             time_count=total.time_count,
+            no_answer=total.no_answer,
+            measured=total.measured,
+            measured_right=total.measured_right,
             frozen=False,
         )
         for session_id, total in sorted(totals.items())

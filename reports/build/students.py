@@ -361,13 +361,11 @@ def _student_report(student: _Student, class_categories) -> tuple[dict[str, Any]
     played = student.played
     with_answers = [stat for stat in played if stat.answered]
     trend = _trend(with_answers, student.homework)
-    recent = with_answers[-RECENT_SESSIONS:]
-    previous = with_answers[-2 * RECENT_SESSIONS : -RECENT_SESSIONS]
-    recent_accuracy = ratio(sum(s.correct for s in recent), sum(s.answered for s in recent))
-    previous_accuracy = ratio(sum(s.correct for s in previous), sum(s.answered for s in previous))
+    forms = _form_by_skill(with_answers)
     held = student.held
     participation = ratio(student.live_played, held) if held else None
-    attention = _attention(recent_accuracy, previous_accuracy, len(previous), held, played, participation)
+    attention = _attention(forms, held, played, participation)
+    moved = max(forms, key=lambda form: (abs(form.recent - form.previous), form.skill), default=None)
     data = {
         "totals": {
             "answered": totals.answered,
@@ -378,6 +376,8 @@ def _student_report(student: _Student, class_categories) -> tuple[dict[str, Any]
             "sessions_with_answers": len(with_answers),
             "sessions_held": held,
             "homework_sessions": len(student.homework),
+            # Questions left to run out of time: counted apart, never as wrong answers.
+            "no_answer": sum(stat.no_answer for stat in played),
             "participation": participation,
             "first_played": played[0].day.isoformat() if played else None,
         },
@@ -388,7 +388,7 @@ def _student_report(student: _Student, class_categories) -> tuple[dict[str, Any]
         "trend": trend,
         "spark": [point["accuracy"] for point in trend[-SPARK_SESSIONS:]],
         "insights": _insight_data(student.insights, category_list),
-        "notes": _notes(category_list, recent_accuracy, previous_accuracy, len(previous), participation),
+        "notes": _notes(category_list, forms, participation),
         "attention": attention,
         "skills": student.skills,
     }
@@ -399,8 +399,9 @@ def _student_report(student: _Student, class_categories) -> tuple[dict[str, Any]
         "sessions_played": len(played),
         "sessions_held": held,
         "last_played": played[-1].day if played else None,
-        "recent_accuracy": recent_accuracy,
-        "previous_accuracy": previous_accuracy,
+        # The skill whose form moved most (a share right is only ever taken within one skill).
+        "recent_accuracy": moved.recent if moved else None,
+        "previous_accuracy": moved.previous if moved else None,
         "needs_attention": bool(attention),
     }
     return columns, data
@@ -479,6 +480,8 @@ def _trend(with_answers: list[SessionRow], homework: set[int]) -> list[dict[str,
         }
         if stat.session_id in homework:
             point["homework"] = True
+        if stat.no_answer:
+            point["no_answer"] = stat.no_answer
         points.append(point)
     return points
 
@@ -496,14 +499,37 @@ def _level_list(level_rows: list[LevelTotals]) -> list[dict[str, Any]]:
     ]
 
 
-def _attention(recent, previous, previous_sessions, held, played, participation) -> list[str]:
-    """Why the student needs a teacher's attention: accuracy falling, not taking part, or rarely."""
-    falling = (
-        recent is not None
-        and previous is not None
-        and previous_sessions == RECENT_SESSIONS
-        and previous - recent >= FALLING_BY
-    )
+@dataclass(frozen=True)
+class _Form:
+    """A skill's recent form: the share right in its last sessions against the ones before them."""
+
+    skill: str
+    recent: float
+    previous: float
+
+
+def _form_by_skill(with_answers: list[SessionRow]) -> list[_Form]:
+    """Each skill's form, for the skills with at least twice ``RECENT_SESSIONS`` sessions with answers:
+    a share right is only ever taken within one skill, so form is compared skill by skill."""
+    by_skill: dict[str, list[SessionRow]] = defaultdict(list)
+    for stat in with_answers:
+        by_skill[stat.skill].append(stat)
+    forms = []
+    for skill, stats in sorted(by_skill.items()):
+        recent = stats[-RECENT_SESSIONS:]
+        previous = stats[-2 * RECENT_SESSIONS : -RECENT_SESSIONS]
+        if len(previous) == RECENT_SESSIONS:
+            recent_share = ratio(sum(s.correct for s in recent), sum(s.answered for s in recent))
+            previous_share = ratio(sum(s.correct for s in previous), sum(s.answered for s in previous))
+            if recent_share is not None and previous_share is not None:
+                forms.append(_Form(skill, recent_share, previous_share))
+    return forms
+
+
+def _attention(forms: list[_Form], held, played, participation) -> list[str]:
+    """Why the student needs a teacher's attention: accuracy falling (in a skill), not taking part, or
+    rarely."""
+    falling = any(form.previous - form.recent >= FALLING_BY for form in forms)
     absent = held >= 2 and not played
     low_participation = held >= 4 and participation is not None and participation < 0.5
     return [
@@ -530,7 +556,7 @@ def _insight_data(insights: dict[str, Any], category_list: list[dict]) -> dict[s
     return data
 
 
-def _notes(categories, recent, previous, previous_sessions, participation) -> list[dict[str, Any]]:
+def _notes(categories, forms: list[_Form], participation) -> list[dict[str, Any]]:
     """Strengths and weaknesses as data (``reports.present`` turns them into sentences)."""
     notes = []
     enough = [row for row in categories if row["answered"] >= MIN_CATEGORY_ANSWERS]
@@ -540,11 +566,12 @@ def _notes(categories, recent, previous, previous_sessions, participation) -> li
     for row in sorted(enough, key=lambda r: (r["accuracy"] or 0, r["game"], r["category"])):
         if row["accuracy"] < WEAKNESS_BELOW:
             notes.append({"kind": "weakness", **_note_fields(row)})
-    if recent is not None and previous is not None and previous_sessions == RECENT_SESSIONS:
-        if recent - previous >= 0.1:
-            notes.append({"kind": "rising", "recent": recent, "previous": previous})
-        elif previous - recent >= 0.1:
-            notes.append({"kind": "falling", "recent": recent, "previous": previous})
+    for form in forms:
+        change = {"skill": form.skill, "recent": form.recent, "previous": form.previous}
+        if form.recent - form.previous >= 0.1:
+            notes.append({"kind": "rising", **change})
+        elif form.previous - form.recent >= 0.1:
+            notes.append({"kind": "falling", **change})
     timed = [row for row in enough if row["mean_time"] is not None]
     if len(timed) >= 2:
         fastest = min(timed, key=lambda r: (r["mean_time"], r["game"], r["category"]))

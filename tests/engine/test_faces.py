@@ -17,6 +17,7 @@ from games.engine.faces.features import (
     FEATURES,
     HAIR_COLOURS,
     board_problems,
+    current_round,
     describe,
     generate_board,
 )
@@ -688,6 +689,12 @@ def test_facts_for_questions_names_rounds_and_matches():
     assert question["correct"] is None and question["score"] == events[0]["quality"]
     name_fact = by_category["name"][0]
     assert name_fact["correct"] is True and name_fact["time_taken"] == 3.0
+    # The face named is told by its name and description, not only its letter (a different face on
+    # every board).
+    face = next(f for f in current_round(state)["board"] if f["id"] == name_fact["response"]["face"])
+    assert name_fact["detail"]["face_name"] == face["name"]
+    assert name_fact["detail"]["description"] == face["description"]
+    assert name_fact["item_id"].startswith(face["id"] + ":") and len(name_fact["item_id"]) <= 64
     rounds = {f["player"]: f["correct"] for f in by_category["round"]}
     assert rounds == {h.other(asker): True, asker: False}
     assert "match" not in by_category

@@ -32,7 +32,9 @@ def finished_session(classroom, game="wordup", *, day=1, by=None, students=()):
     return session
 
 
-def fact(student, session, *, category, correct, level=3, time=5.0, item="", response=None, **extra):
+def fact(student, session, *, category, correct, level=3, time=5.0, item="", response="", **extra):
+    """A learning fact. ``response`` "" by default: an answer given (``None`` is a question left to run
+    out of time in Word Up and a timed-out decoy hunt in Mind the Lines)."""
     game = extra.pop("game", session.game)
     skills = {"wordup": "english_vocabulary", "mindlines": "english_vocabulary", "lineit": "numeracy"}
     row = LearningFact.objects.create(

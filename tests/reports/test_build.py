@@ -55,7 +55,13 @@ def test_class_figures(word_up_week, class_7b):
     # "cat" and "Cat" are one wrong answer, given twice.
     assert list(ClassWrongAnswer.objects.filter(item_id="q2").values_list("answer", "count")) == [("Cat", 2)]
     data = ClassReport.objects.get(classroom=class_7b).data
-    assert data["totals"] == {"sessions": 2, "answered": 9, "correct": 4, "accuracy": 0.4444}
+    # The share right is per skill, never one across the class's skills.
+    assert data["totals"] == {
+        "sessions": 2,
+        "answered": 9,
+        "correct": 4,
+        "skills": {"english_vocabulary": {"answered": 9, "correct": 4, "accuracy": 0.4444}},
+    }
     hardest = [(row["item_id"], row["correct"], row["answered"]) for row in data["hardest"]]
     assert hardest == []  # no question was answered three times yet
     assert data["wrong"][0]["answer"] == "Cat" and data["wrong"][0]["times"] == 2

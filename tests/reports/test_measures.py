@@ -54,12 +54,21 @@ def test_the_class_report_names_questions_where_each_game_says(
     class_7b, ms_rivera, ava, ben, riverside, client_of
 ):
     WordUpQuestion.objects.create(
-        key="w1", level=3, category="spelling", prompt="Shipped prompt", answers=["x"], letters=1
+        key="w1", level=3, category="missing_word", prompt="Shipped prompt", answers=["x"], letters=1
+    )
+    # Every spelling reads the same: it is named by its word.
+    WordUpQuestion.objects.create(
+        key="w2",
+        level=3,
+        category="spelling",
+        prompt="Listen and spell the word.",
+        answers=["friend"],
+        letters=6,
     )
     WordUpQuestion.objects.create(
         key="w1",
         level=3,
-        category="spelling",
+        category="missing_word",
         prompt="Our own prompt",
         answers=["x"],
         letters=1,
@@ -81,6 +90,7 @@ def test_the_class_report_names_questions_where_each_game_says(
     for student in (ava, ben):
         for _ in range(2):
             fact(student, played["wordup"], category="spelling", correct=False, item="w1", response="frend")
+            fact(student, played["wordup"], category="spelling", correct=False, item="w2", response="freind")
             fact(student, played["lineup"], category="Science", correct=False, item="l1", response=[2, 1])
             fact(student, played["lineit"], category="comparison", correct=False, item="compare:7/10|3/4")
             fact(
@@ -97,20 +107,22 @@ def test_the_class_report_names_questions_where_each_game_says(
                 played["faces"],
                 category="name",
                 correct=False,
-                item="face-3",
+                item="K:0123456789ab",
                 level=None,
-                response={"face": "face-1"},
+                response={"face": "K"},
+                detail={"face_name": "Kofi", "description": "Kofi: red hair, glasses"},
             )
     classrooms_build([class_7b.pk])
 
     hardest = {
-        row["game"]: row["label"] for row in ClassReport.objects.get(classroom=class_7b).data["hardest"]
+        (row["game"], row["label"]) for row in ClassReport.objects.get(classroom=class_7b).data["hardest"]
     }
     assert hardest == {
-        "wordup": "Our own prompt",  # the school's own question before the shipped one
-        "lineup": "Tallest towers",
-        "lineit": "7/10 vs 3/4",
-        "faces": "face-3",  # no name declared: the id
+        ("wordup", "Our own prompt"),  # the school's own question before the shipped one
+        ("wordup", "friend"),  # a spelling: its word, not "Listen and spell the word."
+        ("lineup", "Tallest towers"),
+        ("lineit", "7/10 vs 3/4"),
+        ("faces", "Kofi: red hair, glasses"),  # the face named as the student saw it, not its letter
     }
     # Mind the Lines' marks are its own measure, not the skill's accuracy: no hardest question, but its
     # wrong answers are listed under the concept's text.
@@ -119,4 +131,4 @@ def test_the_class_report_names_questions_where_each_game_says(
     page = client_of(ms_rivera).get(reverse("reports:class", args=[class_7b.pk])).content.decode()
     assert "2 1" in page and "frend" in page
     # A wrong face named is a letter, nothing a teacher can act on: Line-Up lists no wrong answers.
-    assert "face-1" not in page
+    assert "K:0123456789ab" not in page

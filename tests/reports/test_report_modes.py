@@ -91,7 +91,7 @@ def test_a_questions_answers_are_split_into_live_and_homework_rows(week_and_home
         "sessions": 1,
         "answered": 2,
         "correct": 1,
-        "accuracy": 0.5,
+        "skills": {"english_vocabulary": {"answered": 2, "correct": 1, "accuracy": 0.5}},
     }
     assert [row["homework"] for row in data["modes"]["homework"]["sessions"]] == [True]
     assert [row["answer"] for row in data["modes"]["homework"]["wrong"]] == ["hause"]

@@ -14,7 +14,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
-from games.definitions.reporting import Counted, InsightQuery, ReportMeasures, Summed, percent
+from games.definitions.reporting import Counted, InsightQuery, ItemLabels, ReportMeasures, Summed, percent
 
 _QUESTION = "category = 'question' AND score IS NOT NULL"
 
@@ -86,6 +86,8 @@ MEASURES = ReportMeasures(
     insight_lines=_insight_lines,
     word_answer=_word_answer,
     quality_categories=("question",),
+    # A face named reads as the student saw it ("Kofi: red hair, glasses, a hat"), not by its letter.
+    item_labels=ItemLabels(detail_key="description"),
     insight_query=InsightQuery(
         where=_QUESTION,
         figures=(Counted(), Summed("score"), Counted("score >= 1")),

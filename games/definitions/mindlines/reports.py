@@ -56,6 +56,8 @@ MEASURES = ReportMeasures(
     summarise=_summarise,
     insight_lines=_insight_lines,
     share_categories=("drawing", "exclusion"),
+    # A decoy hunt the turn clock decided: no response, neither right nor wrong.
+    no_answer_categories=("exclusion",),
     insight_query=InsightQuery(
         where="category IN ('drawing', 'exclusion') AND correct IS NOT NULL",
         group_by=("category",),

@@ -65,6 +65,16 @@ MEASURES = ReportMeasures(
     wrong_answer_categories=None,
     summarise=_summarise,
     insight_lines=_insight_lines,
-    item_labels=ItemLabels(bank="questions.WordUpQuestion", text_field="prompt"),
+    item_labels=ItemLabels(
+        bank="questions.WordUpQuestion",
+        text_field="prompt",
+        # Every spelling reads "Listen and spell the word.": the word tells them apart.
+        answer_field="answers",
+        answer_categories=("spelling",),
+    ),
     item_text=_item_text,
+    # The answer clock ran out: the engine marks the question with no response.
+    no_answer_categories=None,
+    option_categories=("multiple_choice",),
+    options_field="choices",
 )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any
 
 from ..core import Event
@@ -67,11 +68,26 @@ def _name(event: Event) -> list[dict[str, Any]]:
             correct=event["correct"],
             score=1 if event["correct"] else 0,
             time_taken=event["time_taken"],
-            item_id=event["face"],
+            item_id=_face_item(event),
             response={"face": event["face"]},
-            detail={"round": event["round"], "faces_left": event["left"]},
+            detail={
+                "round": event["round"],
+                "faces_left": event["left"],
+                "face_name": event.get("face_name", event["face"]),
+                "description": event.get("description", ""),
+            },
         )
     ]
+
+
+def _face_item(event: Event) -> str:
+    """The face named, as one question: its letter and a digest of its description (a letter alone is
+    a different face on every board; a description is too long for an item's id). Events logged before
+    faces carried their description give the letter."""
+    description = event.get("description")
+    if not description:
+        return str(event["face"])
+    return f"{event['face']}:{hashlib.sha1(description.encode(), usedforsecurity=False).hexdigest()[:12]}"
 
 
 def _round(event: Event) -> list[dict[str, Any]]:

@@ -237,12 +237,16 @@ def _name(state: State, player: str, face_id: Any, now: float) -> tuple[State, l
         )
     new = clone(state)
     correct = face_id == current_round(new)["secret"][_other(new, player)]
+    face = _face(new, face_id)
     event = _event(
         new,
         "named",
         now,
         player=player,
         face=face_id,
+        # The face as the student saw it, for the reports (a letter names a different face each board).
+        face_name=face.get("name", face_id),
+        description=face.get("description", ""),
         correct=correct,
         left=len(new["left"][player]),
         time_taken=now - new["turn_started"],
