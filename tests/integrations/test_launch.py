@@ -68,7 +68,7 @@ def test_a_teachers_first_launch_makes_their_account_and_the_class(client, lms, 
 
 
 def test_an_existing_teacher_of_the_school_is_asked_to_link_not_signed_in(client, lms, moodle, ms_rivera):
-    """The email alone never signs into an account (tests/integrations/test_account_linking.py)."""
+    """The email alone never signs into an account (tests/security/test_lti_account_linking.py)."""
     response = lms.launch(client, email=ms_rivera.email.upper())
     assert response["Location"] == reverse("integrations:link")
     assert "_auth_user_id" not in client.session and not PersonLink.objects.exists()

@@ -12,8 +12,7 @@ from django.db.migrations.executor import MigrationExecutor
 
 from classrooms.middleware import STUDENT_SESSION_KEY
 from classrooms.models import School
-
-from .test_roster_signin import classlink_userinfo, clever_user, sign_in
+from tests.classrooms.test_roster_signin import classlink_userinfo, clever_user, sign_in
 
 pytestmark = pytest.mark.django_db
 SETTINGS = "/school/settings/"

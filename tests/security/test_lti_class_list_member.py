@@ -10,8 +10,7 @@ from pylti1p3.exception import LtiException
 from classrooms.models import Student
 from integrations import roster, services, tasks
 from integrations.models import CourseLink, PersonLink, RosterRun
-
-from .platform import learner
+from tests.integrations.platform import learner
 
 pytestmark = pytest.mark.django_db
 
