@@ -312,7 +312,9 @@ def session_start(*, session: GameSession, by: User | None, now: float | None = 
         session.participants.filter(status=Participant.Status.PRESENT).select_related("student")
     )
     if not participants:
-        raise ValidationError(_("Nobody has joined yet."))
+        raise ValidationError(
+            _("Nobody has joined yet: wait for your students to join, then start the game.")
+        )
     now = now_ts() if now is None else now
     spec = definition(session.game).spec
     seats = _seat_info(participants, spec.skill)

@@ -249,3 +249,20 @@ def test_a_class_page_lists_that_class_games_only(client_of, ms_rivera, session,
     assert f"?classroom={class_7b.pk}" in detail  # "Schedule a game" starts with this class chosen
     dashboard = client_of(ms_rivera).get(reverse("dashboard")).content.decode()
     assert reverse("games:console", args=[other.pk]) in dashboard and "8C Maths" in dashboard
+
+
+def test_starting_with_nobody_in_the_lobby_stays_on_the_console_with_a_message(client_of, ms_rivera, session):
+    services.session_open_lobby(session=session, by=ms_rivera)
+    client = client_of(ms_rivera)
+    console = reverse("games:console", args=[session.pk])
+    refusal = "Nobody has joined yet: wait for your students to join, then start the game."
+    response = client.post(reverse("games:control", args=[session.pk, "start"]))
+    assert response.status_code == 302 and response["Location"] == console
+    assert refusal in client.get(console).content.decode()
+    # The console's script asks for JSON and shows the same words in its message line.
+    response = client.post(
+        reverse("games:control", args=[session.pk, "start"]), HTTP_ACCEPT="application/json"
+    )
+    assert response.json() == {"ok": False, "message": refusal}
+    session.refresh_from_db()
+    assert session.status == GameSession.Status.LOBBY
