@@ -246,6 +246,11 @@ class HomeworkCard:
         return self.progress.in_progress is not None or self.attempts_left is None or self.attempts_left > 0
 
     @property
+    def finishing_last_attempt(self) -> bool:
+        """An attempt under way is the last one allowed: it can be carried on, though none is left."""
+        return self.progress.in_progress is not None and self.attempts_left == 0
+
+    @property
     def due_soon(self) -> bool:
         left = self.progress.due - timezone.now()
         return timezone.timedelta(0) <= left <= timezone.timedelta(days=1)

@@ -198,3 +198,19 @@ def test_editing_keeps_attempts_begun_as_they_were(client_of, ms_rivera, class_7
     assert assignment.title == "Renamed" and assignment.settings["answer_seconds"] == 60
     session.refresh_from_db()
     assert session.settings["answer_seconds"] == 135
+
+
+def test_the_last_attempt_under_way_says_carry_on_not_none_left(student_client, ms_rivera, class_7b, ava):
+    assignment = assign(class_7b, ms_rivera, title="Week 3", attempts_allowed=1)
+    services.attempt_start(assignment=assignment, student=ava)
+    page = student_client(ava).get(reverse("student_home")).content.decode()
+    assert "Carry on" in page and "Your last attempt: carry on to finish it." in page
+    assert "0 attempts left" not in page and "Started: carry on where you stopped." not in page
+
+
+def test_an_attempt_under_way_with_more_to_come_counts_what_is_left(student_client, ms_rivera, class_7b, ava):
+    assignment = assign(class_7b, ms_rivera, title="Week 3", attempts_allowed=2)
+    services.attempt_start(assignment=assignment, student=ava)
+    page = student_client(ava).get(reverse("student_home")).content.decode()
+    assert "Started: carry on where you stopped." in page and "1 attempt left" in page
+    assert "Your last attempt" not in page
