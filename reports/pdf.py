@@ -77,7 +77,14 @@ def _styles():
     return {
         "title": ParagraphStyle("t", parent=base["Title"], fontName=BOLD, fontSize=18, spaceAfter=4),
         "h2": ParagraphStyle(
-            "h2", parent=base["Heading2"], fontName=BOLD, fontSize=13, spaceBefore=10, **start
+            # keepWithNext: a heading never ends a page without what it heads.
+            "h2",
+            parent=base["Heading2"],
+            fontName=BOLD,
+            fontSize=13,
+            spaceBefore=10,
+            keepWithNext=1,
+            **start,
         ),
         "body": ParagraphStyle("b", parent=base["BodyText"], fontName=FONT, fontSize=10, leading=13, **start),
         "cell": ParagraphStyle("c", parent=base["BodyText"], fontName=FONT, fontSize=9, leading=11, **start),
