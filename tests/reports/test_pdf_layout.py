@@ -8,7 +8,7 @@ from django.utils import translation
 from pypdf import PdfReader
 from reportlab.platypus import Paragraph, Spacer, Table
 
-from reports import pdf, rtl
+from reports import catalog, pdf, present, rtl
 from reports.build import classrooms_build
 
 #: A4's height less the card's margins and the frame's padding: what one page holds.
@@ -118,3 +118,38 @@ def test_every_table_of_the_cards_fits_its_page(
         frame = pdf.CARD_WIDTH if index < student_tables else pdf.CLASS_WIDTH
         assert table.wrap(frame, 10_000)[0] <= frame + 1e-6
         _cells_fit_their_columns(table)
+
+
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        ("Fractions", "Fractions"),
+        ("Irregular verbs in the past tense · Word Up", "Irregular verbs in the past…"),
+        ("Antidisestablishmentarianism-and-more-of-it", "Antidisestablishmentarianism-a…"),
+        ("Mon 3 Mar, 09:40 · Line-Up — Guess Who", "Mon 3 Mar, 09:40 · Line-Up…"),
+    ],
+)
+def test_a_shortened_text_ends_at_a_whole_word_with_an_ellipsis(text, shown):
+    assert catalog.shorten(text, 31) == shown
+    assert len(catalog.shorten(text, 31)) <= 31
+
+
+def test_a_chart_label_too_long_is_cut_at_a_word_with_an_ellipsis():
+    chart = present.category_chart(
+        [
+            {
+                "category": "irregular_verbs_in_the_past_tense",
+                "game": "word_up",
+                "accuracy": 0.5,
+                "correct": 1,
+                "answered": 2,
+            }
+        ]
+    )
+    labels = [item[3] for item in chart.items if item[0] == "text" and "Irregular" in item[3]]
+    assert labels == ["Irregular verbs in the past…"]
+
+
+def test_a_long_wrong_answer_is_cut_at_a_word_with_an_ellipsis():
+    answer = catalog.answer_text("word_up", "the " * 40 + "end")
+    assert answer.endswith("the…") and len(answer) <= catalog.ANSWER_SHOWN
