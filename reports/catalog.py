@@ -169,12 +169,24 @@ def item_text(game: str, label: str) -> str:
     return measures.item_text(label) if measures is not None and label else label
 
 
+def shorten(text: str, limit: int) -> str:
+    """``text`` in ``limit`` characters at most: if it is longer, cut after its last whole word that fits
+    (a single long word is cut where it must) and ended with "…", so a reader sees it goes on."""
+    text = text.strip()
+    if len(text) <= limit:
+        return text
+    kept = text[: limit - 1]
+    if not text[limit - 1].isspace() and " " in kept:
+        kept = kept[: kept.rindex(" ")]
+    return kept.rstrip(" ,;:·-–—") + "…"
+
+
 def answer_text(game: str, response: Any) -> str:
     """A wrong answer as a teacher would read it."""
     if isinstance(response, str):
-        return response.strip()[:ANSWER_SHOWN]
+        return shorten(response, ANSWER_SHOWN)
     measures = _measures(game)
     worded = measures.word_answer(response) if measures else None
     if worded is not None:
-        return worded[:ANSWER_SHOWN]
-    return json.dumps(response, ensure_ascii=False, sort_keys=True)[:ANSWER_SHOWN]
+        return shorten(worded, ANSWER_SHOWN)
+    return shorten(json.dumps(response, ensure_ascii=False, sort_keys=True), ANSWER_SHOWN)

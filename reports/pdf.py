@@ -17,7 +17,7 @@ from reportlab.lib.styles import ParagraphStyle, getSampleStyleSheet
 from reportlab.lib.units import mm
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
-from reportlab.platypus import KeepTogether, Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
+from reportlab.platypus import Flowable, KeepTogether, Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 
 from . import catalog, charts, present, rtl
 
@@ -77,10 +77,16 @@ def _styles():
     return {
         "title": ParagraphStyle("t", parent=base["Title"], fontName=BOLD, fontSize=18, spaceAfter=4),
         "h2": ParagraphStyle(
-            "h2", parent=base["Heading2"], fontName=BOLD, fontSize=13, spaceBefore=10, **start
+            # keepWithNext: a heading never ends a page without what it heads.
+            "h2",
+            parent=base["Heading2"],
+            fontName=BOLD,
+            fontSize=13,
+            spaceBefore=10,
+            keepWithNext=1,
+            **start,
         ),
         "body": ParagraphStyle("b", parent=base["BodyText"], fontName=FONT, fontSize=10, leading=13, **start),
-        "cell": ParagraphStyle("c", parent=base["BodyText"], fontName=FONT, fontSize=9, leading=11, **start),
         "muted": ParagraphStyle(
             "m", parent=base["BodyText"], fontName=FONT, fontSize=9, textColor="#55607a", **start
         ),
@@ -88,24 +94,46 @@ def _styles():
 
 
 _HEAD_COLOUR = "#55607a"
+_MARGIN = 16 * mm
+#: A table cell's left and right padding (6 points each), and the frame's (the same).
+_PADDING = 12
 
 
-def _table(rows: list[list], widths=None) -> Table:
-    """A table of the card; right to left its first column is on the right, as on the report's page."""
+def _frame_width(pagesize) -> float:
+    """How wide a table may be: the page less its margins and the frame's padding."""
+    return pagesize[0] - 2 * _MARGIN - _PADDING
+
+
+#: The tables' type sizes, largest first.
+_SIZES = (9, 8, 7)
+#: The student card's printable width (portrait A4) and the class card's (landscape A4).
+CARD_WIDTH = _frame_width(A4)
+CLASS_WIDTH = _frame_width(landscape(A4))
+
+
+def _table(rows: list[list], *, width: float = CARD_WIDTH, widths=None) -> Table:
+    """A table of the card, as wide as its text needs and never wider than ``width``: its cells wrap at
+    spaces, and each column is at least as wide as its longest word while the page has room. Right to left
+    its first column is on the right, as on the report's page."""
     right_to_left = _rtl()
-    rows = [[_table_cell(value, head=not index) for value in row] for index, row in enumerate(rows)]
-    if widths is None and any(isinstance(value, rtl.BidiParagraph) for row in rows for value in row):
-        widths = _column_widths(rows)
+    for size in _SIZES:  # a smaller type where the longest words would not fit side by side
+        cells = [
+            [_table_cell(value, head=not index, size=size) for value in row] for index, row in enumerate(rows)
+        ]
+        if widths or _fits(cells, width, size):
+            break
+    rows = cells
+    widths = _fit(widths, width) if widths else _column_widths(rows, width, size)
     if right_to_left:
         rows = [row[::-1] for row in rows]
-        widths = widths[::-1] if widths else widths
+        widths = widths[::-1]
     table = Table(rows, colWidths=widths, repeatRows=1, hAlign="RIGHT" if right_to_left else "LEFT")
     table.setStyle(
         TableStyle(
             [
                 ("FONTNAME", (0, 0), (-1, -1), FONT),
                 ("FONTNAME", (0, 0), (-1, 0), BOLD),
-                ("FONTSIZE", (0, 0), (-1, -1), 9),
+                ("FONTSIZE", (0, 0), (-1, -1), size),
                 ("TEXTCOLOR", (0, 0), (-1, 0), colors.HexColor(_HEAD_COLOUR)),
                 ("LINEBELOW", (0, 0), (-1, -1), 0.4, colors.HexColor("#d9d4c7")),
                 ("VALIGN", (0, 0), (-1, -1), "TOP"),
@@ -116,36 +144,67 @@ def _table(rows: list[list], widths=None) -> Table:
     return table
 
 
-def _column_widths(rows: list[list]) -> list[float]:
-    """Each column as wide as its widest cell, as a table sizes a column of plain strings (reportlab sizes a
-    column with a flowable in it as if the flowable's width included the cell's padding)."""
-    padding = 12  # the table's left and right padding, 6 points each
-
-    def width(value, head: bool) -> float:
-        if isinstance(value, rtl.BidiParagraph):
-            return value.minWidth()
-        return pdfmetrics.stringWidth(str(value), BOLD if head else FONT, 9)
-
-    return [
-        padding + max(width(row[column], not index) for index, row in enumerate(rows))
-        for column in range(len(rows[0]))
-    ]
+def _fit(widths: list[float], width: float) -> list[float]:
+    """``widths`` shrunk alike to add up to ``width`` at most."""
+    total = sum(widths)
+    return list(widths) if total <= width else [each * width / total for each in widths]
 
 
-def _table_cell(value, *, head: bool):
-    """A plain string cell as the table draws it (one line in the table's font), or, with right-to-left
-    text, laid out like it by ``rtl.BidiParagraph``."""
-    if not isinstance(value, str) or not (_rtl() or rtl.has_rtl(value)):
+def _fits(rows: list[list], width: float, size: float) -> bool:
+    """Whether each column can be as wide as its longest word within ``width``."""
+    columns = range(len(rows[0]))
+    return sum(_PADDING + max(_word_width(row[column], size) for row in rows) for column in columns) <= width
+
+
+def _column_widths(rows: list[list], width: float, size: float) -> list[float]:
+    """Each column as wide as its widest cell on one line if the table fits ``width`` so; if not, each
+    column gets its longest word and the room left is shared by how much more each column's text wants."""
+    columns = range(len(rows[0]))
+    natural = [_PADDING + max(_line_width(row[column], size) for row in rows) for column in columns]
+    if sum(natural) <= width:
+        return natural
+    least = [_PADDING + max(_word_width(row[column], size) for row in rows) for column in columns]
+    spare = width - sum(least)
+    if spare < 0:  # not even the longest words fit: shrink alike (a word may then break)
+        return _fit(least, width)
+    wants = [line - word for line, word in zip(natural, least, strict=True)]
+    return [word + spare * want / sum(wants) for word, want in zip(least, wants, strict=True)]
+
+
+def _line_width(value, size: float) -> float:
+    """How wide ``value`` is on one line."""
+    if isinstance(value, rtl.BidiParagraph):
+        return value._width(0, len(value.text))
+    if isinstance(value, Paragraph):
+        text = " ".join(value.getPlainText().split())
+        return pdfmetrics.stringWidth(text, value.style.fontName, value.style.fontSize)
+    if isinstance(value, Flowable):
+        return value.minWidth()
+    return pdfmetrics.stringWidth(str(value), FONT, size)
+
+
+def _word_width(value, size: float) -> float:
+    """How wide ``value``'s longest word is (a number is one word)."""
+    if isinstance(value, Flowable):
+        return value.minWidth()
+    return pdfmetrics.stringWidth(str(value), FONT, size)
+
+
+def _table_cell(value, *, head: bool, size: float = 9):
+    """A string cell as a paragraph that wraps at spaces (right-to-left text laid out by
+    ``rtl.BidiParagraph``); numbers and flowables as they are."""
+    if not isinstance(value, str):
         return value
     style = ParagraphStyle(
-        "line",
+        "head" if head else "cell",
         fontName=BOLD if head else FONT,
-        fontSize=9,
-        leading=11,
+        fontSize=size,
+        leading=size + 2,
         textColor=_HEAD_COLOUR if head else colors.black,
         alignment=TA_RIGHT if _rtl() else 0,
+        splitLongWords=0,
     )
-    return rtl.BidiParagraph(printable(value), style, rtl=_rtl(), one_line=True)
+    return _para(printable(value), style)
 
 
 def _para(text: str, style):
@@ -159,13 +218,6 @@ def _para(text: str, style):
 
 def _p(text, style):
     return _para(printable(str(text)), style)
-
-
-def _cell(value, style):
-    """A table cell that wraps (numbers stay numbers)."""
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
-        return value
-    return _p(value, style)
 
 
 def _document(story: list, *, title: str, pagesize=A4) -> bytes:
@@ -293,11 +345,11 @@ def class_card(*, classroom, context) -> bytes:
         _p(present.shows_line(mode), styles["body"]),
         *([_p(present.rebuild_needed_text(), styles["body"])] if context.get("rebuild_needed") else []),
         Spacer(1, 6),
-        _table(_class_totals(totals)),
+        _table(_class_totals(totals), width=CLASS_WIDTH),
     ]
     for item in present.trend_charts(data.get("sessions", []), name=classroom.name):
         story += [_p(item["chart"].title, styles["h2"]), _drawing(item["chart"], scale=1.0)]
-    story += [_p(_("Students"), styles["h2"]), _student_table(context["rows"], styles, mode)]
+    story += [_p(_("Students"), styles["h2"]), _student_table(context["rows"], mode)]
     if context.get("participation"):
         chart = present.participation_chart(context["participation"])
         story += [_p(chart.title, styles["h2"]), _drawing(chart, scale=1.0)]
@@ -308,25 +360,25 @@ def class_card(*, classroom, context) -> bytes:
         for item in data["hardest"]:
             rows.append(
                 [
-                    _para(item["label"], styles["body"]),
+                    item["label"],
                     catalog.game_label(item["game"]),
                     f"{item['correct']}/{item['answered']} ({present.pct(item['share'])})",
                 ]
             )
-        story += [_p(_("Hardest questions"), styles["h2"]), _table(rows, widths=[150 * mm, 60 * mm, 50 * mm])]
+        story += [_p(_("Hardest questions"), styles["h2"]), _table(rows, width=CLASS_WIDTH)]
     if data.get("wrong"):
         rows = [[_("Question"), _("Wrong answer"), _("Times")]]
         for item in data["wrong"]:
             rows.append(
                 [
-                    _para(item["label"], styles["body"]),
-                    _para(item["answer"], styles["body"]),
+                    item["label"],
+                    item["answer"],
                     item["times"],
                 ]
             )
         story += [
             _p(_("Most common wrong answers"), styles["h2"]),
-            _table(rows, widths=[130 * mm, 110 * mm, 20 * mm]),
+            _table(rows, width=CLASS_WIDTH),
         ]
     # Landscape: the students' table has a column per skill and must fit the page (A4 is 297 mm wide).
     return _document(
@@ -334,13 +386,9 @@ def class_card(*, classroom, context) -> bytes:
     )
 
 
-#: The class card's printable width (landscape A4 less the margins).
-CLASS_WIDTH = 297 * mm - 32 * mm
-
-
-def _student_table(rows, styles, mode: str = present.BOTH) -> Table:
+def _student_table(rows, mode: str = present.BOTH) -> Table:
     """Every student, their share right in each skill they answered in (never one share across skills)
-    and each skill's level: cells wrap, and the widths add up to the page's."""
+    and each skill's level: its cells wrap at spaces and it fits the page."""
     levelled = catalog.LEVELLED_SKILLS
     shares = {row.student.pk: present.skill_shares(row.report.data if row.report else None) for row in rows}
     answered = present.skills_in_order(skill for found in shares.values() for skill in found)
@@ -370,12 +418,7 @@ def _student_table(rows, styles, mode: str = present.BOTH) -> Table:
                 *[_level_cell(row, skill) for skill in levelled],
             ]
         )
-    # The games column holds "12 / 14 + 3 homework".
-    name, count, games = 52 * mm, 20 * mm, 34 * mm
-    each = (CLASS_WIDTH - name - count - games) / max(1, len(answered) + len(levelled))
-    widths = [name, count, *[each] * len(answered), games, *[each] * len(levelled)]
-    cells = [[_cell(value, styles["cell"]) for value in line] for line in [head, *body]]
-    return _table(cells, widths=widths)
+    return _table([head, *body], width=CLASS_WIDTH)
 
 
 def _share(found: tuple[int, int] | None) -> str:

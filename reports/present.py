@@ -19,6 +19,9 @@ from games.definitions.reporting import percent
 from . import catalog, charts
 from .build.read import BOTH, HOMEWORK, LIVE
 
+#: Longest label a bar chart shows (a longer one is shortened at a word, with "…").
+LABEL_SHOWN = 32
+
 
 def pct(value: float | None) -> str:
     return percent(value)
@@ -260,7 +263,7 @@ def participation_chart(sessions: list[dict]) -> charts.Chart:
     labels = session_labels([{"day": session["day"].isoformat()} for session in sessions])
     rows = [
         (
-            f"{label} · {catalog.game_label(session['game'])}"[:32],
+            catalog.shorten(f"{label} · {catalog.game_label(session['game'])}", LABEL_SHOWN),
             session["share"],
             _("%(present)d of %(total)d")
             % {
@@ -279,7 +282,9 @@ def weak_spot_charts(spots: dict[str, list[dict]]) -> list[charts.Chart]:
     found = []
     categories = [
         (
-            f"{catalog.category_label(row['category'])} · {catalog.game_label(row['game'])}"[:32],
+            catalog.shorten(
+                f"{catalog.category_label(row['category'])} · {catalog.game_label(row['game'])}", LABEL_SHOWN
+            ),
             row["share"],
             f"{row['correct']}/{row['answered']} · {pct(row['share'])}",
         )
@@ -306,7 +311,9 @@ def weak_spot_charts(spots: dict[str, list[dict]]) -> list[charts.Chart]:
 def category_chart(categories: list[dict]) -> charts.Chart:
     rows = [
         (
-            f"{catalog.category_label(row['category'])} · {catalog.game_label(row['game'])}"[:32],
+            catalog.shorten(
+                f"{catalog.category_label(row['category'])} · {catalog.game_label(row['game'])}", LABEL_SHOWN
+            ),
             row["accuracy"],
             f"{row['correct']}/{row['answered']} · {pct(row['accuracy'])}",
         )

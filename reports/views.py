@@ -634,7 +634,7 @@ def school_review(request):
     )
     attention_rows = [
         (
-            row["classroom"].name[:32],
+            catalog.shorten(row["classroom"].name, present.LABEL_SHOWN),
             row["share"],
             _("%(flagged)d of %(students)d students")
             % {"flagged": row["flagged"], "students": row["students"]},

@@ -92,7 +92,7 @@ def test_an_arabic_table_starts_on_the_right(settings):
     assert table._argW == [20, 50] and table.hAlign == "RIGHT"
     with translation.override("en"):
         table = pdf._table([["Student", "Answers"], ["Ava M.", 6]], widths=[50, 20])
-    assert table._cellvalues[0] == ["Student", "Answers"] and table.hAlign == "LEFT"
+    assert [cell.text for cell in table._cellvalues[0]] == ["Student", "Answers"] and table.hAlign == "LEFT"
 
 
 def _shown(text: str, *, rtl_paragraph: bool = True) -> str:
