@@ -31,6 +31,9 @@ class Setting:
     minimum: int | None = None
     maximum: int | None = None
     choices: tuple[tuple[str, Label], ...] = ()
+    #: A "choice" of languages whose default is the one the class reads (see
+    #: ``selectors.class_language_choice``), where it is among the choices, instead of ``default``.
+    follows_class_language: bool = False
 
     def clean(self, value: Any) -> Any:
         if self.kind in LIST_KINDS:  # a school's list by id; which school is checked on scheduling

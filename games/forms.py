@@ -5,6 +5,8 @@ script they are all visible and only the picked game's are read), named ``<game>
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -102,9 +104,13 @@ class SessionForm(forms.Form):
                 self.fields[f"{game}__{key}"] = setting_field(setting, word_lists, vocabulary_lists)
         self.teacher = teacher
         classroom = self.initial.get("classroom") or classrooms.first()
-        self.fields["mindlines__language"].initial = selectors.mindlines_deck_language(
-            classroom=classroom, teacher=teacher
-        )
+        for game, key, setting in _class_language_settings():
+            self.fields[f"{game}__{key}"].initial = self._class_language(classroom, setting)
+
+    def _class_language(self, classroom, setting) -> str:
+        choices = [value for value, _label in setting.choices]
+        found = selectors.class_language_choice(classroom=classroom, teacher=self.teacher, choices=choices)
+        return found or setting.default
 
     def settings_fields(self, game: str) -> list:
         return [self[f"{game}__{key}"] for key in definition(game).spec.settings]
@@ -124,11 +130,10 @@ class SessionForm(forms.Form):
             )
             self.add_error("scheduled_for", message)
         game = cleaned.get("game")
-        if game == "mindlines" and not cleaned.get("mindlines__language"):
-            # a form posted without the deck's language (an old page, a script): the class's
-            cleaned["mindlines__language"] = selectors.mindlines_deck_language(
-                classroom=cleaned.get("classroom"), teacher=self.teacher
-            )
+        for name, key, setting in _class_language_settings():
+            if name == game and not cleaned.get(f"{game}__{key}"):
+                # a form posted without the language (an old page, a script): the class's
+                cleaned[f"{game}__{key}"] = self._class_language(cleaned.get("classroom"), setting)
         if game:
             raw = {
                 key: cleaned.get(f"{game}__{key}")
@@ -259,3 +264,13 @@ class ExtensionForm(forms.Form):
     def __init__(self, *args, students, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["student"].queryset = students
+
+
+def _class_language_settings() -> list[tuple[str, str, Any]]:
+    """(game, key, setting) of every game's setting whose default follows the class's language."""
+    return [
+        (name, key, setting)
+        for name, game in DEFINITIONS.items()
+        for key, setting in game.spec.settings.items()
+        if setting.follows_class_language
+    ]

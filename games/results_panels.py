@@ -7,9 +7,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from .models import GameSession
+if TYPE_CHECKING:  # (the reports app imports this module before the models are loaded)
+    from .models import GameSession
 
 
 @dataclass(frozen=True)

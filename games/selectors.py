@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter, OrderedDict
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 
@@ -27,7 +27,6 @@ from .definitions import definition, get_engine
 from .engine import core
 from .models import GameSession, GameTable, Participant, SessionControl, TableLogEntry, attempt_participant
 from .services.base import student_player_id
-from .shipped import MINDLINES_LANGUAGES
 
 #: One sentence per teacher control, for the console's log.
 CONTROL_SENTENCES = {
@@ -451,11 +450,13 @@ def _lobby_levels(session: GameSession, student_ids: list[int]) -> dict[int, int
 # --- pages -----------------------------------------------------------------------------------------
 
 
-def mindlines_deck_language(*, classroom: Classroom | None, teacher: User | None = None) -> str:
-    """The language Mind the Lines' own concepts default to for a class: the one most of its students
-    read (a student's own language, else the school's default), else the school's default, else the
-    teacher's own; the first of these the game has a deck in (``"pt-br"`` plays the ``"pt"`` deck), else
-    English."""
+def class_language_choice(
+    *, classroom: Classroom | None, teacher: User | None, choices: Iterable[str]
+) -> str | None:
+    """The language a setting of ``choices`` (a game's decks) defaults to for a class: the one most of its
+    students read (a student's own language, else the school's default), else the school's default, else
+    the teacher's own; the first of these among the choices (``"pt-br"`` takes ``"pt"``), else None."""
+    offered = set(choices)
     candidates = []
     if classroom is not None:
         school_default = classroom.school.default_language
@@ -467,10 +468,10 @@ def mindlines_deck_language(*, classroom: Classroom | None, teacher: User | None
     if teacher is not None:
         candidates.append(teacher.language)
     for language in candidates:
-        deck = (language or "").split("-")[0]
-        if deck in MINDLINES_LANGUAGES:
-            return deck
-    return "en"
+        for form in (language or "", (language or "").split("-")[0]):
+            if form in offered:
+                return form
+    return None
 
 
 def settings_display(session: GameSession) -> list[tuple[str, str]]:

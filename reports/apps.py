@@ -1,12 +1,12 @@
 from django.apps import AppConfig
 
+from games.results_panels import ResultsPanel, register
+
 
 class ReportsConfig(AppConfig):
     name = "reports"
 
     def ready(self) -> None:
-        from games.results_panels import ResultsPanel, register
-
         from . import (
             receivers,  # noqa: F401 - connects the receivers to the live runtime's signals
             selectors,

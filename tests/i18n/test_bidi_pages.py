@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import pytest
 from django.urls import reverse
+from django.utils import translation
 
 from classrooms.models import Student
+from classrooms.templatetags.languages import isolated
 from tests.factories import started_session
 
 pytestmark = pytest.mark.django_db
@@ -57,3 +59,14 @@ def test_the_join_page_arrow_mirrors_and_the_projector_address_reads_left_to_rig
     assert ".projector-join-text strong { direction: ltr; unicode-bidi: isolate; }" in (
         css / "live.css"
     ).read_text("utf-8")
+
+
+def test_an_attribute_isolates_a_name_on_a_right_to_left_page_or_around_arabic_only():
+    """Attributes have no <bdi>: the isolates go where the direction can change (an Arabic page, an
+    Arabic name), and a Latin name on an English page stays as written, so its accessible name
+    ("Login card for Ben K.") is found as a person or a tool reads it."""
+    with translation.override("en"):
+        assert isolated("Ben K.") == "Ben K."
+        assert isolated("ليلى ح.") == "\u2068ليلى ح.\u2069"
+    with translation.override("ar"):
+        assert isolated("Ben K.") == "\u2068Ben K.\u2069"

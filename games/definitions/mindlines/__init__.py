@@ -40,6 +40,7 @@ SPEC = GameSpec(
                 ("pt", _("Portuguese")),
                 ("ar", _("Arabic")),
             ),
+            follows_class_language=True,
         ),
     },
 )
