@@ -124,17 +124,23 @@ def _many_questions(classroom, teacher, students, questions: int) -> None:
     )
 
 
+def _a_class_of_3_and_one_of_400_questions(class_7b, riverside, ms_rivera, four_students):
+    """7B answered 3 questions; the class returned (the same four students) answered 400."""
+    _many_questions(class_7b, ms_rivera, four_students, 3)
+    bigger = ClassroomFactory(school=riverside, name="7B Spelling", teachers=[ms_rivera])
+    for student in four_students:
+        student.enrolments.create(classroom=bigger)
+    _many_questions(bigger, ms_rivera, four_students, 400)
+    return bigger
+
+
 @pytest.mark.django_db
 def test_the_questions_page_runs_a_fixed_number_of_queries(
     class_7b, riverside, ms_rivera, four_students, client_of, django_assert_max_num_queries
 ):
     """However many questions a class answered: one grouped query of its answers (not one per question,
     session or student), and the questions' names in one query per bank."""
-    _many_questions(class_7b, ms_rivera, four_students, 3)
-    bigger = ClassroomFactory(school=riverside, name="7B Spelling", teachers=[ms_rivera])
-    for student in four_students:
-        student.enrolments.create(classroom=bigger)
-    _many_questions(bigger, ms_rivera, four_students, 400)
+    bigger = _a_class_of_3_and_one_of_400_questions(class_7b, riverside, ms_rivera, four_students)
     client = client_of(ms_rivera)
     client.get(reverse("reports:class_items", args=[class_7b.pk]))  # the session's first request
     with CaptureQueriesContext(connection) as few:
@@ -161,11 +167,7 @@ def test_the_questions_page_renders_no_template_node_per_question(
         return original(self, context)
 
     monkeypatch.setattr(VariableNode, "render", counted)
-    _many_questions(class_7b, ms_rivera, four_students, 3)
-    bigger = ClassroomFactory(school=riverside, name="7B Spelling", teachers=[ms_rivera])
-    for student in four_students:
-        student.enrolments.create(classroom=bigger)
-    _many_questions(bigger, ms_rivera, four_students, 400)
+    bigger = _a_class_of_3_and_one_of_400_questions(class_7b, riverside, ms_rivera, four_students)
     client = client_of(ms_rivera)
     counts = []
     for classroom in (class_7b, bigger):
