@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 from django.core.exceptions import SuspiciousOperation
-from django.test import RequestFactory, override_settings
+from django.test import Client, RequestFactory, override_settings
 from django.urls import reverse
 from django.utils import translation
 from django.views import defaults
@@ -71,3 +71,14 @@ def test_a_server_error_page_renders_without_a_request_or_the_database(django_as
     assert 'class="language-switcher"' not in page
     with translation.override("es"):
         assert "Algo salió mal" in _page(defaults.server_error(_request("es")))
+
+
+@override_settings(DEBUG=False)
+def test_a_form_refused_by_the_csrf_check_says_so_in_the_readers_language():
+    """Django's own CSRF page is bare English ("403 Forbidden ... CSRF verification failed")."""
+    client = Client(enforce_csrf_checks=True)
+    response = client.post(reverse("account_login"), {"login": "x"}, headers={"accept-language": "es"})
+    assert response.status_code == 403
+    page = _page(response)
+    assert "No se pudo enviar el formulario" in page and "CSRF verification failed" not in page
+    assert 'class="site-header"' in page and f'href="{reverse("home")}"' in page
