@@ -128,28 +128,16 @@ def prepare(args, prefix: str) -> tuple[str, dict[str, str], int]:
 
 
 class CpuMeter:
-    """CPU time (user + system) of the server's processes and their children, between two readings."""
+    """CPU time (user + system) of the server's processes and their children since it was made: a
+    :class:`RoleCpu` of one role."""
 
     def __init__(self, processes: list):
-        import psutil
-
-        self.processes = [psutil.Process(p.pid) for p in processes if p is not None]
-        self.started = self.seconds()
-
-    def seconds(self) -> float:
-        import psutil
-
-        total = 0.0
-        for process in self.processes:
-            with contextlib.suppress(psutil.Error):
-                for one in [process, *process.children(recursive=True)]:
-                    with contextlib.suppress(psutil.Error):
-                        times = one.cpu_times()
-                        total += times.user + times.system
-        return total
+        self.roles = {"server": [p for p in processes if p is not None]}
+        self.meter = RoleCpu()
+        self.meter.mark(self.roles)
 
     def used(self) -> float:
-        return self.seconds() - self.started
+        return self.meter.used(self.roles).get("server", 0.0)
 
 
 class RoleCpu:
