@@ -235,3 +235,13 @@ def student_client(client):
         return client
 
     return sign_in
+
+
+@pytest.fixture(scope="session")
+def node() -> str:
+    """Node.js, for the tests that run the game screens' own JavaScript (npm brings it; the browser tests
+    still cover those screens where it is missing)."""
+    path = shutil.which("node") or shutil.which("nodejs")
+    if path is None:
+        pytest.skip("Node.js is not installed")
+    return path

@@ -7,11 +7,8 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 import subprocess
 from pathlib import Path
-
-import pytest
 
 from games.engine.core import Rng
 from games.engine.faces.art import face_svg
@@ -40,14 +37,6 @@ process.stdout.write(JSON.stringify({
 def _normalise(svg: str) -> str:
     """Element ids differ by design (content hashes by different functions): compare with ids named alike."""
     return re.sub(r"\bfc[0-9a-f]{8,10}\b", "ID", svg)
-
-
-@pytest.fixture(scope="module")
-def node():
-    path = shutil.which("node") or shutil.which("nodejs")
-    if path is None:
-        pytest.skip("Node.js is not installed (the browser test still draws faces)")
-    return path
 
 
 def test_javascript_faces_match_the_python_drawing(node, tmp_path):

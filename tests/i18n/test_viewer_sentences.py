@@ -7,7 +7,6 @@ sentence shows wherever it happens (docs/i18n.md, "Sentences about the viewer").
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 from pathlib import Path
 
@@ -20,14 +19,6 @@ GAMES_JS = Path(__file__).resolve().parents[2] / "static" / "js" / "games"
 VIEWER = "Ava M."
 
 HARNESS = Path(__file__).with_name("viewer_sentences.js")
-
-
-@pytest.fixture(scope="module")
-def node():
-    path = shutil.which("node") or shutil.which("nodejs")
-    if path is None:
-        pytest.skip("Node.js is not installed")
-    return path
 
 
 def sentences(node, tmp_path, language: str | None, direction: str = "ltr") -> dict[str, list[str]]:

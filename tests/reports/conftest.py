@@ -7,6 +7,7 @@ import pytest
 from django.utils import timezone
 
 from games.models import GameSession, Participant
+from reports.build import classrooms_build
 from reports.models import LearningFact
 
 _keys = itertools.count(1)
@@ -73,3 +74,10 @@ def word_up_week(class_7b, ms_rivera, ava, ben):
     fact(ben, first, category="spelling", correct=False, time=9, item="q4", response="frend")
     # Ben joined the second session but answered nothing.
     return first, second
+
+
+@pytest.fixture
+def built(word_up_week, class_7b):
+    """7B after its week of Word Up, its reports built."""
+    classrooms_build([class_7b.pk])
+    return class_7b

@@ -7,16 +7,9 @@ import pytest
 from django.urls import reverse
 from pypdf import PdfReader
 
-from reports.build import classrooms_build
 from reports.exports import safe_cell
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def built(word_up_week, class_7b):
-    classrooms_build([class_7b.pk])
-    return class_7b
 
 
 def _csv(response):

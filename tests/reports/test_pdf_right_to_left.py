@@ -14,15 +14,8 @@ from django.utils import translation
 from pypdf import PdfReader
 
 from reports import pdf, rtl
-from reports.build import classrooms_build
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def built(word_up_week, class_7b):
-    classrooms_build([class_7b.pk])
-    return class_7b
 
 
 def _raw_text(content: bytes) -> str:

@@ -30,12 +30,6 @@ def _csv(response) -> list[list[str]]:
     return list(csv.reader(io.StringIO(text)))
 
 
-@pytest.fixture
-def built(word_up_week, class_7b):
-    classrooms_build([class_7b.pk])
-    return class_7b
-
-
 def test_every_csv_file_names_its_columns_and_says_yes_or_no_in_the_readers_language(
     built, client_of, ms_rivera
 ):

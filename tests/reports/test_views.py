@@ -13,12 +13,6 @@ from .conftest import fact, finished_session
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def built(word_up_week, class_7b):
-    classrooms_build([class_7b.pk])
-    return class_7b
-
-
 def class_url(classroom, name="reports:class"):
     return reverse(name, args=[classroom.pk])
 
