@@ -37,8 +37,10 @@ def _control(session: GameSession, actor: User | None, kind: str, detail: dict |
 
 def _locked_tables():
     """Tables under a row lock, for a move. Their configuration (players and questions, ~200 KB in a
-    2000-student session) is only read when a table is set up, so a move never decodes it."""
-    return GameTable.objects.select_for_update().defer("config")
+    2000-student session) is only read when a table is set up, so a move never decodes it. ``no_key``: a
+    learning fact's foreign key to the table (or its session) is not held up by the lock (see
+    ``rows._lock_clause``)."""
+    return GameTable.objects.select_for_update(no_key=True).defer("config")
 
 
 def _playing_tables(session: GameSession):

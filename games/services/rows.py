@@ -107,7 +107,26 @@ def _locked_tables_sql(alias: str, count: int) -> str:
         f" INNER JOIN {quote(GameSession._meta.db_table)} s ON t.{quote('session_id')} = s.{quote('id')}"
         f" WHERE t.{quote('id')} IN ({', '.join(['%s'] * count)}) ORDER BY t.{quote('id')} ASC"
     )
-    return sql + (" FOR UPDATE" if connection.features.has_select_for_update else "")
+    return sql + _lock_clause(connection)
+
+
+def _lock_clause(connection) -> str:
+    """The moves' lock: the table rows for a write that leaves their key alone, the sessions shared.
+
+    A plain ``FOR UPDATE`` of the join locked each table's session row exclusively too, so every move,
+    clock sweep and fact insert of a session waited for the others: the tables of a Line-Up class (15
+    pairs) took their turns one session-wide lock at a time, and the worker's insert of a learning fact
+    (whose foreign keys take a key-share lock on the table and session rows) queued behind them and held
+    its place against the next move. ``FOR NO KEY UPDATE`` still keeps two writers of one table apart but
+    lets a fact's foreign key through; ``FOR SHARE`` of the session lets the moves of its other tables
+    through and still waits for a pause, a resume or an end (they lock the session ``FOR UPDATE``)."""
+    features = connection.features
+    if not features.has_select_for_update:
+        return ""
+    if features.has_select_for_no_key_update and features.has_select_for_update_of:
+        quote = connection.ops.quote_name
+        return f" FOR NO KEY UPDATE OF {quote('t')} FOR SHARE OF {quote('s')}"
+    return " FOR UPDATE"
 
 
 def locked_tables(table_ids: list[int] | set[int] | dict[int, Any]) -> list[GameTable]:
