@@ -337,6 +337,8 @@ class School:
         for index, device in enumerate(self.devices):
             device.index = index
         self.acks: list[tuple[str, int, int, float]] = []  # key, table, seq, sent
+        #: by game: seconds from a move's send to its acknowledgement (the server's trip, without the fan-out)
+        self.ack_lags: dict[str, list[float]] = {}
         self.errors: dict[str, int] = {}
         self.error_times: list[tuple[float, str]] = []
         self.connect_failures: list[str] = []
@@ -455,6 +457,7 @@ class School:
                 sent = device.pending.pop(inner["key"], None)
                 if sent is not None:
                     self.acks.append((inner["key"], device.table, inner["seq"], sent[0]))
+                    self.ack_lags.setdefault(device.game, []).append(now - sent[0])
                     device.acks_at.append(now)
             elif kind == "error":
                 code = inner.get("code", "?")
@@ -987,6 +990,10 @@ def summarise(args, world: World, school: School, figures: dict, memory: Memory,
             game: [_ms(percentile(values, 50)), _ms(percentile(values, 95))]
             for game, values in by_game.items()
         },
+        "ack_by_game_p50_p95_ms": {
+            game: [_ms(percentile(values, 50)), _ms(percentile(values, 95))]
+            for game, values in school.ack_lags.items()
+        },
         "log_check": log_check,
         "lost_moves": log_check["acked_not_logged"] + log_check["logged_twice"],
         "rss": memory.summary(),
@@ -1018,6 +1025,7 @@ def print_table(r: dict) -> None:
             f"({r['deliveries']} deliveries)",
         ),
         ("delivery by game p50/p95 (ms)", json.dumps(r["delivery_by_game_p50_p95_ms"])),
+        ("move to its ack by game p50/p95 (ms)", json.dumps(r["ack_by_game_p50_p95_ms"])),
         ("lost moves", f"{r['lost_moves']}  {json.dumps(r['log_check'])}"),
         (
             "server CPU ms per update",
