@@ -264,12 +264,28 @@ def choose_move(game: str, view: dict, me: str, rng: random.Random) -> dict | No
             return {"type": "take", "card": rng.choice(market)["id"], "to": rng.choice(["line", "hand"])}
         return None
     if game == "mindlines":
-        if phase == "looking" and me not in (view.get("ready") or []):
-            return {"type": "ready"}
-        if phase == "scribbling":
-            return {"type": "done"}
-        if phase == "reveal":
-            return {"type": "continue"}
+        return _mindlines_move(view, phase, me, rng)
+    return None
+
+
+def _mindlines_move(view: dict, phase: str | None, me: str, rng: random.Random) -> dict | None:
+    """Ready to draw, done drawing (the benchmark draws no strokes), the prophesier's exclusion of a card
+    that is not its own, on to the next round."""
+    if phase == "looking" and me not in (view.get("ready") or []):
+        return {"type": "ready"}
+    if phase == "scribbling":
+        return {"type": "done"}
+    if phase == "reveal":
+        return {"type": "continue"}
+    me_view = view.get("me") or {}
+    if phase == "prophesying" and me_view.get("my_turn"):
+        mine = set(me_view.get("cards") or [])
+        open_cards = [
+            card["card"]
+            for card in (view.get("prophecy") or {}).get("cards") or []
+            if card.get("excluded_by") is None and card["card"] not in mine
+        ]
+        return {"type": "exclude", "card": rng.choice(open_cards)} if open_cards else None
     return None
 
 
