@@ -7,7 +7,76 @@
  *
  * so `gettext("...")` is still written out in the module and `makemessages -d djangojs` finds the string.
  */
-// eslint-disable-next-line no-var -- a global of the page, typed for the scripts that load after it
+// The contract's types (global: every game's JSDoc uses them; docs/frontend.md, "Game screens").
+
+/**
+ * The message the page controller hands a game for one table (the server's, or the replay's step).
+ * @typedef {object} TableMessage
+ * @property {number} table the table's id
+ * @property {number} [number] its number in the session
+ * @property {number} seq the sequence number of the table's last change
+ * @property {"playing" | "finished" | "ended"} status
+ * @property {any} view the engine's view for this viewer (each game types its own)
+ */
+
+/**
+ * What the page controller gives a game for one viewer (session.js, replay.js, the tests' harness).
+ * @typedef {object} GameContext
+ * @property {"player" | "teacher" | "projector" | "replay"} role
+ * @property {string | null} player the viewer's engine player id on a student's device
+ * @property {boolean} compact every table drawn small at once (the teacher's console)
+ * @property {{id?: number, game?: string, title?: string, status?: string, lobby_locked?: boolean, participants?: any[]}} session
+ * @property {(action: object) => Promise<{seq: number, duplicate: boolean}>} act sends a move; rejects with {code, message}
+ * @property {(element: HTMLElement, deadline: number | null | undefined) => void} countdown
+ * @property {() => number} serverNow the server's time in epoch seconds
+ * @property {(text: string) => void} announce speaks through the page's polite live region
+ * @property {(key: string) => any} draft per-device storage of work in progress
+ * @property {(key: string, value: any) => void} saveDraft
+ * @property {(text: string) => string} [gettext]
+ * @property {(singular: string, plural: string, count: number) => string} [ngettext]
+ * @property {(format: string, values: object, named?: boolean) => string} [interpolate]
+ */
+
+/**
+ * A game's screen, split in two: its view (message, ctx and input state -> DOM) and its input
+ * (events, sends, announcements). `screenModule` turns it into the module the page controller renders.
+ * @template State
+ * @typedef {object} ScreenParts
+ * @property {() => State} state the screen's own input state, fresh for each root (a pick, a pending send)
+ * @property {(screen: GameScreen<State>) => Element} view builds the whole screen from screen.table,
+ *   screen.ctx and screen.state with h/svg; never attaches listeners, never mutates the state
+ * @property {ScreenInput<State>} input
+ * @property {string} [focusFallback] a selector to focus when the focused control was removed or disabled
+ */
+
+/**
+ * @template State
+ * @typedef {object} ScreenInput
+ * @property {(screen: GameScreen<State>) => void} bind once per root: delegated listeners on screen.root
+ *   (and on the document for keys), reading what to do from the data-* attributes the view drew
+ * @property {(screen: GameScreen<State>, previous: TableMessage | null) => void} [receive] on each new
+ *   message, before it is drawn: drop input the message made stale, announce what changed
+ * @property {(screen: GameScreen<State>) => void} [drawn] after every draw: what lives outside the view
+ *   (a countdown in the drawn clock, the projector's wall layout)
+ */
+
+/**
+ * A game's screen mounted in one root (common.js's MountedScreen): what its view and input are given.
+ * @template State
+ * @typedef {object} GameScreen
+ * @property {HTMLElement} root the table's root (a table card's body); the view is morphed into it
+ * @property {string} uid a prefix for ids that must be unique on the page (several tables on one console)
+ * @property {TableMessage} table the latest message
+ * @property {GameContext} ctx the latest ctx
+ * @property {State} state the game's input state (input.js keeps it; the view reads it)
+ * @property {number} draws how many times it has been drawn
+ * @property {(table: TableMessage, ctx: GameContext) => void} show a new message: the input's receive, then a draw
+ * @property {() => void} redraw draws the view again (after a pick, a send, its answer)
+ * @property {() => void} hold holds redraws back (a drag in progress)
+ * @property {() => void} release ends a hold, drawing what was held back
+ */
+
+/* exported ClassplayUI -- a global of the page, typed for the scripts that load after it */
 var ClassplayUI = (function () {
   "use strict";
 
@@ -202,61 +271,10 @@ var ClassplayUI = (function () {
   // Game screens: one render / re-render / focus contract (docs/frontend.md, "Game screens")
   // ------------------------------------------------------------------------------------------------
 
-  /**
-   * The message the page controller hands a game for one table (the server's, or the replay's step).
-   * @typedef {object} TableMessage
-   * @property {number} table the table's id
-   * @property {number} [number] its number in the session
-   * @property {number} seq the sequence number of the table's last change
-   * @property {"playing" | "finished" | "ended"} status
-   * @property {any} view the engine's view for this viewer (each game types its own)
-   */
-
-  /**
-   * What the page controller gives a game for one viewer (session.js, replay.js, the tests' harness).
-   * @typedef {object} GameContext
-   * @property {"player" | "teacher" | "projector" | "replay"} role
-   * @property {string | null} player the viewer's engine player id on a student's device
-   * @property {boolean} compact every table drawn small at once (the teacher's console)
-   * @property {{id?: number, game?: string, title?: string, status?: string, lobby_locked?: boolean, participants?: any[]}} session
-   * @property {(action: object) => Promise<{seq: number, duplicate: boolean}>} act sends a move; rejects with {code, message}
-   * @property {(element: HTMLElement, deadline: number | null | undefined) => void} countdown
-   * @property {() => number} serverNow the server's time in epoch seconds
-   * @property {(text: string) => void} announce speaks through the page's polite live region
-   * @property {(key: string) => any} draft per-device storage of work in progress
-   * @property {(key: string, value: any) => void} saveDraft
-   * @property {(text: string) => string} [gettext]
-   * @property {(singular: string, plural: string, count: number) => string} [ngettext]
-   * @property {(format: string, values: object, named?: boolean) => string} [interpolate]
-   */
-
-  /**
-   * A game's screen, split in two: its view (message, ctx and input state -> DOM) and its input
-   * (events, sends, announcements). `screenModule` turns it into the module the page controller renders.
-   * @template State
-   * @typedef {object} ScreenParts
-   * @property {() => State} state the screen's own input state, fresh for each root (a pick, a pending send)
-   * @property {(screen: Screen<State>) => Element} view builds the whole screen from screen.table,
-   *   screen.ctx and screen.state with h/svg; never attaches listeners, never mutates the state
-   * @property {ScreenInput<State>} input
-   * @property {string} [focusFallback] a selector to focus when the focused control was removed or disabled
-   */
-
-  /**
-   * @template State
-   * @typedef {object} ScreenInput
-   * @property {(screen: Screen<State>) => void} bind once per root: delegated listeners on screen.root
-   *   (and on the document for keys), reading what to do from the data-* attributes the view drew
-   * @property {(screen: Screen<State>, previous: TableMessage | null) => void} [receive] on each new
-   *   message, before it is drawn: drop input the message made stale, announce what changed
-   * @property {(screen: Screen<State>) => void} [drawn] after every draw: what lives outside the view
-   *   (a countdown in the drawn clock, the projector's wall layout)
-   */
-
   let screensMounted = 0;
 
-  /** One game's screen in one root (a table card's body). @template State */
-  class Screen {
+  /** One game's screen in one root (a table card's body): see the GameScreen type above. @template State */
+  class MountedScreen {
     /** @param {HTMLElement} root @param {ScreenParts<State>} parts @param {string} name */
     constructor(root, parts, name) {
       this.root = root;
@@ -348,13 +366,13 @@ var ClassplayUI = (function () {
   /** A game's screen mounted in `root`: its input bound once; `screen.show(table, ctx)` draws a message.
    *  @template State @param {HTMLElement} root @param {ScreenParts<State>} parts @param {string} [name] */
   function mount(root, parts, name) {
-    return new Screen(root, parts, name || "screen");
+    return new MountedScreen(root, parts, name || "screen");
   }
 
   /** The module the page controller calls (`render(container, table, ctx)`), one Screen per container.
    *  @template State @param {string} name @param {ScreenParts<State>} parts */
   function screenModule(name, parts) {
-    /** @type {WeakMap<HTMLElement, Screen<State>>} */
+    /** @type {WeakMap<HTMLElement, GameScreen<State>>} */
     const screens = new WeakMap();
     return {
       parts,
@@ -398,7 +416,6 @@ var ClassplayUI = (function () {
     mount,
     screenModule,
     pieces,
-    Screen,
   };
   window.ClassplayUI = api;
   return api;

@@ -7,6 +7,19 @@
  * your hand; N scores your line and starts a new one with it; S scores your line; E ends your turn;
  * Escape drops the pick.
  */
+/**
+ * The viewer's input in progress, kept per table root across redraws.
+ * @typedef {object} LineitInputState
+ * @property {LineitPick | null} selected the picked card
+ * @property {boolean} pending a move is on its way
+ * @property {string | null} error the server's reason for the last refused move
+ * @property {number | null} lastN the last log entry announced
+ * @property {string | null} lastTurnKey the turn last announced
+ * @property {boolean} suppressClick a drag just ended: its click is not a pick
+ */
+
+/** @typedef {GameScreen<LineitInputState>} LineitScreen */
+
 (function () {
   "use strict";
 
@@ -19,19 +32,6 @@
    *  text to the screen (lineit.css, .lineit-wall), so 1 to 8 tables (or more) fit without scrolling or
    *  cutting. */
   const WALL = { width: 19, height: 19, wallClass: "lineit-wall", prefix: "li" };
-
-  /**
-   * The viewer's input in progress, kept per table root across redraws.
-   * @typedef {object} LineitInputState
-   * @property {LineitPick | null} selected the picked card
-   * @property {boolean} pending a move is on its way
-   * @property {string | null} error the server's reason for the last refused move
-   * @property {number | null} lastN the last log entry announced
-   * @property {string | null} lastTurnKey the turn last announced
-   * @property {boolean} suppressClick a drag just ended: its click is not a pick
-   */
-
-  /** @typedef {Screen<LineitInputState>} LineitScreen */
 
   /** @returns {LineitInputState} */
   function freshState() {

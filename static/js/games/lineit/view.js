@@ -16,7 +16,7 @@
 
   const { h, gettext, ngettext, interpolate: fmt } = window.ClassplayUI;
   const pieces = window.ClassplayUI.pieces("lineit");
-  const { pretty, suitName, nameOf, tokenSum, signed, directionText, lineEndCard, lineNumberCount } = pieces;
+  const { pretty, suitName, tokenSum, signed, directionText, lineEndCard, lineNumberCount } = pieces;
   const { viewerOf, myTurn, step, turnText, symbolSvg, tokensEl, statusBar, marketSection, myLineSection } = pieces;
   const { handSection, actionBar, playerCard, jackpotsSection, logSection, outcomeSection, keysHelp } = pieces;
 
@@ -226,14 +226,14 @@
 
 
   /** What one draw shows: the screen's message and ctx, the viewer, and the input state.
-   *  @param {Screen<LineitInputState>} screen @returns {LineitScene} */
+   *  @param {GameScreen<LineitInputState>} screen @returns {LineitScene} */
   function sceneOf(screen) {
     const { table, ctx, uid, state } = screen;
     return { table, ctx, uid, me: viewerOf(table, ctx), selected: state.selected, pending: state.pending, error: state.error };
   }
 
   /** The screen for one viewer: the layout of their role, in one root element.
-   *  @param {Screen<LineitInputState>} screen @returns {HTMLElement} */
+   *  @param {GameScreen<LineitInputState>} screen @returns {HTMLElement} */
   function view(screen) {
     const scene = sceneOf(screen);
     const { role, compact } = scene.ctx;

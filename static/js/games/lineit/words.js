@@ -2,104 +2,106 @@
  * the log, whose turn, what to do now). Pure functions of the view message; no element is built here.
  * Part of the game's screen (docs/frontend.md): words.js, board.js and view.js draw, input.js acts.
  */
+// The view message's types (global, so board.js, view.js and input.js use them too).
+
+/**
+ * One card as the view shows it (games/engine/lineit/view.py, card_view). A card's value is there only
+ * once it is scored, for a bet card, or when the game is over.
+ * @typedef {object} LineitCard
+ * @property {string} id
+ * @property {"number" | "bet"} kind
+ * @property {LineitColour} colour
+ * @property {LineitSymbol} symbol
+ * @property {string} face what the card shows ("3/4", "-2.5", "BET")
+ * @property {string | number} [value] the exact value ("15/2")
+ */
+/** @typedef {"red" | "green" | "blue" | "yellow"} LineitColour */
+/** @typedef {"heart" | "leaf" | "diamond" | "star"} LineitSymbol */
+/** @typedef {"up" | "down" | null} LineitDirection */
+
+/**
+ * A player's line: its cards, direction, bet and the number cards of each colour.
+ * @typedef {object} LineitLine
+ * @property {LineitCard[]} cards
+ * @property {LineitDirection} direction
+ * @property {{card: string, bet: number, cards_after: number} | null} bet
+ * @property {Record<LineitColour, number>} colour_counts
+ */
+
+/**
+ * @typedef {object} LineitPlayer
+ * @property {string} id
+ * @property {string} name
+ * @property {boolean} bot
+ * @property {LineitLine} line
+ * @property {number} hand_count
+ * @property {number} pile_count
+ * @property {number[]} tokens the bet tokens won (+n) and lost (-n)
+ * @property {number} score
+ */
+
+/**
+ * A log entry for this viewer (rules.py writes them; the view replaces card ids by card views).
+ * @typedef {object} LineitLogEntry
+ * @property {number} n its number in the log
+ * @property {string} type "round", "take", "place", "score", "jackpot", "leftovers", "final",
+ *   "hand_discarded", "end_turn", "timeout", "game_over"
+ * @property {string} [player]
+ * @property {LineitCard} [card] absent when another player took it into their hand
+ * @property {LineitCard[]} [cards] a scored line
+ * @property {LineitCard[]} [discarded]
+ * @property {Record<string, LineitCard[]>} [moved] the leftovers, by the jackpot they went under
+ * @property {any} [round] @property {any} [first] @property {any} [to] @property {any} [source]
+ * @property {any} [sets_direction] @property {any} [direction] @property {any} [banked]
+ * @property {{bet: number, after: number, won: boolean}} [bet]
+ * @property {LineitColour} [colour] @property {number} [count]
+ */
+
+/**
+ * What the engine shows one viewer of a Line-it table (games/engine/lineit/view.py, build_view).
+ * @typedef {object} LineitView
+ * @property {"lineit"} game
+ * @property {"player" | "teacher" | "projector" | "spectator"} role
+ * @property {"draft" | "final" | "over"} phase
+ * @property {number} level
+ * @property {number} round
+ * @property {number} rounds_left
+ * @property {number} deck_count
+ * @property {number} discard_count
+ * @property {number} market_size
+ * @property {number} hand_limit
+ * @property {LineitCard[]} market
+ * @property {{player: string, step: "take" | "after" | "final", played_from_hand: boolean} | null} turn
+ * @property {string | null} whose_turn
+ * @property {string} first_player
+ * @property {LineitPlayer[]} players
+ * @property {{colour: LineitColour, symbol: LineitSymbol, count: number, cards: LineitCard[]}[]} jackpots
+ * @property {{deadline?: number | null, paused?: boolean, remaining?: number | null}} clock
+ * @property {LineitLogEntry[]} log
+ * @property {{winners: string[], scores: Record<string, number>, piles: Record<string, number>,
+ *   tokens: Record<string, number[]>} | null} outcome
+ * @property {{player: string, hand: LineitCard[]}} [you] the viewer's own hand (a player's device only)
+ * @property {{turn_seconds: number}} [settings] (the teacher's)
+ */
+
+/** @typedef {"market" | "hand"} LineitSource */
+/** @typedef {{source: LineitSource, id: string}} LineitPick */
+
+/**
+ * What one draw shows: the table's message for this viewer, who the viewer is, and their input in
+ * progress (input.js keeps it: a pick, a move on its way, the last refusal).
+ * @typedef {object} LineitScene
+ * @property {Omit<TableMessage, "view"> & {view: LineitView}} table
+ * @property {GameContext} ctx
+ * @property {string} uid the prefix of this screen's ids
+ * @property {string | null} me the viewer's player id (a player's device), else null
+ * @property {LineitPick | null} selected
+ * @property {boolean} pending
+ * @property {string | null} error
+ */
+
 (function () {
   "use strict";
-
-  /**
-   * One card as the view shows it (games/engine/lineit/view.py, card_view). A card's value is there only
-   * once it is scored, for a bet card, or when the game is over.
-   * @typedef {object} LineitCard
-   * @property {string} id
-   * @property {"number" | "bet"} kind
-   * @property {LineitColour} colour
-   * @property {LineitSymbol} symbol
-   * @property {string} face what the card shows ("3/4", "-2.5", "BET")
-   * @property {string | number} [value] the exact value ("15/2")
-   */
-  /** @typedef {"red" | "green" | "blue" | "yellow"} LineitColour */
-  /** @typedef {"heart" | "leaf" | "diamond" | "star"} LineitSymbol */
-  /** @typedef {"up" | "down" | null} LineitDirection */
-
-  /**
-   * A player's line: its cards, direction, bet and the number cards of each colour.
-   * @typedef {object} LineitLine
-   * @property {LineitCard[]} cards
-   * @property {LineitDirection} direction
-   * @property {{card: string, bet: number, cards_after: number} | null} bet
-   * @property {Record<LineitColour, number>} colour_counts
-   */
-
-  /**
-   * @typedef {object} LineitPlayer
-   * @property {string} id
-   * @property {string} name
-   * @property {boolean} bot
-   * @property {LineitLine} line
-   * @property {number} hand_count
-   * @property {number} pile_count
-   * @property {number[]} tokens the bet tokens won (+n) and lost (-n)
-   * @property {number} score
-   */
-
-  /**
-   * A log entry for this viewer (rules.py writes them; the view replaces card ids by card views).
-   * @typedef {object} LineitLogEntry
-   * @property {number} n its number in the log
-   * @property {string} type "round", "take", "place", "score", "jackpot", "leftovers", "final",
-   *   "hand_discarded", "end_turn", "timeout", "game_over"
-   * @property {string} [player]
-   * @property {LineitCard} [card] absent when another player took it into their hand
-   * @property {LineitCard[]} [cards] a scored line
-   * @property {LineitCard[]} [discarded]
-   * @property {Record<string, LineitCard[]>} [moved] the leftovers, by the jackpot they went under
-   * @property {any} [round] @property {any} [first] @property {any} [to] @property {any} [source]
-   * @property {any} [sets_direction] @property {any} [direction] @property {any} [banked]
-   * @property {{bet: number, after: number, won: boolean}} [bet]
-   * @property {LineitColour} [colour] @property {number} [count]
-   */
-
-  /**
-   * What the engine shows one viewer of a Line-it table (games/engine/lineit/view.py, build_view).
-   * @typedef {object} LineitView
-   * @property {"lineit"} game
-   * @property {"player" | "teacher" | "projector" | "spectator"} role
-   * @property {"draft" | "final" | "over"} phase
-   * @property {number} level
-   * @property {number} round
-   * @property {number} rounds_left
-   * @property {number} deck_count
-   * @property {number} discard_count
-   * @property {number} market_size
-   * @property {number} hand_limit
-   * @property {LineitCard[]} market
-   * @property {{player: string, step: "take" | "after" | "final", played_from_hand: boolean} | null} turn
-   * @property {string | null} whose_turn
-   * @property {string} first_player
-   * @property {LineitPlayer[]} players
-   * @property {{colour: LineitColour, symbol: LineitSymbol, count: number, cards: LineitCard[]}[]} jackpots
-   * @property {{deadline?: number | null, paused?: boolean, remaining?: number | null}} clock
-   * @property {LineitLogEntry[]} log
-   * @property {{winners: string[], scores: Record<string, number>, piles: Record<string, number>,
-   *   tokens: Record<string, number[]>} | null} outcome
-   * @property {{player: string, hand: LineitCard[]}} [you] the viewer's own hand (a player's device only)
-   * @property {{turn_seconds: number}} [settings] (the teacher's)
-   */
-
-  /** @typedef {"market" | "hand"} LineitSource */
-  /** @typedef {{source: LineitSource, id: string}} LineitPick */
-
-  /**
-   * What one draw shows: the table's message for this viewer, who the viewer is, and their input in
-   * progress (input.js keeps it: a pick, a move on its way, the last refusal).
-   * @typedef {object} LineitScene
-   * @property {Omit<TableMessage, "view"> & {view: LineitView}} table
-   * @property {GameContext} ctx
-   * @property {string} uid the prefix of this screen's ids
-   * @property {string | null} me the viewer's player id (a player's device), else null
-   * @property {LineitPick | null} selected
-   * @property {boolean} pending
-   * @property {string | null} error
-   */
 
   const { gettext, ngettext, interpolate: fmt, localDecimals } = window.ClassplayUI;
 
@@ -111,7 +113,9 @@
   /** "15/2" -> "7.5", "1/3" -> null: the exact decimal of a stored fraction, when it has one. */
   function exactDecimal(value) {
     const [top, bottom = "1"] = String(value).split("/");
+    /** @type {bigint} */
     let n;
+    /** @type {bigint} */
     let d;
     try {
       n = BigInt(top);
