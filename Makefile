@@ -53,7 +53,7 @@ lint: install
 	$(BIN)/mypy
 	$(BIN)/python manage.py makemigrations --check --dry-run --verbosity 0
 	$(BIN)/python -m config.msgfmt --check
-	node_modules/.bin/eslint --max-warnings 0 static/js tests/js eslint.config.js
+	node_modules/.bin/eslint --max-warnings 0 static/js tests eslint.config.js
 	node_modules/.bin/tsc -p tsconfig.json
 
 format: install

@@ -1,6 +1,7 @@
 """One stand-in for the live runtime (session.js and live.js), for the browser tests that drive a game's
 module directly: a page holding only the site's and the game's CSS, the shared module
-(static/js/games/common.js, with the morph library it uses), the game's scripts and a fake page controller, so the test plays the server.
+(static/js/games/common.js, with the morph library it uses), the game's scripts and a fake page
+controller, so the test plays the server.
 
 On the page:
 
@@ -104,7 +105,7 @@ def boot(game: str) -> str:
 
 
 def add_game_scripts(page, game: str) -> None:
-    """The morph library, the shared module, then the game's scripts, in the order the live pages load them."""
+    """The morph library, the shared module, then the game's scripts, in the live pages' order."""
     for script in (MORPH_JS, COMMON_JS, *scripts_of(game)):
         page.add_script_tag(path=str(script))
 
