@@ -25,6 +25,7 @@
   function symbolSvg(symbol, extraClass) {
     return icon("0 0 24 24", "lineit-symbol " + (extraClass || ""), ["path", { d: SYMBOL_PATHS[symbol] || SYMBOL_PATHS.diamond }]);
   }
+
   /** One card. `button` makes it a real button (selectable, draggable); otherwise a plain item. */
   function cardEl(card, options) {
     const opts = options || {};
@@ -75,6 +76,9 @@
     );
   }
 
+  // ---------------------------------------------------------------------------------------------------
+  // Pieces of the board
+  // ---------------------------------------------------------------------------------------------------
 
   /** The turn clock: its text when it is stopped or unlimited; a running one is drawn by ctx.countdown
    *  (input.js, after each draw, with clockDeadline). @param {LineitScene} scene @param {boolean} big */
@@ -98,6 +102,7 @@
     return clock.deadline || null;
   }
 
+  /** @param {LineitScene} scene */
   function statusBar(scene) {
     const view = scene.table.view;
     return h(
@@ -120,6 +125,7 @@
     );
   }
 
+  /** @param {LineitScene} scene */
   function marketSection(scene, moves) {
     const view = scene.table.view;
     const now = step(scene);
@@ -157,6 +163,7 @@
     );
   }
 
+  /** @param {LineitScene} scene */
   function colourChips(scene, line) {
     const view = scene.table.view;
     const counts = line.colour_counts || {};
@@ -231,6 +238,7 @@
       : fmt(gettext("Next card must be lower than %(face)s."), { face: pretty(end.face) });
   }
 
+  /** @param {LineitScene} scene */
   function myLineSection(scene, me) {
     const view = scene.table.view;
     const line = me.line;
@@ -253,6 +261,7 @@
     );
   }
 
+  /** @param {LineitScene} scene */
   function handSection(scene) {
     const view = scene.table.view;
     const hand = (view.you && view.you.hand) || [];
@@ -302,6 +311,7 @@
     );
   }
 
+  /** @param {LineitScene} scene */
   function actionBar(scene) {
     const view = scene.table.view;
     const now = step(scene);
@@ -361,7 +371,9 @@
     return h("div", { class: "lineit-actions", role: "group", "aria-label": gettext("Your move"), "aria-busy": busy ? "true" : "false" }, head, bar);
   }
 
-  /** A move button; input.js acts on its data-action (line, hand, new_line, play, score, end). */
+  /** A move button; input.js acts on its data-action (line, hand, new_line, play, score, end).
+   *  @param {LineitScene} scene @param {string} key @param {string} label @param {string} shortcut
+   *  @param {boolean} disabled @param {string} [variant] */
   function actionButton(scene, key, label, shortcut, disabled, variant) {
     return h(
       "button",
@@ -389,6 +401,7 @@
     );
   }
 
+  /** @param {LineitScene} scene */
   function playerCard(scene, player, options) {
     const view = scene.table.view;
     const opts = options || {};
@@ -434,6 +447,7 @@
     );
   }
 
+  /** @param {LineitScene} scene */
   function jackpotsSection(scene, size) {
     const view = scene.table.view;
     return h(
@@ -467,6 +481,7 @@
     );
   }
 
+  /** @param {LineitScene} scene */
   function logSection(scene) {
     const view = scene.table.view;
     const entries = (view.log || [])
@@ -505,6 +520,7 @@
     );
   }
 
+  /** @param {LineitScene} scene */
   function outcomeSection(scene, big) {
     const view = scene.table.view;
     const outcome = view.outcome;

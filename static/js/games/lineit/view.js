@@ -20,6 +20,11 @@
   const { viewerOf, myTurn, step, turnText, symbolSvg, tokensEl, statusBar, marketSection, myLineSection } = pieces;
   const { handSection, actionBar, playerCard, jackpotsSection, logSection, outcomeSection, keysHelp } = pieces;
 
+  // ---------------------------------------------------------------------------------------------------
+  // The four layouts
+  // ---------------------------------------------------------------------------------------------------
+
+  /** @param {LineitScene} scene */
   function playerLayout(scene) {
     const view = scene.table.view;
     const me = view.players.find((p) => p.id === scene.me);
@@ -48,6 +53,7 @@
     return [statusBar(scene), h("div", { class: "lineit-layout" }, main, side)];
   }
 
+  /** @param {LineitScene} scene */
   function boardLayout(scene) {
     const view = scene.table.view;
     const over = view.phase === "over" || scene.table.status !== "playing";
@@ -73,6 +79,7 @@
     ];
   }
 
+  /** @param {LineitScene} scene */
   function compactLayout(scene) {
     const view = scene.table.view;
     const over = view.phase === "over";
@@ -164,6 +171,7 @@
     ];
   }
 
+  /** @param {LineitScene} scene */
   function projectorLayout(scene) {
     const view = scene.table.view;
     const over = view.phase === "over" || scene.table.status !== "playing";
@@ -224,6 +232,9 @@
     ];
   }
 
+  // ---------------------------------------------------------------------------------------------------
+  // The view
+  // ---------------------------------------------------------------------------------------------------
 
   /** What one draw shows: the screen's message and ctx, the viewer, and the input state.
    *  @param {GameScreen<LineitInputState>} screen @returns {LineitScene} */

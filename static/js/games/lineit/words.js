@@ -139,7 +139,7 @@
     return (negative ? "-" : "") + String(n / d) + (digits ? "." + digits : "");
   }
 
-  /** The value to print under a card's face (null when the face already says it). */
+  /** The value to print under a card's face (null when the face already says it). @param {LineitCard} card */
   function valueNote(card) {
     if (card.kind !== "number" || card.value === undefined || card.value === null) return null;
     const shown = exactDecimal(card.value) || String(card.value);
@@ -161,7 +161,7 @@
     return card.value !== undefined && card.value !== null ? String(card.value) : "?";
   }
 
-  /** How a card is read aloud. */
+  /** How a card is read aloud. @param {LineitCard} card */
   function cardLabel(card) {
     // The name starts with the card's visible text ("BET +3"), as speech recognition users say it.
     if (card.kind === "bet") return fmt(gettext("Bet +%(bet)s card"), { bet: betValue(card) });
@@ -170,13 +170,14 @@
     return note ? fmt(gettext("%(card)s, value %(value)s"), { card: base, value: pretty(note) }) : base;
   }
 
-  /** A card's short name in sentences: "3/4 (red heart)", "Bet +4". */
+  /** A card's short name in sentences: "3/4 (red heart)", "Bet +4". @param {LineitCard | undefined} card */
   function cardName(card) {
     if (!card) return gettext("a card");
     if (card.kind === "bet") return fmt(gettext("Bet +%(bet)s"), { bet: betValue(card) });
     return fmt(gettext("%(face)s (%(suit)s)"), { face: pretty(card.face), suit: suitName(card.colour, card.symbol) });
   }
 
+  /** @param {LineitView} view @param {string | null} id */
   function nameOf(view, id) {
     const player = (view.players || []).find((p) => p.id === id);
     return player ? player.name : gettext("someone");
@@ -209,6 +210,8 @@
   // The log, as sentences (shown in "What happened", spoken through ctx.announce)
   // ---------------------------------------------------------------------------------------------------
 
+  /** A log entry as a sentence for the viewer `me` (null: a sentence about everyone), or null when it
+   *  says nothing of its own. @param {LineitLogEntry} entry @param {LineitView} view @param {string | null} me */
   function logText(entry, view, me) {
     const mine = me !== null && entry.player === me;
     const name = entry.player ? nameOf(view, entry.player) : "";
