@@ -7,6 +7,7 @@
  *
  * so `gettext("...")` is still written out in the module and `makemessages -d djangojs` finds the string.
  */
+
 // The contract's types (global: every game's JSDoc uses them; docs/frontend.md, "Game screens").
 
 /**

@@ -7,6 +7,7 @@
  * your hand; N scores your line and starts a new one with it; S scores your line; E ends your turn;
  * Escape drops the pick.
  */
+
 /**
  * The viewer's input in progress, kept per table root across redraws.
  * @typedef {object} LineitInputState

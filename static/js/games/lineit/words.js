@@ -2,6 +2,7 @@
  * the log, whose turn, what to do now). Pure functions of the view message; no element is built here.
  * Part of the game's screen (docs/frontend.md): words.js, board.js and view.js draw, input.js acts.
  */
+
 // The view message's types (global, so board.js, view.js and input.js use them too).
 
 /**
