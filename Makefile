@@ -1,4 +1,4 @@
-# Two commands do all set-up on a fresh machine (Python 3.11+ and make are all they assume):
+# Two commands do all set-up on a fresh machine (Python 3.11+, make and npm are all they assume):
 #   make run    install, migrate, load demo data, print the logins, serve http://127.0.0.1:8000 with a worker
 #   make test   install the same way and run the whole test suite
 PYTHON ?= python3
@@ -17,19 +17,21 @@ $(STAMP): requirements/dev.lock
 	$(BIN)/python -m pip install --quiet --require-hashes --no-deps -r requirements/dev.lock
 	@rm -f $(VENV)/.installed-*; touch $@
 
-install: $(STAMP) messages
+install: $(STAMP) $(NODE_STAMP) messages
 
 # The translation catalogs (locale/*/LC_MESSAGES/*.po) compiled to .mo in pure Python: no GNU gettext
 # needed (translators use it for makemessages: docs/i18n.md). Only out-of-date catalogs are compiled.
 messages: $(STAMP)
 	$(BIN)/python -m config.msgfmt
 
-# The browser tests' own tools (axe-core for the accessibility checks), from the npm registry's lock file.
-# They are loaded into test pages only; the product never serves them.
+# The front end's npm packages, from the lock file: idiomorph, which every game screen loads (the static
+# files serve it from node_modules/, so collectstatic needs it), and the tools of `make lint` and the
+# JavaScript unit tests, with the browser tests' axe-core (loaded into test pages only). npm comes with
+# Node.js from Debian's packages.
 $(NODE_STAMP): package-lock.json
-	@if command -v npm >/dev/null 2>&1; then \
-		npm ci --no-audit --no-fund --loglevel=error && rm -f node_modules/.installed-* && touch $@; \
-	else echo "npm not found: the browser tests' accessibility checks will be skipped (apt-get install npm)"; fi
+	@command -v npm >/dev/null 2>&1 || { echo "npm not found: Classplay's game screens need its packages (apt-get install npm)" >&2; exit 1; }
+	npm ci --no-audit --no-fund --loglevel=error
+	@rm -f node_modules/.installed-*; touch $@
 
 browser-deps: $(NODE_STAMP)
 
@@ -41,7 +43,7 @@ run: install
 	CLASSPLAY_HOST=$(HOST) CLASSPLAY_PORT=$(PORT) $(BIN)/python manage.py load_demo
 	PATH="$(CURDIR)/$(BIN):$$PATH" CLASSPLAY_HOST=$(HOST) CLASSPLAY_PORT=$(PORT) $(BIN)/honcho -f Procfile.dev start
 
-test: install browser-deps
+test: install
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 lint: install
@@ -51,6 +53,8 @@ lint: install
 	$(BIN)/mypy
 	$(BIN)/python manage.py makemigrations --check --dry-run --verbosity 0
 	$(BIN)/python -m config.msgfmt --check
+	node_modules/.bin/eslint --max-warnings 0 static/js tests eslint.config.js
+	node_modules/.bin/tsc -p tsconfig.json
 
 format: install
 	$(BIN)/ruff format .

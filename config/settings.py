@@ -416,7 +416,12 @@ USE_TZ = True
 # --- Static files ----------------------------------------------------------------------------------
 STATIC_URL = "/static/"
 STATIC_ROOT = Path(env_str("STATIC_ROOT", str(BASE_DIR / "staticfiles")))
-STATICFILES_DIRS = [BASE_DIR / "static"]
+# The game screens' morph library comes from the npm registry (package-lock.json, `make install` runs npm
+# ci) and is served from node_modules/ as /static/vendor/idiomorph/idiomorph.js: never copied into static/.
+STATICFILES_DIRS = [
+    BASE_DIR / "static",
+    ("vendor/idiomorph", BASE_DIR / "node_modules" / "idiomorph" / "dist"),
+]
 MEDIA_URL = "/media/"
 MEDIA_ROOT = VAR_DIR / "media"
 STORAGES = {

@@ -30,6 +30,8 @@ from django.conf import settings
 from django.utils.translation import get_language
 from django.utils.translation.trans_real import DjangoTranslation
 
+from games.definitions import definition
+
 MAX_CHARS = 300
 RATE = "90/m"
 SPEED = 150
@@ -86,9 +88,9 @@ def _unescape(match: re.Match) -> str:
 
 @functools.lru_cache(maxsize=16)
 def _interface_literals(game: str) -> tuple[str, ...]:
-    """The English sentences the game's device scripts pass to ``gettext`` (what ``makemessages`` finds)."""
+    """The English sentences the game's screen scripts pass to ``gettext`` (what ``makemessages`` finds)."""
     literals: list[str] = []
-    for script in (f"js/games/{game}.js", *SHARED_SCRIPTS):
+    for script in (*definition(game).screen_scripts, *SHARED_SCRIPTS):
         path = Path(settings.BASE_DIR) / "static" / script
         if not path.exists():
             continue

@@ -93,11 +93,18 @@ class GameDefinition:
     bank: BankUse | None = None
     #: How the game is played as homework (see :class:`HomeworkForm`).
     homework: HomeworkForm = HomeworkForm()
+    #: The game screen's scripts under static/, loaded in this order after js/games/common.js (the last
+    #: registers the screen: docs/frontend.md); empty: the one module js/games/<name>.js.
+    scripts: tuple[str, ...] = ()
 
     @property
     def full_name(self) -> str:
         """ "Line-Up — Guess Who": the rulebook name and what the game is."""
         return f"{self.title} — {self.kind}"
+
+    @property
+    def screen_scripts(self) -> tuple[str, ...]:
+        return self.scripts or (f"js/games/{self.name}.js",)
 
     def new_engine(self) -> core.Game:
         return self.engine()

@@ -1,2 +1,2 @@
 // Deep linking: send the chosen game back to the LMS at once (the button does it without scripts).
-document.querySelectorAll("form[data-auto-submit]").forEach((form) => form.submit());
+document.querySelectorAll("form[data-auto-submit]").forEach((form) => /** @type {HTMLFormElement} */ (form).submit());

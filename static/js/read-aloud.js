@@ -43,7 +43,7 @@
   }
 
   function csrfToken() {
-    const input = document.querySelector("[name=csrfmiddlewaretoken]");
+    const input = /** @type {HTMLInputElement | null} */ (document.querySelector("[name=csrfmiddlewaretoken]"));
     return input ? input.value : "";
   }
 
@@ -54,8 +54,7 @@
       method: "POST", body, credentials: "same-origin", headers: { "X-CSRFToken": csrfToken() },
     });
     if (!response.ok) {
-      const error = new Error("speak " + response.status);
-      error.status = response.status;
+      const error = Object.assign(new Error("speak " + response.status), { status: response.status });
       throw error;
     }
     return URL.createObjectURL(await response.blob());
@@ -63,7 +62,7 @@
 
   function play(objectUrl) {
     if (!player) player = new Audio();
-    return new Promise((resolve, reject) => {
+    return new Promise(/** @param {(value?: unknown) => void} resolve */ (resolve, reject) => {
       player.onended = () => { URL.revokeObjectURL(objectUrl); resolve(); };
       player.onerror = () => { URL.revokeObjectURL(objectUrl); reject(new Error("audio")); };
       player.src = objectUrl;
@@ -135,5 +134,5 @@
   if (header && "IntersectionObserver" in window) {
     new IntersectionObserver(([entry]) => bar.classList.toggle("is-floating", !entry.isIntersecting)).observe(header);
   }
-  window.ClassplayReadAloud = { pieces }; // for the browser tests
+  /** @type {any} */ (window).ClassplayReadAloud = { pieces }; // for the browser tests
 })();

@@ -9,7 +9,7 @@
     if (!root) return;
     const total = Number(root.dataset.steps);
     const body = root.querySelector("[data-replay-body]");
-    const range = root.querySelector("[data-step-range]");
+    const range = /** @type {HTMLInputElement} */ (root.querySelector("[data-step-range]"));
     const label = root.querySelector("[data-step-label]");
     const entryBox = root.querySelector("[data-entry]");
     const cache = new Map();
@@ -33,7 +33,7 @@
 
     async function show(step) {
       current = Math.min(total, Math.max(1, step));
-      range.value = current;
+      range.value = String(current);
       label.textContent = interpolate(gettext("Step %(step)s of %(total)s"), { step: current, total }, true);
       const data = await load(current);
       const entry = data.entry;
@@ -45,14 +45,14 @@
     }
 
     root.addEventListener("click", (event) => {
-      const button = event.target.closest("[data-step]");
+      const button = /** @type {HTMLElement | null} */ (/** @type {Element} */ (event.target).closest("[data-step]"));
       if (!button) return;
       const moves = { first: 1, prev: current - 1, next: current + 1, last: total };
       show(moves[button.dataset.step]);
     });
     range.addEventListener("input", () => show(Number(range.value)));
     document.addEventListener("keydown", (event) => {
-      if (event.target.closest("input, textarea, select")) return;
+      if (/** @type {Element} */ (event.target).closest("input, textarea, select")) return;
       // The arrow that points at the previous-step button: on a right-to-left page it is on the right.
       const back = document.documentElement.dir === "rtl" ? "ArrowRight" : "ArrowLeft";
       if (event.key === back) show(current - 1);

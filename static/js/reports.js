@@ -12,7 +12,7 @@
   function poll() {
     fetch(url, { headers: { Accept: "application/json" }, credentials: "same-origin" })
       .then(function (response) {
-        if (!response.ok) throw new Error(response.status);
+        if (!response.ok) throw new Error(String(response.status));
         return response.json();
       })
       .then(function (data) {

@@ -441,7 +441,7 @@
         module.render(card.body, table, this.context(table));
         if (table.status !== "playing") this.disablePlay(card.body);
       } catch (error) {
-        console.error(error); // eslint-disable-line no-console
+        console.error(error);
         card.body.textContent = gettext("This table could not be drawn. Reload the page.");
       }
     }
@@ -490,14 +490,14 @@
 
     bindForms() {
       document.addEventListener("submit", async (event) => {
-        const form = event.target;
+        const form = /** @type {HTMLFormElement} */ (event.target);
         if (!form.matches("[data-live-form]")) return;
         if (form.dataset.confirm && !window.confirm(form.dataset.confirm)) {
           event.preventDefault();
           return;
         }
         event.preventDefault();
-        const button = form.querySelector("button[type=submit]");
+        const button = /** @type {HTMLButtonElement | null} */ (form.querySelector("button[type=submit]"));
         if (button) button.disabled = true;
         try {
           const response = await fetch(form.action, {
@@ -521,7 +521,7 @@
   }
 
   function csrfInput() {
-    const token = document.querySelector("[name=csrfmiddlewaretoken]");
+    const token = /** @type {HTMLInputElement | null} */ (document.querySelector("[name=csrfmiddlewaretoken]"));
     return el("input", { type: "hidden", name: "csrfmiddlewaretoken", value: token ? token.value : "" });
   }
 

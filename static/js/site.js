@@ -37,10 +37,10 @@
 (function () {
   "use strict";
   document.addEventListener("click", (event) => {
-    if (event.target.closest("[data-print]")) window.print();
+    if (/** @type {Element} */ (event.target).closest("[data-print]")) window.print();
   });
   document.addEventListener("submit", (event) => {
-    const form = event.target;
+    const form = /** @type {HTMLFormElement} */ (event.target);
     if (form.matches("[data-live-form]") || !form.dataset.confirm) return;
     if (!window.confirm(form.dataset.confirm)) event.preventDefault();
   });

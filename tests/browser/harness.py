@@ -1,6 +1,7 @@
 """One stand-in for the live runtime (session.js and live.js), for the browser tests that drive a game's
 module directly: a page holding only the site's and the game's CSS, the shared module
-(static/js/games/common.js), the game's module and a fake page controller, so the test plays the server.
+(static/js/games/common.js, with the morph library it uses), the game's scripts and a fake page
+controller, so the test plays the server.
 
 On the page:
 
@@ -22,8 +23,10 @@ import json
 import pathlib
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-GAMES_JS = ROOT / "static" / "js" / "games"
+STATIC = ROOT / "static"
+GAMES_JS = STATIC / "js" / "games"
 COMMON_JS = GAMES_JS / "common.js"
+MORPH_JS = ROOT / "node_modules" / "idiomorph" / "dist" / "idiomorph.js"
 SITE_CSS = ROOT / "static" / "css" / "classplay.css"
 PAGE = '<!doctype html><html lang="en"><body><main id="root"></main></body></html>'
 
@@ -84,9 +87,11 @@ window.drawMany = (items) => {
 """
 
 
-def module_of(game: str) -> pathlib.Path:
-    """The game's module, static/js/games/<game>.js."""
-    return GAMES_JS / f"{game}.js"
+def scripts_of(game: str) -> list[pathlib.Path]:
+    """The game screen's scripts, in the order its pages load them (its definition's ``screen_scripts``)."""
+    from games.definitions import definition
+
+    return [STATIC / script for script in definition(game).screen_scripts]
 
 
 def styles_of(game: str) -> list[pathlib.Path]:
@@ -100,9 +105,9 @@ def boot(game: str) -> str:
 
 
 def add_game_scripts(page, game: str) -> None:
-    """The shared module, then the game's, in the order the live pages load them."""
-    page.add_script_tag(path=str(COMMON_JS))
-    page.add_script_tag(path=str(module_of(game)))
+    """The morph library, the shared module, then the game's scripts, in the live pages' order."""
+    for script in (MORPH_JS, COMMON_JS, *scripts_of(game)):
+        page.add_script_tag(path=str(script))
 
 
 def mount(page, game: str, role: str, player: str | None = None, compact: bool = False) -> None:

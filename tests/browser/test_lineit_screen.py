@@ -1,4 +1,4 @@
-"""Line-it's game screen (static/js/games/lineit.js) in a real browser.
+"""Line-it's game screen (static/js/games/lineit/*.js) in a real browser.
 
 Each "device" is a page holding only the module, its CSS and a stand-in for the page controller (the ``ctx``
 of docs/frontend.md), while the rules run in this process through the real engine: the test takes each

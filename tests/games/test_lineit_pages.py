@@ -102,7 +102,7 @@ def test_the_default_move_described_is_the_engines():
 
 def test_the_keys_on_the_help_page_are_the_keys_of_the_screen():
     html = render("how_to_play")
-    module = (ROOT / "static" / "js" / "games" / "lineit.js").read_text()
+    module = (ROOT / "static" / "js" / "games" / "lineit" / "input.js").read_text()
     for key in ("L", "H", "N", "S", "E"):
         assert f"<kbd>{key}</kbd>" in html
         assert f'key === "{key.lower()}"' in module

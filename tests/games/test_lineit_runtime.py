@@ -204,7 +204,12 @@ def test_results_and_the_step_through_replay_of_a_finished_table(class_7b, ms_ri
     results = client.get(f"/sessions/{table.session_id}/results/")
     assert results.status_code == 200 and "Ava M." in results.content.decode()
     page = client.get(f"/sessions/{table.session_id}/replay/{table.number}/")
-    assert page.status_code == 200 and "/static/js/games/lineit.js" in page.content.decode()
+    html = page.content.decode()
+    scripts = ["vendor/idiomorph/idiomorph.js", "js/games/common.js"]
+    scripts += [f"js/games/lineit/{piece}.js" for piece in ("words", "board", "view", "input")]
+    assert page.status_code == 200
+    places = [html.find(f'src="/static/{script}"') for script in [*scripts, "js/replay.js"]]
+    assert -1 not in places and places == sorted(places), "the replay loads the screen's scripts in order"
     steps = table.log.count()
     first = client.get(f"/sessions/{table.session_id}/replay/{table.number}/1.json").json()
     last = client.get(f"/sessions/{table.session_id}/replay/{table.number}/{steps}.json").json()

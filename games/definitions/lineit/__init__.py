@@ -53,4 +53,5 @@ DEFINITION = GameDefinition(
     add_content=add_content,
     pages="games.definitions.lineit.pages",
     homework=HomeworkForm(timers=("turn_seconds",), computer_players=(1, 4)),
+    scripts=tuple(f"js/games/lineit/{part}.js" for part in ("words", "board", "view", "input")),
 )

@@ -1,12 +1,84 @@
-/* What every game module (static/js/games/<game>.js) shares: the DOM builders, the translation shim and
- * the few widgets all screens draw alike. Pages load this file just before the game's module; the module
- * binds what it needs to local names, e.g.
+/* What every game screen shares: the DOM builders, the translation shim, the few widgets all screens draw
+ * alike, and the one render / re-render / focus contract (`screenModule`, `mount`: docs/frontend.md).
+ * Pages load the morph library (static/vendor/idiomorph/idiomorph.js, from node_modules), this file, then
+ * the game's scripts; each binds what it needs to local names, e.g.
  *
  *   const { h, gettext, ngettext } = window.ClassplayUI;
  *
  * so `gettext("...")` is still written out in the module and `makemessages -d djangojs` finds the string.
  */
-(function () {
+
+// The contract's types (global: every game's JSDoc uses them; docs/frontend.md, "Game screens").
+
+/**
+ * The message the page controller hands a game for one table (the server's, or the replay's step).
+ * @typedef {object} TableMessage
+ * @property {number} table the table's id
+ * @property {number} [number] its number in the session
+ * @property {number} seq the sequence number of the table's last change
+ * @property {"playing" | "finished" | "ended"} status
+ * @property {any} view the engine's view for this viewer (each game types its own)
+ */
+
+/**
+ * What the page controller gives a game for one viewer (session.js, replay.js, the tests' harness).
+ * @typedef {object} GameContext
+ * @property {"player" | "teacher" | "projector" | "replay"} role
+ * @property {string | null} player the viewer's engine player id on a student's device
+ * @property {boolean} compact every table drawn small at once (the teacher's console)
+ * @property {{id?: number, game?: string, title?: string, status?: string, lobby_locked?: boolean, participants?: any[]}} session
+ * @property {(action: object) => Promise<{seq: number, duplicate: boolean}>} act sends a move; rejects with {code, message}
+ * @property {(element: HTMLElement, deadline: number | null | undefined) => void} countdown
+ * @property {() => number} serverNow the server's time in epoch seconds
+ * @property {(text: string) => void} announce speaks through the page's polite live region
+ * @property {(key: string) => any} draft per-device storage of work in progress
+ * @property {(key: string, value: any) => void} saveDraft
+ * @property {(text: string) => string} [gettext]
+ * @property {(singular: string, plural: string, count: number) => string} [ngettext]
+ * @property {(format: string, values: object, named?: boolean) => string} [interpolate]
+ */
+
+/**
+ * A game's screen, split in two: its view (message, ctx and input state -> DOM) and its input
+ * (events, sends, announcements). `screenModule` turns it into the module the page controller renders.
+ * @template State
+ * @typedef {object} ScreenParts
+ * @property {() => State} state the screen's own input state, fresh for each root (a pick, a pending send)
+ * @property {(screen: GameScreen<State>) => Element} view builds the whole screen from screen.table,
+ *   screen.ctx and screen.state with h/svg; never attaches listeners, never mutates the state
+ * @property {ScreenInput<State>} input
+ * @property {string} [focusFallback] a selector to focus when the focused control was removed or disabled
+ */
+
+/**
+ * @template State
+ * @typedef {object} ScreenInput
+ * @property {(screen: GameScreen<State>) => void} bind once per root: delegated listeners on screen.root
+ *   (and on the document for keys), reading what to do from the data-* attributes the view drew
+ * @property {(screen: GameScreen<State>, previous: TableMessage | null) => void} [receive] on each new
+ *   message, before it is drawn: drop input the message made stale, announce what changed
+ * @property {(screen: GameScreen<State>) => void} [drawn] after every draw: what lives outside the view
+ *   (a countdown in the drawn clock, the projector's wall layout)
+ */
+
+/**
+ * A game's screen mounted in one root (common.js's MountedScreen): what its view and input are given.
+ * @template State
+ * @typedef {object} GameScreen
+ * @property {HTMLElement} root the table's root (a table card's body); the view is morphed into it
+ * @property {string} uid a prefix for ids that must be unique on the page (several tables on one console)
+ * @property {TableMessage} table the latest message
+ * @property {GameContext} ctx the latest ctx
+ * @property {State} state the game's input state (input.js keeps it; the view reads it)
+ * @property {number} draws how many times it has been drawn
+ * @property {(table: TableMessage, ctx: GameContext) => void} show a new message: the input's receive, then a draw
+ * @property {() => void} redraw draws the view again (after a pick, a send, its answer)
+ * @property {() => void} hold holds redraws back (a drag in progress)
+ * @property {() => void} release ends a hold, drawing what was held back
+ */
+
+/* exported ClassplayUI -- a global of the page, typed for the scripts that load after it */
+var ClassplayUI = (function () {
   "use strict";
 
   const SVG_NS = "http://www.w3.org/2000/svg";
@@ -196,7 +268,139 @@
     return separator === "." ? String(text) : String(text).replace(/([0-9])\.(?=[0-9])/g, "$1" + separator);
   }
 
-  window.ClassplayUI = {
+  // ------------------------------------------------------------------------------------------------
+  // Game screens: one render / re-render / focus contract (docs/frontend.md, "Game screens")
+  // ------------------------------------------------------------------------------------------------
+
+  let screensMounted = 0;
+
+  /** One game's screen in one root (a table card's body): see the GameScreen type above. @template State */
+  class MountedScreen {
+    /** @param {HTMLElement} root @param {ScreenParts<State>} parts @param {string} name */
+    constructor(root, parts, name) {
+      this.root = root;
+      this.parts = parts;
+      /** A prefix for ids that must be unique on the page (several tables on one console). */
+      this.uid = `${name}-${++screensMounted}`;
+      /** @type {TableMessage} */
+      this.table = /** @type {any} */ (null);
+      /** @type {GameContext} */
+      this.ctx = /** @type {any} */ (null);
+      this.state = parts.state();
+      this.draws = 0;
+      this.held = false;
+      this.missed = false;
+      parts.input.bind(this);
+    }
+
+    /** A new message for this root: the input sees it first, then it is drawn. @param {TableMessage} table
+     *  @param {GameContext} ctx */
+    show(table, ctx) {
+      const previous = this.table;
+      this.table = table;
+      this.ctx = ctx;
+      useCatalog(ctx);
+      if (this.parts.input.receive) this.parts.input.receive(this, previous);
+      this.redraw();
+    }
+
+    /** Draws the view again (after a message, a pick, a send): morphed into the root, so every node
+     *  that stays is kept, with its focus, caret, scroll and pressed state. Deferred while held. */
+    redraw() {
+      if (this.held) {
+        this.missed = true;
+        return;
+      }
+      morphInto(this.root, this.parts.view(this), this.parts.focusFallback);
+      this.draws += 1;
+      if (this.parts.input.drawn) this.parts.input.drawn(this);
+    }
+
+    /** Holds redraws back while a drag is in progress (the dragged card must stay where it is). */
+    hold() {
+      this.held = true;
+    }
+
+    /** Ends a hold and draws what was held back, if anything. */
+    release() {
+      this.held = false;
+      if (this.missed) {
+        this.missed = false;
+        this.redraw();
+      }
+    }
+  }
+
+  /** The focused control's focus key (data-fk), when it is inside `root`. @param {Element} root */
+  function focusKeyIn(root) {
+    const active = document.activeElement;
+    return active instanceof HTMLElement && root.contains(active) ? active.dataset.fk || null : null;
+  }
+
+  /** @param {Element | null} element */
+  const focusable = (element) =>
+    element instanceof HTMLElement && !(/** @type {HTMLButtonElement} */ (element).disabled);
+
+  /** Morphs `root`'s children into `content` (idiomorph), then puts the focus back on the control with
+   *  the same data-fk if the morph replaced it, else on `fallback`. The morph never writes a style
+   *  attribute (the Content-Security-Policy refuses them): styles are copied through the CSSOM.
+   *  @param {HTMLElement} root @param {Element} content @param {string} [fallback] */
+  function morphInto(root, content, fallback) {
+    const focusKey = focusKeyIn(root);
+    window.Idiomorph.morph(root, content, {
+      morphStyle: "innerHTML",
+      callbacks: {
+        beforeAttributeUpdated: (name) => name !== "style",
+        afterNodeMorphed: (oldNode, newNode) => {
+          if (!(oldNode instanceof Element) || !(newNode instanceof Element) || !("style" in oldNode)) return;
+          const [from, to] = /** @type {HTMLElement[]} */ ([newNode, oldNode]);
+          if (to.style.cssText !== from.style.cssText) to.style.cssText = from.style.cssText;
+        },
+      },
+    });
+    if (!focusKey || (focusKeyIn(root) === focusKey && focusable(document.activeElement))) return;
+    const again = root.querySelector(`[data-fk="${CSS.escape(focusKey)}"]`);
+    const target = focusable(again) ? again : fallback ? root.querySelector(fallback) : null;
+    if (target instanceof HTMLElement) target.focus();
+  }
+
+  /** A game's screen mounted in `root`: its input bound once; `screen.show(table, ctx)` draws a message.
+   *  @template State @param {HTMLElement} root @param {ScreenParts<State>} parts @param {string} [name] */
+  function mount(root, parts, name) {
+    return new MountedScreen(root, parts, name || "screen");
+  }
+
+  /** The module the page controller calls (`render(container, table, ctx)`), one Screen per container.
+   *  @template State @param {string} name @param {ScreenParts<State>} parts */
+  function screenModule(name, parts) {
+    /** @type {WeakMap<HTMLElement, GameScreen<State>>} */
+    const screens = new WeakMap();
+    return {
+      parts,
+      /** @param {HTMLElement} container @param {TableMessage} table @param {GameContext} ctx */
+      render(container, table, ctx) {
+        let screen = screens.get(container);
+        if (!screen) {
+          screen = mount(container, parts, name);
+          screens.set(container, screen);
+        }
+        screen.show(table, ctx);
+        return screen;
+      },
+    };
+  }
+
+  /** @type {Record<string, Record<string, any>>} */
+  const piecesByGame = {};
+
+  /** What one game's scripts share (view.js exports its view and text helpers; input.js, loaded after
+   *  it, reads them): `const pieces = ClassplayUI.pieces("lineit")`. @param {string} game */
+  function pieces(game) {
+    piecesByGame[game] = piecesByGame[game] || {};
+    return piecesByGame[game];
+  }
+
+  const api = {
     SVG_NS,
     h,
     svg,
@@ -210,5 +414,10 @@
     layoutWall,
     formatNumber,
     localDecimals,
+    mount,
+    screenModule,
+    pieces,
   };
+  window.ClassplayUI = api;
+  return api;
 })();

@@ -608,6 +608,7 @@
   // The engine's standard spelling instructions (games/engine/wordup/questions.py), listed here so the
   // JavaScript catalog holds them: the word is English, the instruction is in the student's language.
   const gettext_noop = (text) => text; // marks a string for the catalog (makemessages -d djangojs)
+  // eslint-disable-next-line no-unused-vars -- read by makemessages, not by the screen
   const SPELLING_INSTRUCTIONS = [
     gettext_noop("Listen to the sentence and the word, then type the word."),
     gettext_noop("Spell what you hear."),
