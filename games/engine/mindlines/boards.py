@@ -109,6 +109,12 @@ def side_lines(board_seed: str, count: int, board: int, side: int) -> list[list[
     return [list(segment) for segment in board_sides(board_seed, count)[board][side]]
 
 
+def side_segments(board_seed: str, count: int, board: int, side: int) -> tuple[Segment, ...]:
+    """One side's dotted lines as the cached tuples: for views, which are encoded and dropped (a view
+    built for every device at every update made fresh lists of every line, then copied them again)."""
+    return board_sides(board_seed, count)[board][side]
+
+
 @functools.lru_cache(maxsize=1024)
 def side_set(board_seed: str, count: int, board: int, side: int) -> frozenset[Segment]:
     """One side's unit segments as a set, for quick "is this on the lines?" checks."""

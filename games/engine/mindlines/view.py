@@ -1,5 +1,6 @@
 """What each Mind the Lines viewer sees. Deny by default: each part picks only what that viewer may see
-now, and ``build_view`` returns a copy that shares nothing with the state."""
+now, and ``build_view`` returns a copy that shares nothing changeable with the state (the boards' dotted
+lines are the cached tuples of ``boards.side_segments``, which nobody can change)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from games.engine import core
 from games.engine.core import State, Viewer
 
 from . import boards
-from .rules import BOARD_COUNT, ROUNDS, concepts_per_player, current_players, lines_of, prophesier
+from .rules import BOARD_COUNT, ROUNDS, concepts_per_player, current_players, prophesier
 
 
 def build_view(state: State, viewer: Viewer, public: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -21,7 +22,7 @@ def build_view(state: State, viewer: Viewer, public: dict[str, Any] | None = Non
     seat = viewer.get("player") if role == "player" else None
     if isinstance(seat, str) and seat in state["players"]:
         view["viewer"] = "player"
-        view["me"] = core.clone(_own_view(state, seat))
+        view["me"] = _own_view(state, seat)
     elif role == "teacher":
         view["teacher"] = core.clone(_teacher_view(state))
     return view
@@ -49,7 +50,7 @@ def _shown_drawing(state: State, player: str, with_hidden_strokes: bool) -> dict
     }
     if drawing["shown"]:
         entry["rotation"] = drawing["rotation"]
-        entry["lines"] = lines_of(state, drawing)
+        entry["lines"] = _lines(state, drawing)
         visible = with_hidden_strokes or not drawing["hidden"]
         entry["strokes"] = drawing["strokes"] if visible else None
     return entry
@@ -108,22 +109,30 @@ def _public_view(state: State) -> dict[str, Any]:
     return view
 
 
+def _lines(state: State, drawing: dict[str, Any], side: int | None = None) -> tuple:
+    side = drawing["side"] if side is None else side
+    return boards.side_segments(state["board_seed"], BOARD_COUNT, drawing["board"], side)
+
+
 def _own_view(state: State, player: str) -> dict[str, Any]:
+    """The player's own part, a copy: only what it takes from the state is copied (its concepts and
+    strokes), not the dotted lines of its board's two sides, the bulk of it (see ``_lines``)."""
     drawing = state["drawings"][player]
-    sides = [boards.side_lines(state["board_seed"], BOARD_COUNT, drawing["board"], side) for side in (0, 1)]
+    concepts = [state["concepts"][cid] for cid in state["hands"][player]]
+    taken = core.clone({"concepts": concepts, "strokes": drawing["strokes"]})
     own = {
         "player": player,
         "seat": state["players"].index(player),
-        "concepts": [state["concepts"][cid] for cid in state["hands"][player]],
+        "concepts": taken["concepts"],
         "drawing": {
             "board": drawing["board"],
             "side": drawing["side"],
             "rotation": drawing["rotation"],
-            "strokes": drawing["strokes"],
+            "strokes": taken["strokes"],
             "shown": drawing["shown"],
             "hidden": drawing["hidden"],
             "can_undo": bool(drawing["undo"]),
-            "sides": sides,
+            "sides": [_lines(state, drawing, side) for side in (0, 1)],
         },
         "ready": player in state["ready"],
         "continued": player in state["continued"],
@@ -143,7 +152,7 @@ def _teacher_view(state: State) -> dict[str, Any]:
         drawings[player] = {
             **_shown_drawing(state, player, with_hidden_strokes=True),
             "rotation": drawing["rotation"],
-            "lines": lines_of(state, drawing),
+            "lines": _lines(state, drawing),
             "strokes": drawing["strokes"],
         }
     return {"drawings": drawings, "bots": sorted(state["bots"])}
