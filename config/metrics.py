@@ -7,7 +7,8 @@ its details (``config.health.shows_details``); anyone else gets 403. What it ser
   request, by the view's name (never the raw path: one series per view, not per student or session),
   method and status (:class:`RequestMetricsMiddleware`);
 * the live games' figures (games/metrics.py) and the report builds' (reports/metrics.py);
-* ``classplay_celery_queue_depth``: the tasks waiting in the broker, read when scraped (:func:`queue_depth`).
+* read when scraped (:class:`ScrapeCollector`): ``classplay_celery_queue_depth``, the tasks waiting in the
+  broker, and ``classplay_heartbeat_age_seconds``, how long ago the game clock and the worker last beat.
 
 With ``PROMETHEUS_MULTIPROC_DIR`` set (an empty directory, shared by every Classplay process of the
 machine), each process writes its figures there and any web process serves them all together: the other
@@ -24,7 +25,9 @@ from pathlib import Path
 
 import redis
 from django.conf import settings
+from django.db import DatabaseError
 from django.http import HttpResponse
+from django.utils import timezone
 from django.views.decorators.cache import never_cache
 from prometheus_client import (
     CONTENT_TYPE_LATEST,
@@ -117,11 +120,17 @@ def queue_depth() -> dict[str, int]:
     return {queue: sum(name.endswith(f".{queue}.msg") for name in names) for queue in QUEUES}
 
 
-class QueueCollector:
-    """``classplay_celery_queue_depth`` per queue, and ``classplay_celery_broker_up`` (0 when the broker
-    could not be read: then no depth is given, rather than a made-up 0)."""
+class ScrapeCollector:
+    """What is read when scraped, not counted as it happens: ``classplay_celery_queue_depth`` per queue
+    and ``classplay_celery_broker_up`` (0 when the broker could not be read: then no depth is given,
+    rather than a made-up 0); ``classplay_heartbeat_age_seconds`` of the game clock and the worker (their
+    last beat in the database, as /healthz reads it; none before the first)."""
 
     def collect(self):
+        yield from self._queue()
+        yield from self._heartbeats()
+
+    def _queue(self):
         up = GaugeMetricFamily("classplay_celery_broker_up", "Whether the Celery broker could be read.")
         try:
             depths = queue_depth()
@@ -137,6 +146,25 @@ class QueueCollector:
         for queue, waiting in depths.items():
             depth.add_metric([queue], waiting)
         yield depth
+
+    def _heartbeats(self):
+        from games.models import Heartbeat
+
+        age = GaugeMetricFamily(
+            "classplay_heartbeat_age_seconds",
+            "Seconds since the game clock's (every 15 s) or the Celery worker's (every 60 s) last heartbeat.",
+            labels=["process"],
+        )
+        try:
+            beats = dict(
+                Heartbeat.objects.filter(name__in=("clock", "worker")).values_list("name", "beat_at")
+            )
+        except DatabaseError:  # the database is out: /healthz says so; no age is made up
+            beats = {}
+        now = timezone.now()
+        for name, beat_at in sorted(beats.items()):
+            age.add_metric([name], max(0.0, (now - beat_at).total_seconds()))
+        yield age
 
 
 # --- Reading the figures --------------------------------------------------------------------------------
@@ -221,5 +249,5 @@ def metrics_view(request):
             status=403,
             content_type="text/plain; charset=utf-8",
         )
-    body = generate_latest(_Sources(process_figures(), QueueCollector()))
+    body = generate_latest(_Sources(process_figures(), ScrapeCollector()))
     return HttpResponse(body, content_type=CONTENT_TYPE_LATEST)

@@ -309,3 +309,17 @@ def test_with_a_multiprocess_directory_every_process_is_served_and_a_dead_ones_c
     text = _scrape()
     assert _value(text, "classplay_live_connections", role="player") == 0
     assert _value(text, "classplay_move_ack_seconds_count") == 1
+
+
+@pytest.mark.django_db
+def test_the_clock_and_worker_heartbeats_are_served_as_ages():
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games.models import Heartbeat
+
+    assert "classplay_heartbeat_age_seconds{" not in _scrape()  # no beat yet: no age made up
+    Heartbeat.objects.create(name="clock", beat_at=timezone.now() - timedelta(seconds=20))
+    age = _value(_scrape(), "classplay_heartbeat_age_seconds", process="clock")
+    assert 20 <= age < 30
