@@ -32,16 +32,20 @@ from django.views.decorators.cache import never_cache
 from prometheus_client import (
     CONTENT_TYPE_LATEST,
     REGISTRY,
+    CollectorRegistry,
     Counter,
     Histogram,
     disable_created_metrics,
     generate_latest,
+    multiprocess,
 )
 from prometheus_client.core import GaugeMetricFamily
 
 from games import metrics as game_metrics
+from games.models import Heartbeat
 from reports import metrics as report_metrics  # noqa: F401  (described here even before a build)
 
+from .celery import app as celery_app
 from .health import shows_details
 
 disable_created_metrics()  # (a "_created" series beside every one doubles what is stored, for nothing)
@@ -113,9 +117,7 @@ def queue_depth() -> dict[str, int]:
             client.close()
         per_queue = len(REDIS_PRIORITY_SUFFIXES)
         return {queue: sum(lengths[i * per_queue : (i + 1) * per_queue]) for i, queue in enumerate(QUEUES)}
-    from .celery import app  # (its options, as the worker reads them)
-
-    folder = Path(app.conf.broker_transport_options["data_folder_in"])
+    folder = Path(celery_app.conf.broker_transport_options["data_folder_in"])  # (as the worker reads it)
     names = [entry.name for entry in os.scandir(folder)]
     return {queue: sum(name.endswith(f".{queue}.msg") for name in names) for queue in QUEUES}
 
@@ -148,8 +150,6 @@ class ScrapeCollector:
         yield depth
 
     def _heartbeats(self):
-        from games.models import Heartbeat
-
         age = GaugeMetricFamily(
             "classplay_heartbeat_age_seconds",
             "Seconds since the game clock's (every 15 s) or the Celery worker's (every 60 s) last heartbeat.",
@@ -186,8 +186,6 @@ def process_figures():
     directory = multiprocess_dir()
     if directory is None:
         return REGISTRY
-    from prometheus_client import CollectorRegistry, multiprocess
-
     registry = CollectorRegistry()
     multiprocess.MultiProcessCollector(registry, path=directory)
     return registry
@@ -211,8 +209,6 @@ def forget_dead_processes() -> None:
     directory = multiprocess_dir()
     if directory is None:
         return
-    from prometheus_client import multiprocess
-
     for path in Path(directory).glob("gauge_live*_*.db"):
         pid = int(path.stem.rpartition("_")[2])
         if not _alive(pid):
@@ -223,8 +219,6 @@ def forget_this_process() -> None:
     """At a web process's shutdown: its connections are no longer counted."""
     directory = multiprocess_dir()
     if directory is not None:
-        from prometheus_client import multiprocess
-
         multiprocess.mark_process_dead(os.getpid(), directory)
 
 
