@@ -198,6 +198,38 @@ def test_the_fanout_lag_runs_from_the_commit_stamp_of_the_oldest_change_waiting(
     assert hub.changed_at == {3: 100.0}
 
 
+def _sum(histogram) -> float:
+    return next(s.value for s in next(iter(histogram.collect())).samples if s.name.endswith("_sum"))
+
+
+@pytest.mark.parametrize("sent", [True, False])
+def test_the_lag_is_observed_when_the_table_went_out_and_only_then(sent):
+    from games.realtime import fanout
+
+    hub = fanout.SessionHub()
+    hub.sessions[7] = {object()}
+
+    async def table_changed(session_id, table_id, consumers):
+        return sent  # (False: every connection had it already, from a session update)
+
+    hub._table_changed = table_changed
+    count, total = _count(game_metrics.FANOUT_LAG), _sum(game_metrics.FANOUT_LAG)
+
+    async def run():
+        await hub.dispatch(
+            {"type": "table.changed", "session": 7, "table": 3, "seq": 4, "at": time.time() - 0.3}
+        )
+        await _until(lambda: 3 not in hub.table_jobs)
+
+    asyncio.run(run())
+    if sent:
+        assert _count(game_metrics.FANOUT_LAG) == count + 1
+        assert 0.3 <= _sum(game_metrics.FANOUT_LAG) - total < 5
+    else:
+        assert _count(game_metrics.FANOUT_LAG) == count
+    assert hub.changed_at == {}
+
+
 @pytest.mark.django_db
 def test_a_table_change_is_stamped_at_its_commit(django_capture_on_commit_callbacks, monkeypatch):
     from games import broadcast
