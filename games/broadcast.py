@@ -39,7 +39,10 @@ class Collected:
     tables: dict[int, Any] = field(default_factory=dict)
 
     def add(self, group: str, message: dict, key: Hashable, table: Any = None) -> None:
-        self.messages.pop(key, None)  # the same news again: only the latest, at the end
+        earlier = self.messages.pop(key, None)  # the same news again: only the latest, at the end
+        if earlier is not None and "at" in message and "at" in earlier[1]:
+            # (stamped with the first of the commits it stands for: the fan-out lag runs from there)
+            message = {**message, "at": min(message["at"], earlier[1]["at"])}
         self.messages[key] = (group, message)
         if table is not None:
             self.tables[table.pk] = table

@@ -230,6 +230,16 @@ def test_the_lag_is_observed_when_the_table_went_out_and_only_then(sent):
     assert hub.changed_at == {}
 
 
+def test_collected_changes_of_a_table_keep_the_first_commits_stamp():
+    from games import broadcast
+
+    collection = broadcast.Collected()
+    group, key = "classplay.session.7", ("classplay.session.7", "table.changed", 3)
+    collection.add(group, {"type": "table.changed", "table": 3, "seq": 4, "at": 100.0}, key)
+    collection.add(group, {"type": "table.changed", "table": 3, "seq": 5, "at": 100.2}, key)
+    assert collection.messages[key] == (group, {"type": "table.changed", "table": 3, "seq": 5, "at": 100.0})
+
+
 @pytest.mark.django_db
 def test_a_table_change_is_stamped_at_its_commit(django_capture_on_commit_callbacks, monkeypatch):
     from games import broadcast
