@@ -97,3 +97,32 @@ def test_the_link_is_in_the_navigation_of_site_staff_only(staff_client, client, 
 def test_the_page_is_translated(staff_client):
     html = staff_client.get(reverse("system_status"), HTTP_ACCEPT_LANGUAGE="es").content.decode()
     assert "Estado del sistema" in html
+
+
+def test_with_redis_the_connections_of_every_running_web_process_are_shown(
+    staff_client, settings, monkeypatch
+):
+    import time
+
+    from games.realtime import balance
+
+    now = time.time()
+    posted = {
+        b"web-a": f"12:{now}".encode(),
+        b"web-b": f"30:{now}".encode(),
+        b"stopped": f"5:{now - 90}".encode(),
+    }
+
+    class Posted:
+        def hgetall(self, key):
+            assert key == balance.KEY
+            return posted
+
+        def close(self):
+            pass
+
+    settings.REDIS_URL = "redis://127.0.0.1:1/0"
+    monkeypatch.setattr(balance.SyncRedis, "from_url", lambda *args, **kwargs: Posted())
+    html = staff_client.get(reverse("system_status")).content.decode()
+    assert _figure(html, "Game connections") == "42"
+    assert "web-a" in html and "web-b" in html and "stopped" not in html
