@@ -12,6 +12,7 @@ django_asgi_app = get_asgi_application()
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402  (needs Django set up first)
 from django.conf import settings  # noqa: E402
 
+from config import metrics  # noqa: E402
 from config.sqlite.base import start_checkpointer  # noqa: E402
 from games.clock import free_seats_of_the_last_run, start_in_thread  # noqa: E402
 from games.realtime import balance  # noqa: E402
@@ -35,6 +36,7 @@ async def application(scope, receive, send):
         message = await receive()
         if message["type"] == "lifespan.startup":
             _tune_garbage_collector()
+            metrics.forget_dead_processes()  # (PROMETHEUS_MULTIPROC_DIR: a crashed process's connections)
             checkpointer = start_checkpointer()  # SQLite: the log is copied back off the writers' turns
             if settings.CLASSPLAY_GC_FULL_SECONDS > 0:
                 collector = asyncio.create_task(_collect_old_garbage(settings.CLASSPLAY_GC_FULL_SECONDS))
@@ -53,6 +55,7 @@ async def application(scope, receive, send):
                 if task is not None:
                     task.cancel()
                     await asyncio.gather(task, return_exceptions=True)
+            metrics.forget_this_process()
             await send({"type": "lifespan.shutdown.complete"})
             return
 

@@ -64,21 +64,30 @@ def _check(function, *args) -> dict:
         return {"ok": False, "error": type(error).__name__}
 
 
+def checks() -> dict[str, dict]:
+    """Each part's check (the database, Redis, the clock's and the worker's heartbeats); each says ``ok``.
+    Also read by the staff's status page (config/status.py)."""
+    results = {"database": _check(_database), "redis": _check(_redis)}
+    database_up = results["database"]["ok"]
+    results["clock"] = _check(_heartbeat, "clock", CLOCK_STALE, True) if database_up else {"ok": False}
+    required = settings.HEALTH_REQUIRE_WORKER
+    results["worker"] = _check(_heartbeat, "worker", WORKER_STALE, required) if database_up else {"ok": False}
+    return results
+
+
 @never_cache
 def healthz(request):
-    checks = {"database": _check(_database), "redis": _check(_redis)}
-    database_up = checks["database"]["ok"]
-    checks["clock"] = _check(_heartbeat, "clock", CLOCK_STALE, True) if database_up else {"ok": False}
-    required = settings.HEALTH_REQUIRE_WORKER
-    checks["worker"] = _check(_heartbeat, "worker", WORKER_STALE, required) if database_up else {"ok": False}
-    healthy = all(check["ok"] for check in checks.values())
+    results = checks()
+    healthy = all(check["ok"] for check in results.values())
     report = {"status": "ok" if healthy else "failing"}
-    if _shows_details(request):
-        report["checks"] = checks
+    if shows_details(request):
+        report["checks"] = results
     return JsonResponse(report, status=200 if healthy else 503)
 
 
-def _shows_details(request) -> bool:
+def shows_details(request) -> bool:
+    """Whether this caller may see how each part is doing: a caller on the server itself (not through the
+    proxy) or signed-in site staff. ``/metrics`` serves its figures by the same rule."""
     if is_local_caller(request):
         return True
     try:

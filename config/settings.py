@@ -114,6 +114,9 @@ if env_str("CLASSLINK_CLIENT_ID"):
     }
 
 MIDDLEWARE = [
+    # Every request counted and timed (/metrics), and named in its log lines (X-Request-ID).
+    "config.metrics.RequestMetricsMiddleware",
+    "config.logs.RequestContextMiddleware",
     "config.proxy.TrustedProxyMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "csp.middleware.CSPMiddleware",
@@ -393,8 +396,9 @@ if not DEBUG:
     SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", True)
     CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", True)
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
-    # A monitor on the server asks a web process itself, over plain HTTP, for /healthz's details.
-    SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+    # A monitor (or Prometheus) on the server asks a web process itself, over plain HTTP, for /healthz's
+    # details and /metrics.
+    SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^metrics$"]
     SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 60 * 60 * 24 * 365)
     SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", True)
     SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)
@@ -458,14 +462,45 @@ REPORT_RETENTION_DAYS = env_int("REPORT_RETENTION_DAYS", 0)
 BACKUP_DIR = Path(env_str("BACKUP_DIR") or VAR_DIR / "backups")
 BACKUP_KEEP = env_int("BACKUP_KEEP", 14)
 
+# --- Operations: logs, error reports (metrics: config/metrics.py, docs/deploy.md) -----------------------
+#: "json": one JSON object a line (config/logs.py), for a log shipper; "plain" (the default): for people.
+LOG_FORMAT = (env_str("LOG_FORMAT") or "plain").lower()
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "filters": {"context": {"()": "config.logs.ContextFilter"}},
+    "formatters": {
+        "plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"},
+        "json": {"()": "config.logs.JsonFormatter"},
+    },
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "formatter": "json" if LOG_FORMAT == "json" else "plain",
+            "filters": ["context"],
+        }
+    },
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
     "loggers": {"django.db.backends": {"level": "WARNING"}},
 }
+if LOG_FORMAT == "json":
+    # uvicorn's and Celery's own lines in the same format: through this handler, not their own.
+    LOGGING["loggers"].update(
+        {name: {"handlers": ["console"], "propagate": False} for name in ("uvicorn", "uvicorn.access")}
+    )
+    CELERY_WORKER_HIJACK_ROOT_LOGGER = False
+
+#: Error reports go to Sentry only where a DSN is set, with no personal data (config/sentry.py).
+SENTRY_DSN = env_str("SENTRY_DSN")
+if SENTRY_DSN:
+    from .sentry import start as start_sentry
+
+    start_sentry(
+        SENTRY_DSN,
+        environment=env_str("SENTRY_ENVIRONMENT") or ("development" if DEBUG else "production"),
+        release=env_str("SENTRY_RELEASE") or None,
+        traces_sample_rate=float(env_str("SENTRY_TRACES_SAMPLE_RATE") or 0),
+    )
 
 # WhiteNoise serves files through a synchronous iterator; under ASGI Django warns on every static file.
 # Harmless for the few static files we serve (a proxy serves them in production).

@@ -5,9 +5,13 @@ from games import home
 
 from .health import healthz
 from .i18n import current_javascript_catalog, javascript_catalog
+from .metrics import metrics_view
+from .status import system_status
 
 urlpatterns = [
     path("healthz", healthz, name="healthz"),
+    path("metrics", metrics_view, name="metrics"),
+    path("staff/status/", system_status, name="system_status"),
     path("admin/", admin.site.urls),
     path("accounts/", include("allauth.urls")),
     path("jsi18n/", current_javascript_catalog, name="javascript-catalog"),

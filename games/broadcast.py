@@ -2,7 +2,7 @@
 
 One channel-layer message per change goes to the session's group; each server process receives it
 once (see games.realtime.fanout) and sends every local connection its own view. Messages carry only
-ids and the sequence number: no state, so no secret, travels through Redis.
+ids, the sequence number and a table change's commit time: no state, so no secret, travels through Redis.
 
 Work done for the event loop (a trip of moves to the database thread, a clock sweep) runs inside
 :func:`collected`: its commits' broadcasts are kept, with the tables as committed, and the loop sends
@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+import time
 from collections.abc import Hashable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -38,7 +39,10 @@ class Collected:
     tables: dict[int, Any] = field(default_factory=dict)
 
     def add(self, group: str, message: dict, key: Hashable, table: Any = None) -> None:
-        self.messages.pop(key, None)  # the same news again: only the latest, at the end
+        earlier = self.messages.pop(key, None)  # the same news again: only the latest, at the end
+        if earlier is not None and "at" in message and "at" in earlier[1]:
+            # (stamped with the first of the commits it stands for: the fan-out lag runs from there)
+            message = {**message, "at": min(message["at"], earlier[1]["at"])}
         self.messages[key] = (group, message)
         if table is not None:
             self.tables[table.pk] = table
@@ -102,10 +106,15 @@ def _send(group: str, message: dict, table: Any = None) -> None:
         outbox.attempt(SERVICE, lambda: async_to_sync(layer.group_send)(group, message), resend_key=key)
 
 
-def _after_commit(session_id: int, message: dict, table: Any = None) -> None:
+def _after_commit(session_id: int, message: dict, table: Any = None, *, stamped: bool = False) -> None:
     """Robust: the change is committed whatever happens to its broadcast (Redis down a moment), so the
-    move is still acknowledged; screens that missed it catch up on their next update or reconnect."""
-    transaction.on_commit(lambda: _send(session_group(session_id), message, table), robust=True)
+    move is still acknowledged; screens that missed it catch up on their next update or reconnect.
+    ``stamped``: the message says when the commit was (``at``, for the fan-out lag the hubs report)."""
+
+    def send() -> None:
+        _send(session_group(session_id), {**message, "at": time.time()} if stamped else message, table)
+
+    transaction.on_commit(send, robust=True)
 
 
 def class_games_changed(classroom_id: int) -> None:
@@ -119,7 +128,7 @@ def table_changed(session_id: int, table_id: int, seq: int, *, table: Any = None
     transaction leaves it (state and all, its session loaded), for a collecting caller to hand to this
     process's fan-out, which then need not read it again; pass it only if nothing changes it after."""
     message = {"type": "table.changed", "session": session_id, "table": table_id, "seq": seq}
-    _after_commit(session_id, message, table)
+    _after_commit(session_id, message, table, stamped=True)
 
 
 def session_changed(session_id: int, *, clocks_only: bool = False) -> None:

@@ -48,6 +48,19 @@ CONTROL_SENTENCES = {
 }
 
 
+def sessions_now() -> dict[str, int]:
+    """How many games are on across the site (the staff's status page): live games by state (lobby open,
+    running, paused) and homework attempts being played."""
+    live = ("lobby", "running", "paused")
+    counts = dict.fromkeys(live, 0)
+    rows = GameSession.objects.filter(status__in=live, assignment__isnull=True).values("status")
+    for row in rows.annotate(count=models.Count("pk")).order_by():
+        counts[row["status"]] = row["count"]
+    playing = GameSession.objects.filter(status=GameSession.Status.RUNNING, assignment__isnull=False)
+    counts["homework"] = playing.count()
+    return counts
+
+
 def session_for_staff(user: User, session_id: int) -> GameSession | None:
     session = GameSession.objects.select_related("classroom__school").filter(pk=session_id).first()
     if session is None or not can_manage_classroom(user, session.classroom):

@@ -896,3 +896,18 @@ def session_options(session) -> dict[str, Any] | None:
             for (game, item_id), options in sorted(breakdown.items())
         ]
     }
+
+
+def last_finished_build() -> ReportBuild | None:
+    """The report build that finished (or failed) last, site-wide (the staff's status page)."""
+    finished = ReportBuild.objects.filter(finished_at__isnull=False)
+    return finished.order_by("-finished_at").only("scope", "status", "started_at", "finished_at").first()
+
+
+def builds_waiting() -> dict[str, int]:
+    """Report builds not finished yet, site-wide: waiting for a worker, and being built."""
+    rows = ReportBuild.objects.filter(status__in=[ReportBuild.Status.QUEUED, ReportBuild.Status.RUNNING])
+    counts = {ReportBuild.Status.QUEUED.value: 0, ReportBuild.Status.RUNNING.value: 0}
+    for row in rows.values("status").annotate(count=Count("pk")).order_by():
+        counts[row["status"]] = row["count"]
+    return counts

@@ -25,6 +25,7 @@ from classrooms.models import Classroom, School
 
 from . import services
 from .build import SCHOOL_CHUNK, classrooms_build, school_build
+from .metrics import REPORT_BUILD_SECONDS
 from .models import ReportBuild
 
 logger = logging.getLogger(__name__)
@@ -82,6 +83,17 @@ def run_build(build: ReportBuild, task=None) -> dict:
         result = classrooms_build([build.classroom_id], progress=progress)
     progress(3, 3, "done", force=True)
     return {"classrooms": result.classrooms, "students": result.students}
+
+
+def _timed_build(build: ReportBuild, task) -> dict:
+    """:func:`run_build`, its time observed (``classplay_report_build_seconds``) whether it ends or fails."""
+    started, outcome = time.perf_counter(), "failed"
+    try:
+        summary = run_build(build, task=task)
+        outcome = "done"
+        return summary
+    finally:
+        REPORT_BUILD_SECONDS.labels(scope=build.scope, outcome=outcome).observe(time.perf_counter() - started)
 
 
 def _students_build(build: ReportBuild, task=None) -> dict:
@@ -166,7 +178,7 @@ def build_reports(self, build_id: str) -> dict:
         error="",
     )
     try:
-        summary = run_build(build, task=self)
+        summary = _timed_build(build, task=self)
     except SoftTimeLimitExceeded:
         _mark(build_id, status=ReportBuild.Status.FAILED, error="took too long", finished_at=timezone.now())
         raise

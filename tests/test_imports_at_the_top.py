@@ -13,6 +13,8 @@ ALLOWED = {
     ("games/apps.py", ""),
     # cefrpy reads its word data when imported (a few tenths of a second): only when a level is estimated
     ("questions/estimate.py", "cefrpy"),
+    # sentry_sdk (and its Django and Celery hooks) is loaded only where SENTRY_DSN turns error reports on
+    ("config/sentry.py", "sentry_sdk"),
 }
 
 

@@ -75,6 +75,26 @@ def gone_processes() -> set[str]:
         client.close()
 
 
+def posted_counts() -> dict[str, int]:
+    """Each running web process's game connections, as it last posted them (the staff's status page;
+    empty without Redis). A count older than STALE_SECONDS is left out: its process is not running."""
+    if not settings.REDIS_URL:
+        return {}
+    client = SyncRedis.from_url(settings.REDIS_URL, socket_connect_timeout=1, socket_timeout=1)
+    try:
+        posted = client.hgetall(KEY)
+    except (RedisError, OSError):
+        return {}
+    finally:
+        client.close()
+    now, counts = time.time(), {}
+    for name, value in posted.items():  # type: ignore[union-attr]
+        count, _sep, at = value.decode().partition(":")
+        if now - float(at) <= STALE_SECONDS:
+            counts[name.decode()] = int(count)
+    return counts
+
+
 def connections_to_move(mine: int, counts: list[int]) -> int:
     """How many of this process's ``mine`` connections to move now, given every live process's count
     (its own among them). Half the excess a tick: the other counts are up to a tick old."""

@@ -30,7 +30,7 @@ from django.utils.translation import gettext as _
 
 from classrooms import languages
 
-from .. import selectors, services
+from .. import logcontext, metrics, selectors, services
 from ..engine.core import TEACHER
 from ..models import GameTable, Participant
 from . import batching, fanout, seats, welcome
@@ -164,6 +164,7 @@ class GameConsumer(AsyncWebsocketConsumer):
     async def connect(self):
         self.connected_at = time.monotonic()  # (the balancer leaves a device that has just arrived)
         self.session_id = int(self.scope["url_route"]["kwargs"]["session_id"])
+        logcontext.game_session_id.set(self.session_id)  # (this connection's task: its log lines name it)
         self.bucket = TokenBucket()
         self.last_hello = -HELLO_EVERY
         wanted = self._query().get("as", "student")
@@ -300,6 +301,7 @@ class GameConsumer(AsyncWebsocketConsumer):
             await self._receive(text_data, bytes_data)
 
     async def _receive(self, text_data=None, bytes_data=None):
+        received = time.perf_counter()
         raw = text_data if text_data is not None else bytes_data
         if raw is None or len(raw) > MAX_MESSAGE_BYTES:
             await self._error("too_large", _("That message is too large."))
@@ -332,9 +334,10 @@ class GameConsumer(AsyncWebsocketConsumer):
             self.last_hello = now
             await self._send_snapshot(message.last_seq)
         else:
-            await self._act(message)
+            await self._act(message, received)
 
-    async def _act(self, message: ActionMessage) -> None:
+    async def _act(self, message: ActionMessage, received: float) -> None:
+        """``received``: when the move arrived (``perf_counter``), for the acknowledgement time."""
         if not 1 <= len(message.key) <= 64:
             await self._error("invalid", _("Every action needs a key of 1 to 64 characters."))
             return
@@ -362,6 +365,7 @@ class GameConsumer(AsyncWebsocketConsumer):
             return
         ack = {"type": "ack", "key": message.key, "seq": outcome.seq, "duplicate": outcome.duplicate}
         await self.push(ack)
+        metrics.MOVE_ACK.observe(time.perf_counter() - received)
 
     async def _error(self, code: str, message: str, key: str | None = None) -> None:
         payload = {"type": "error", "code": code, "message": message}

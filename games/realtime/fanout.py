@@ -38,7 +38,7 @@ import msgspec
 from channels.layers import get_channel_layer
 from django.db import InterfaceError, OperationalError
 
-from .. import selectors
+from .. import metrics, selectors
 from ..broadcast import session_group
 from .db import database_sync_to_async
 from .trips import trips
@@ -89,6 +89,9 @@ class SessionHub:
         self.committed: dict[int, Any] = {}
         #: table id -> the highest sequence number announced while its fan-out runs
         self.announced: dict[int, int] = {}
+        #: table id -> when the oldest change not yet sent was committed (wall clock: it may be another
+        #: process's), for the fan-out lag (games.metrics.FANOUT_LAG)
+        self.changed_at: dict[int, float] = {}
 
     def keep_committed(self, tables) -> None:
         """Tables as the writer on this process's database thread just committed them (state, seq and
@@ -118,11 +121,14 @@ class SessionHub:
             if not self.sessions[session_id]:
                 await self.layer.group_add(session_group(session_id), self.channel)
             self.sessions[session_id].add(consumer)
+            if consumer not in self.sent:
+                metrics.connection_opened(consumer.role)
             self.sent[consumer] = {}
 
     async def leave(self, consumer: GameConsumer) -> None:
         async with self.lock:
-            self.sent.pop(consumer, None)
+            if self.sent.pop(consumer, None) is not None:
+                metrics.connection_closed(consumer.role)
             local = self.sessions.get(consumer.session_id)
             if local is None:
                 return
@@ -214,6 +220,9 @@ class SessionHub:
         if kind == "table.changed":
             table_id = message["table"]
             self.announced[table_id] = max(self.announced.get(table_id, 0), message.get("seq") or 0)
+            changed_at = message.get("at")
+            if changed_at is not None:
+                self.changed_at[table_id] = min(self.changed_at.get(table_id, changed_at), changed_at)
             self._table_dirty(session_id, table_id)
         elif kind in ("session.changed", "presence.changed"):
             clocks_only = bool(message.get("clocks_only"))
@@ -230,10 +239,13 @@ class SessionHub:
         try:
             while True:
                 self.table_jobs[table_id] = False
+                changed_at = self.changed_at.pop(table_id, None)
                 consumers = list(self.sessions.get(session_id, ()))
                 started = time.perf_counter()
                 if consumers:
-                    await self._table_changed(session_id, table_id, consumers)
+                    sent = await self._table_changed(session_id, table_id, consumers)
+                    if sent and changed_at is not None:
+                        metrics.FANOUT_LAG.observe(max(0.0, time.time() - changed_at))
                 if not self.table_jobs.get(table_id):
                     break
                 # It changed again meanwhile: the next fan-out waits as long as this one took (at most
@@ -247,6 +259,7 @@ class SessionHub:
         finally:
             self.table_jobs.pop(table_id, None)
             self.announced.pop(table_id, None)
+            self.changed_at.pop(table_id, None)
 
     def _throttle(self, session_id: int, *, staff_only: bool, clocks_only: bool = False) -> None:
         """Session and presence changes come in bursts (a class joining at once): send the first at once,
@@ -282,15 +295,18 @@ class SessionHub:
 
     # --- table views ------------------------------------------------------------------------------
 
-    async def _table_changed(self, session_id: int, table_id: int, consumers: list[GameConsumer]) -> None:
+    async def _table_changed(self, session_id: int, table_id: int, consumers: list[GameConsumer]) -> bool:
+        """Whether any connection was sent the table (each may already have it, from a session update)."""
         # The table as this process's writer committed it, unless a later change was announced (made by
         # another process, or the clock's): then it is read.
         table = self.committed.pop(table_id, None)
         if table is None or table.seq < self.announced.get(table_id, 0):
             table = await self._read_table(session_id, table_id)
         if table is None:
-            return
-        await self._deliver(table, self._claim(table, consumers))
+            return False
+        wanted = self._claim(table, consumers)
+        await self._deliver(table, wanted)
+        return bool(wanted)
 
     async def _read_table(self, session_id: int, table_id: int):
         """The table as it stands; while the database is out, tried again every TABLE_READ_RETRY_SECONDS
