@@ -1,4 +1,5 @@
-"""The rules a bank item must follow, for each kind: one place for the forms, the importers and the tests.
+"""The rules a bank item must follow, for each kind: one place for the forms, the importers and the tests
+(each kind's :meth:`~questions.kinds.base.BankKind.clean` is its function here).
 
 Each ``clean_<kind>(raw)`` takes a dict shaped like one entry of the shipped JSON files and returns
 ``(cleaned, problems)``: ``cleaned`` is the normalised dict (text trimmed, inner whitespace folded,
@@ -479,6 +480,3 @@ def clean_concept(raw: Any) -> tuple[dict | None, list[Problem]]:
             c.add("alt", _("the other name must differ from the concept"))
         cleaned["alt"] = alt
     return (cleaned if not c.problems else None), c.problems
-
-
-CLEANERS = {"lineup": clean_lineup, "wordup": clean_wordup, "concepts": clean_concept}
