@@ -362,6 +362,7 @@ def word_lists(request):
         "form": form,
         "words_form": words_form,
         "lists": lists,
+        "list_kind": word_list_kind(),
         "import_url": reverse("questions:import", args=[word_list_kind().name]),
         "vocabulary_lists": selectors.visible_vocabulary_lists(request.user),
     }
@@ -415,7 +416,8 @@ def word_list_detail(request, pk: int):
                     return redirect("questions:word_list_detail", pk=word_list.pk)
     context = {
         "word_list": word_list,
-        "concepts": word_list.concepts.order_by("position", "id"),
+        "words": word_list.concepts.order_by("position", "id"),
+        "list_kind": word_list_kind().name,
         "editable": editable,
         "add_form": add_form,
         "rename_form": rename_form,

@@ -96,7 +96,7 @@ class BankKind:
     form: ClassVar[type[forms.Form]]
     #: New ids of a school's own items: "<key_prefix>-1a2b3c4d".
     key_prefix: ClassVar[str]
-    #: Its folder in questions/data (None: nothing is shipped).
+    #: Its folder in questions/data (None: its ``name``); a kind with nothing shipped has no folder.
     data_folder: ClassVar[str | None] = None
     #: The CSV file's columns, and those a file may leave out.
     csv_columns: ClassVar[tuple[str, ...]]
@@ -157,16 +157,15 @@ class BankKind:
 
     # --- the shipped bank --------------------------------------------------------------------------
 
-    def folder(self, data_dir: Path | None = None) -> Path | None:
-        """The kind's folder of shipped files (``data_dir`` or questions/data, then its ``data_folder``)."""
-        return None if self.data_folder is None else (data_dir or DATA_DIR) / self.data_folder
+    def folder(self, data_dir: Path | None = None) -> Path:
+        """The kind's folder of shipped files: its ``data_folder`` in ``data_dir`` (questions/data)."""
+        return (data_dir or DATA_DIR) / (self.data_folder or self.name)
 
     def shipped_entries(
         self, data_dir: Path | None = None, *, language: str = ENGLISH
     ) -> list[tuple[dict[str, Any], int]]:
         """``(item, position)`` for every shipped item, in bank order (see :func:`numbered`)."""
-        folder = self.folder(data_dir)
-        return numbered(folder) if folder is not None else []
+        return numbered(self.folder(data_dir))
 
     def shipped_rows(self, data_dir: Path | None = None) -> list[ShippedRow]:
         """``((key, language), item, position)`` for every shipped item; "" for a bank with no language."""

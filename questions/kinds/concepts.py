@@ -117,7 +117,7 @@ class ConceptKind(BankKind):
     ) -> list[tuple[dict[str, Any], int]]:
         """The order within each deck (easy.json, hard.json)."""
         folder = self.folder(data_dir)
-        paths = sorted(folder.glob("*.json")) if folder is not None else []
+        paths = sorted(folder.glob("*.json"))
         return [
             (item, position)
             for path in paths
@@ -128,7 +128,8 @@ class ConceptKind(BankKind):
         """The English decks in the database, and the other languages' decks (played from their files)."""
         decks = {"en": dict(grouped_counts(self.shipped_items(), "difficulty"))}
         folder = self.folder(data_dir)
-        for language in sorted(p for p in folder.iterdir() if p.is_dir()) if folder is not None else []:
+        languages = [p for p in folder.iterdir() if p.is_dir()] if folder.is_dir() else []
+        for language in sorted(languages):
             decks[language.name] = {
                 deck.stem: len(json.loads(deck.read_text(encoding="utf-8")))
                 for deck in sorted(language.glob("*.json"))

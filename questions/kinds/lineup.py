@@ -20,7 +20,6 @@ from ..models import ENGLISH, LineupQuestion, QuestionUse
 from ..validation import clean_lineup, format_number, parse_number, sorted_answer
 from .base import (
     ANY,
-    DATA_DIR,
     BankKind,
     IdField,
     ShippedRow,
@@ -245,7 +244,7 @@ class LineupKind(BankKind):
 
     def editions(self, data_dir: Path | None = None) -> list[str]:
         """English, then each translation's folder (``lineup/<language>/``) in name order."""
-        folder = (data_dir or DATA_DIR) / "lineup"
+        folder = self.folder(data_dir)
         translations = (
             sorted(path.name for path in folder.iterdir() if path.is_dir()) if folder.is_dir() else []
         )
@@ -253,7 +252,7 @@ class LineupKind(BankKind):
 
     def shipped_entries(self, data_dir: Path | None = None, *, language: str = ENGLISH):
         """The files of ``language``'s edition by name, then file order."""
-        folder = (data_dir or DATA_DIR) / "lineup"
+        folder = self.folder(data_dir)
         return numbered(folder if language == ENGLISH else folder / language)
 
     def shipped_rows(self, data_dir: Path | None = None) -> list[ShippedRow]:

@@ -213,7 +213,7 @@ class WordUpKind(BankKind):
         """Sheet order within each level and category (1, 2, ...)."""
         entries: list[tuple[dict[str, Any], int]] = []
         folder = self.folder(data_dir)
-        for path in sorted(folder.glob("level*.json")) if folder is not None else []:
+        for path in sorted(folder.glob("level*.json")):
             counters: dict[tuple, int] = defaultdict(int)
             for item in load_items(path):
                 group = (item["level"], item["category"])
