@@ -55,6 +55,10 @@ class OwnedItem(models.Model):
     def is_shipped(self) -> bool:
         return self.school_id is None
 
+    def to_engine_dict(self) -> dict[str, Any]:
+        """The dict the game engines take: the shape of one entry of the shipped files."""
+        raise NotImplementedError
+
 
 def _owner_constraints(prefix: str) -> list[models.BaseConstraint]:
     return [

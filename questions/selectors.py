@@ -188,6 +188,7 @@ def shipped_bank_summary(data_dir: Path) -> list[str]:
 
 # --- content for game sessions: each kind's own reads, by the names the games know them by -------------
 
+lineup_editions = LINEUP.editions
 lineup_questions_for = LINEUP.questions_for
 lineup_subjects_for = LINEUP.subjects_for
 wordup_bank_for = WORDUP.bank_for

@@ -22,10 +22,9 @@ from classrooms.models import Classroom, School, User
 
 from . import selectors
 from .formats import BankFileError, parse_upload
-from .kinds import KINDS, kind_of, word_list_kind
+from .kinds import KINDS, kind_of, rotated_kind, word_list_kind
 from .kinds import kind as bank_kind
 from .kinds.base import DATA_DIR, BankKind
-from .kinds.lineup import LINEUP
 from .models import ItemReview, QuestionUse, VocabularyList, WordList
 from .validation import clean_text
 
@@ -606,9 +605,8 @@ class LoadResult:
     unchanged: int = 0
 
 
-def lineup_editions(data_dir: Path = DATA_DIR) -> list[str]:
-    """The languages of the shipped Line Up! bank: English, then each translation's folder."""
-    return LINEUP.editions(data_dir)
+#: The languages of the shipped Line Up! bank: English, then each translation's folder.
+lineup_editions = selectors.lineup_editions
 
 
 def shipped_entries(
@@ -673,7 +671,7 @@ def questions_mark_used(classroom: Classroom, ids: Iterable[str], *, now: dateti
     if not keys:
         return 0
     question_ids = list(
-        LINEUP.school_items(classroom.school_id).filter(key__in=keys).values_list("pk", flat=True)
+        rotated_kind().school_items(classroom.school_id).filter(key__in=keys).values_list("pk", flat=True)
     )
     seen = set(
         QuestionUse.objects.filter(classroom=classroom, question_id__in=question_ids).values_list(

@@ -40,6 +40,11 @@ def kind_of(item: Any) -> BankKind:
     raise TypeError(f"not a bank item: {item!r}")
 
 
+def rotated_kind() -> BankKind:
+    """The kind whose questions rotate per class (``QuestionUse``: Line Up! questions)."""
+    return next(bank for bank in KINDS.values() if bank.rotated)
+
+
 def word_list_kind() -> BankKind:
     """The kind whose school's own items go on word lists (Mind the Lines concepts)."""
     return next(bank for bank in KINDS.values() if bank.on_word_lists)

@@ -190,10 +190,10 @@ class BankKind:
 
     def visible_items(self, school_ids: set[int] | list[int]) -> QuerySet:
         """Shipped items plus those of these schools."""
-        return self.model.objects.filter(visible_q(school_ids))
+        return self.model._default_manager.filter(visible_q(school_ids))
 
     def shipped_items(self) -> QuerySet:
-        return self.model.objects.filter(school__isnull=True)
+        return self.model._default_manager.filter(school__isnull=True)
 
     def school_items(self, school: School | int) -> QuerySet:
         """Shipped items plus ``school``'s own (the school's bank, retired questions included)."""

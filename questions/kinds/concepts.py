@@ -32,7 +32,9 @@ class ConceptForm(forms.Form):
 
     def __init__(self, *args, word_lists: list[WordList], **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["word_list"].queryset = WordList.objects.filter(pk__in=[wl.pk for wl in word_lists])
+        field = self.fields["word_list"]
+        assert isinstance(field, forms.ModelChoiceField)
+        field.queryset = WordList.objects.filter(pk__in=[wl.pk for wl in word_lists])
 
     def to_data(self) -> dict[str, Any]:
         data = self.cleaned_data

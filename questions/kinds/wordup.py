@@ -223,10 +223,12 @@ class WordUpKind(BankKind):
 
     def shipped_changed(self, item: OwnedItem, data: dict[str, Any], position: int) -> bool:
         # A newer cefrpy may grade a word differently: the stored estimate follows it.
+        assert isinstance(item, WordUpQuestion)
         regraded = item.estimated_level != estimate_word_level(item.target_word)
         return regraded or super().shipped_changed(item, data, position)
 
     def prepare(self, item: OwnedItem) -> None:
+        assert isinstance(item, WordUpQuestion)
         item.refresh_estimate()
 
     def summary(self, data_dir: Path | None = None) -> list[str]:
