@@ -340,7 +340,7 @@ class ItemReview(models.Model):
         RETIRED = "retired", _("Retired")
 
     school = models.ForeignKey(School, on_delete=models.CASCADE, related_name="+")
-    kind = models.CharField(max_length=16)  # "lineup" or "wordup"
+    kind = models.CharField(max_length=16)  # a reviewable bank kind's name (questions.kinds)
     key = models.CharField(max_length=KEY_MAX_LENGTH)
     status = models.CharField(max_length=8, choices=Status.choices)
     by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")

@@ -114,7 +114,8 @@ class BankKind:
     on_word_lists: ClassVar[bool] = False
     #: A school may flag or retire its questions from the item analysis.
     reviewable: ClassVar[bool] = False
-    #: Its questions rotate per class (QuestionUse: no repeats until the bank is used up).
+    #: Its questions rotate per class (QuestionUse: no repeats until the bank is used up). One kind only:
+    #: QuestionUse points at Line Up!'s questions.
     rotated: ClassVar[bool] = False
     #: The item form's page lays the fields out with the kind's own ``form.html`` template.
     own_form_layout: ClassVar[bool] = False
@@ -122,7 +123,7 @@ class BankKind:
     more_on_item_page: ClassVar[bool] = False
     #: The admin's list for platform staff (ModelAdmin options).
     admin: ClassVar[dict[str, Any]] = {}
-    #: What the index page says of a school's own items ("%(own)d of your school's").
+    #: What the index page says of the bank's size ("%(shipped)s shipped · %(own)s of your school's").
     own_label: ClassVar[Label] = _("%(shipped)s shipped · %(own)s of your school's")
     #: A note the bank page shows beside the number of items ("" for none).
     bank_note: ClassVar[Label] = ""
