@@ -1,8 +1,10 @@
-"""Admin views of the banks, for platform staff (teachers use the bank pages)."""
+"""Admin views of the banks, for platform staff (teachers use the bank pages): each kind's items with the
+columns its definition names (``BankKind.admin``), and the word lists and question rotation."""
 
 from django.contrib import admin
 
-from .models import Concept, LineupQuestion, QuestionUse, WordList, WordUpQuestion
+from .kinds import KINDS
+from .models import QuestionUse, WordList
 
 
 class OwnedItemAdmin(admin.ModelAdmin):
@@ -15,27 +17,10 @@ class OwnedItemAdmin(admin.ModelAdmin):
         return item.is_shipped
 
 
-@admin.register(LineupQuestion)
-class LineupQuestionAdmin(OwnedItemAdmin):
-    list_display = ["key", "heading", "level", "subject", "school", "shipped"]
-    list_filter = ["level", "subject"]
-    search_fields = ["key", "heading"]
-
-
-@admin.register(WordUpQuestion)
-class WordUpQuestionAdmin(OwnedItemAdmin):
-    list_display = ["key", "level", "category", "prompt", "estimated_level", "school", "shipped"]
-    list_filter = ["level", "category"]
-    search_fields = ["key", "prompt", "sentence"]
-    readonly_fields = ["estimated_level"]
-
-
-@admin.register(Concept)
-class ConceptAdmin(OwnedItemAdmin):
-    list_display = ["key", "text", "difficulty", "theme", "word_list", "school", "shipped"]
-    list_filter = ["difficulty"]
-    search_fields = ["key", "text"]
-    raw_id_fields = ["school", "author", "word_list"]
+for _kind in KINDS.values():
+    admin.site.register(
+        _kind.model, type(f"{_kind.model.__name__}Admin", (OwnedItemAdmin,), dict(_kind.admin))
+    )
 
 
 @admin.register(WordList)

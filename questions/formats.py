@@ -1,9 +1,10 @@
 """Reading and writing bank files (CSV and JSON) for each kind, before anything touches the database.
 
 JSON files are a list of items shaped exactly like the shipped files in ``questions/data`` (so a shipped
-file imports as it is). CSV files have one item per row with the columns of :data:`CSV_COLUMNS`
-(matched case-insensitively; ``,``, ``;`` or tab separated); a cell holding a list separates its entries
-with ``;`` (Line Up! answers may also be written ``2 5 4 3 1``).
+file imports as it is). CSV files have one item per row with the columns
+of its kind's ``csv_columns`` (matched case-insensitively; ``,``, ``;`` or tab separated); a cell holding a
+list separates its entries with ``;``. Each kind reads and writes its own rows
+(:meth:`~questions.kinds.base.BankKind.from_cells`, :meth:`~questions.kinds.base.BankKind.to_cells`).
 
 :func:`parse_upload` turns a file into :class:`ParsedRow`\\ s (each with its line or position, the raw
 item dict and any problems reading it) or raises :class:`BankFileError` when the file as a whole is
@@ -20,45 +21,9 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
+from .kinds import kind as bank_kind
+from .kinds.base import LIST_SEPARATOR
 from .validation import parse_number
-
-KINDS = ("lineup", "wordup", "concepts")
-LIST_SEPARATOR = ";"
-ITEM_FIELDS = ("text", "value", "display")
-
-CSV_COLUMNS: dict[str, tuple[str, ...]] = {
-    "lineup": (
-        "id",
-        "heading",
-        "order_label",
-        "direction",
-        *(f"item{n}_{part}" for n in range(1, 6) for part in ITEM_FIELDS),
-        "answer",
-        "explanation",
-        "source",
-        "level",
-        "subject",
-        "tags",
-    ),
-    "wordup": (
-        "id",
-        "level",
-        "category",
-        "prompt",
-        "answers",
-        "alternatives",
-        "letters",
-        "first_letter",
-        "choices",
-        "sentence",
-    ),
-    "concepts": ("id", "text", "alt", "difficulty", "theme"),
-}
-OPTIONAL_CSV_COLUMNS: dict[str, set[str]] = {
-    "lineup": {"tags"},
-    "wordup": {"alternatives", "letters", "first_letter", "choices", "sentence"},
-    "concepts": {"alt", "theme"},
-}
 
 
 class BankFileError(Exception):
@@ -70,10 +35,6 @@ class ParsedRow:
     line: int  # CSV line number, or position (1-based) in a JSON list
     raw: Any
     problems: list[str] = field(default_factory=list)
-
-
-def required_columns(kind: str) -> tuple[str, ...]:
-    return tuple(name for name in CSV_COLUMNS[kind] if name not in OPTIONAL_CSV_COLUMNS[kind])
 
 
 def detect_format(filename: str, text: str) -> str:
@@ -148,6 +109,7 @@ def _delimiter(header_line: str) -> str:
 
 
 def parse_csv(kind: str, text: str, *, max_rows: int) -> list[ParsedRow]:
+    bank = bank_kind(kind)
     first_line = text.lstrip("\ufeff").splitlines()[0] if text.strip() else ""
     reader = csv.reader(io.StringIO(text), delimiter=_delimiter(first_line))
     try:
@@ -157,13 +119,13 @@ def parse_csv(kind: str, text: str, *, max_rows: int) -> list[ParsedRow]:
     by_lower: dict[str, int] = {}
     for index, name in enumerate(header):
         by_lower.setdefault(name.strip().lower(), index)
-    missing = [name for name in required_columns(kind) if name not in by_lower]
+    missing = [name for name in bank.required_columns() if name not in by_lower]
     if missing:
         raise BankFileError(
             _("Missing column(s): %(missing)s. The first row must name the columns: %(columns)s.")
-            % {"missing": ", ".join(missing), "columns": ",".join(CSV_COLUMNS[kind])}
+            % {"missing": ", ".join(missing), "columns": ",".join(bank.csv_columns)}
         )
-    columns = {name: by_lower[name] for name in CSV_COLUMNS[kind] if name in by_lower}
+    columns = {name: by_lower[name] for name in bank.csv_columns if name in by_lower}
     rows: list[ParsedRow] = []
     try:
         for values in reader:
@@ -175,7 +137,7 @@ def parse_csv(kind: str, text: str, *, max_rows: int) -> list[ParsedRow]:
                 name: _undefuse(values[index]) if index < len(values) else ""
                 for name, index in columns.items()
             }
-            rows.append(ParsedRow(line=reader.line_num, raw=CSV_READERS[kind](cells)))
+            rows.append(ParsedRow(line=reader.line_num, raw=bank.from_cells(cells)))
     except csv.Error as error:
         raise BankFileError(_("The file is not valid CSV: %(error)s") % {"error": error}) from None
     return rows
@@ -183,12 +145,13 @@ def parse_csv(kind: str, text: str, *, max_rows: int) -> list[ParsedRow]:
 
 def to_csv(kind: str, items: list[dict]) -> str:
     """CSV text for engine dicts of ``kind``; cells a spreadsheet would run as formulas are defused."""
+    bank = bank_kind(kind)
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\r\n")
-    writer.writerow(CSV_COLUMNS[kind])
+    writer.writerow(bank.csv_columns)
     for item in items:
-        cells = CSV_WRITERS[kind](item)
-        writer.writerow([_defuse(cells.get(column, "")) for column in CSV_COLUMNS[kind]])
+        cells = bank.to_cells(item)
+        writer.writerow([_defuse(cells.get(column, "")) for column in bank.csv_columns])
     return buffer.getvalue()
 
 
@@ -208,136 +171,8 @@ def _undefuse(value: str) -> str:
     return value
 
 
-def _split(cell: str) -> list[str]:
-    return [part.strip() for part in cell.split(LIST_SEPARATOR) if part.strip()]
-
-
-def _join(values: list[str]) -> str:
-    return f"{LIST_SEPARATOR} ".join(values)
-
-
-# Line Up! rows
-
-
-def _lineup_from_cells(cells: dict[str, str]) -> dict:
-    items = []
-    for n in range(1, 6):
-        value = cells.get(f"item{n}_value", "")
-        items.append(
-            {
-                "text": cells.get(f"item{n}_text", ""),
-                "value": parse_number(value) if value.strip() else None,
-                "display": cells.get(f"item{n}_display", ""),
-            }
-        )
-    answer_cell = cells.get("answer", "").replace(",", " ").replace(";", " ").replace("-", " ")
-    answer: Any = [int(token) if token.isdigit() else token for token in answer_cell.split()]
-    level = cells.get("level", "").strip()
-    return {
-        "id": cells.get("id", ""),
-        "heading": cells.get("heading", ""),
-        "order_label": cells.get("order_label", ""),
-        "direction": cells.get("direction", "").strip().lower(),
-        "items": items,
-        "answer": answer,
-        "explanation": cells.get("explanation", ""),
-        "source": cells.get("source", ""),
-        "level": int(level) if level.isdigit() else level,
-        "subject": cells.get("subject", ""),
-        "tags": _split(cells.get("tags", "")),
-    }
-
-
-def _lineup_to_cells(item: dict) -> dict[str, str]:
-    cells = {
-        "id": item["id"],
-        "heading": item["heading"],
-        "order_label": item["order_label"],
-        "direction": item["direction"],
-        "answer": " ".join(str(n) for n in item["answer"]),
-        "explanation": item["explanation"],
-        "source": item["source"],
-        "level": str(item["level"]),
-        "subject": item["subject"],
-        "tags": _join(item["tags"]),
-    }
-    for n, entry in enumerate(item["items"], start=1):
-        cells[f"item{n}_text"] = entry["text"]
-        # repr keeps a float a float (8.0 stays 8.0) so the round trip gives the same JSON.
-        cells[f"item{n}_value"] = repr(entry["value"])
-        cells[f"item{n}_display"] = entry["display"]
-    return cells
-
-
-# Word Up rows
-
-
-def _wordup_from_cells(cells: dict[str, str]) -> dict:
-    level = cells.get("level", "").strip()
-    letters = cells.get("letters", "").strip()
-    raw: dict[str, Any] = {
-        "id": cells.get("id", ""),
-        "level": int(level) if level.isdigit() else level,
-        "category": cells.get("category", "").strip().lower().replace(" ", "_"),
-        "prompt": cells.get("prompt", ""),
-        "answers": _split(cells.get("answers", "")),
-        "alternatives": _split(cells.get("alternatives", "")),
-        "letters": int(letters) if letters.isdigit() else (letters or None),
-    }
-    for name in ("first_letter", "sentence"):
-        if cells.get(name, "").strip():
-            raw[name] = cells[name]
-    if cells.get("choices", "").strip():
-        raw["choices"] = _split(cells["choices"])
-    return raw
-
-
-def _wordup_to_cells(item: dict) -> dict[str, str]:
-    return {
-        "id": item["id"],
-        "level": str(item["level"]),
-        "category": item["category"],
-        "prompt": item["prompt"],
-        "answers": _join(item["answers"]),
-        "alternatives": _join(item["alternatives"]),
-        "letters": str(item["letters"]),
-        "first_letter": item.get("first_letter", ""),
-        "choices": _join(item.get("choices", [])),
-        "sentence": item.get("sentence", ""),
-    }
-
-
-# Concept rows
-
-
-def _concept_from_cells(cells: dict[str, str]) -> dict:
-    raw = {
-        "id": cells.get("id", ""),
-        "text": cells.get("text", ""),
-        "difficulty": cells.get("difficulty", ""),
-        "theme": cells.get("theme", ""),
-    }
-    if cells.get("alt", "").strip():
-        raw["alt"] = cells["alt"]
-    return raw
-
-
-def _concept_to_cells(item: dict) -> dict[str, str]:
-    return {
-        "id": item["id"],
-        "text": item["text"],
-        "alt": item.get("alt", ""),
-        "difficulty": item["difficulty"],
-        "theme": item["theme"],
-    }
-
-
-CSV_READERS = {"lineup": _lineup_from_cells, "wordup": _wordup_from_cells, "concepts": _concept_from_cells}
-CSV_WRITERS = {"lineup": _lineup_to_cells, "wordup": _wordup_to_cells, "concepts": _concept_to_cells}
-
 __all__ = [
-    "CSV_COLUMNS",
-    "KINDS",
+    "LIST_SEPARATOR",
     "BankFileError",
     "ParsedRow",
     "parse_upload",

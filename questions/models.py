@@ -55,6 +55,10 @@ class OwnedItem(models.Model):
     def is_shipped(self) -> bool:
         return self.school_id is None
 
+    def to_engine_dict(self) -> dict[str, Any]:
+        """The dict the game engines take: the shape of one entry of the shipped files."""
+        raise NotImplementedError
+
 
 def _owner_constraints(prefix: str) -> list[models.BaseConstraint]:
     return [
@@ -336,7 +340,7 @@ class ItemReview(models.Model):
         RETIRED = "retired", _("Retired")
 
     school = models.ForeignKey(School, on_delete=models.CASCADE, related_name="+")
-    kind = models.CharField(max_length=16)  # "lineup" or "wordup"
+    kind = models.CharField(max_length=16)  # a reviewable bank kind's name (questions.kinds)
     key = models.CharField(max_length=KEY_MAX_LENGTH)
     status = models.CharField(max_length=8, choices=Status.choices)
     by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")

@@ -7,37 +7,38 @@ school's admins. Another school's items are never returned (views answer 404 for
 
 from __future__ import annotations
 
-import json
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from django.db.models import Case, Count, F, Max, Model, Q, QuerySet, Value, When
+from django.db.models import Count, F, Model, QuerySet
 
-from classrooms.models import Classroom, Membership, School, User
+from classrooms.models import Membership, School, User
 from classrooms.selectors import is_school_admin, primary_school
 
-from .models import (
-    ENGLISH,
-    Concept,
-    ItemReview,
-    LineupQuestion,
-    QuestionUse,
-    VocabularyList,
-    WordList,
-    WordUpQuestion,
-)
+from .kinds import KINDS, kind_of
+from .kinds import kind as bank_kind
+from .kinds.concepts import CONCEPTS
+from .kinds.lineup import LINEUP
+from .kinds.wordup import WORDUP
+from .models import ItemReview, VocabularyList, WordList
 from .vocabulary import build_questions, questions_by_category
 
-KIND_MODELS: dict[str, type[Model]] = {
-    "lineup": LineupQuestion,
-    "wordup": WordUpQuestion,
-    "concepts": Concept,
-}
-WORDUP_CATEGORIES = tuple(WordUpQuestion.Category.values)  # the engine's order
-CATEGORY_ORDER = Case(
-    *(When(category=category, then=Value(index)) for index, category in enumerate(WORDUP_CATEGORIES)),
-    default=Value(len(WORDUP_CATEGORIES)),
-)
+
+class _KindModels(Mapping[str, type[Model]]):
+    """Each registered kind's model, by the kind's name (kinds registered later included)."""
+
+    def __getitem__(self, name: str) -> type[Model]:
+        return KINDS[name].model
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(KINDS)
+
+    def __len__(self) -> int:
+        return len(KINDS)
+
+
+KIND_MODELS: Mapping[str, type[Model]] = _KindModels()
 SCOPES = ("all", "shipped", "own")
 
 
@@ -55,33 +56,22 @@ def bank_school(user: User) -> School | None:
     return primary_school(user)
 
 
-def _visible_q(school_ids: set[int] | list[int]) -> Q:
-    return Q(school__isnull=True) | Q(school_id__in=list(school_ids))
-
-
 def visible_items(kind: str, user: User) -> QuerySet:
     """Shipped items plus those of the user's schools."""
-    model = KIND_MODELS[kind]
+    bank = bank_kind(kind)
     if not user.is_authenticated:
-        return model.objects.none()
-    return model.objects.filter(_visible_q(staff_school_ids(user))).select_related("author")
+        return bank.model.objects.none()
+    return bank.visible_items(staff_school_ids(user)).select_related("author")
 
 
 def school_items(kind: str, school: School | int) -> QuerySet:
     """Shipped items plus ``school``'s own (the school's bank, retired questions included)."""
-    school_id = school if isinstance(school, int) else school.pk
-    return KIND_MODELS[kind].objects.filter(_visible_q([school_id]))
-
-
-#: The banks whose questions rotate per class (``QuestionUse``: no repeats until the bank is used up).
-ROTATED_KINDS = ("lineup",)
+    return bank_kind(kind).school_items(school)
 
 
 def playable_items(kind: str, school: School | int) -> QuerySet:
     """The school's bank without the questions it retired: what its classes' games ask."""
-    school_id = school if isinstance(school, int) else school.pk
-    retired = ItemReview.objects.filter(school_id=school_id, kind=kind, status=ItemReview.Status.RETIRED)
-    return school_items(kind, school_id).exclude(key__in=retired.values("key"))
+    return bank_kind(kind).playable_items(school)
 
 
 def item_reviews(school: School | int) -> dict[tuple[str, str], ItemReview]:
@@ -95,7 +85,7 @@ def can_edit_item(user: User, item: Any) -> bool:
     """A school's own item: its author or the school's admins (a word's author is its list's author)."""
     if not user.is_authenticated or item.school_id is None:
         return False
-    if isinstance(item, Concept):
+    if kind_of(item).on_word_lists:
         return can_edit_word_list(user, item.word_list)
     if item.school_id not in staff_school_ids(user):
         return False
@@ -157,63 +147,20 @@ def vocabulary_questions_for(school: School | int, vocabulary_id: int) -> dict[s
 
 
 def bank_items(kind: str, user: User, filters: dict[str, Any]) -> QuerySet:
-    """Visible items of ``kind`` narrowed by the bank page's filters (empty values filter nothing).
-
-    Filters: ``scope`` (all, shipped, own), ``level``, ``subject`` and ``language`` (Line Up!),
-    ``category`` and ``misplaced`` (Word Up), ``difficulty``, ``theme`` and ``word_list`` (concepts),
-    ``q`` (text search).
-    """
+    """Visible items of ``kind`` narrowed by the bank page's filters (empty values filter nothing):
+    ``scope`` (all, shipped, own), ``q`` (text search) and the kind's own
+    (:meth:`~questions.kinds.base.BankKind.filter_items`)."""
     items = visible_items(kind, user)
     scope = filters.get("scope") or "all"
     if scope == "shipped":
         items = items.filter(school__isnull=True)
     elif scope == "own":
         items = items.filter(school__isnull=False)
-    query = (filters.get("q") or "").strip()
-    if kind == "lineup":
-        items = _filter_eq(items, filters, "level", "subject", "language")
-        if query:
-            items = items.filter(
-                Q(heading__icontains=query) | Q(key__icontains=query) | Q(tags__icontains=query)
-            )
-    elif kind == "wordup":
-        items = _filter_eq(items, filters, "level", "category")
-        if filters.get("misplaced"):
-            items = items.filter(
-                Q(estimated_level__gte=F("level") + 2) | Q(estimated_level__lte=F("level") - 2)
-            )
-        if query:
-            items = items.filter(
-                Q(prompt__icontains=query)
-                | Q(sentence__icontains=query)
-                | Q(answers__icontains=query)
-                | Q(key__icontains=query)
-            )
-        items = items.annotate(category_order=CATEGORY_ORDER).order_by(
-            F("school_id").asc(nulls_first=True), "level", "category_order", "position", "id"
-        )
-    else:
-        items = _filter_eq(items, filters, "difficulty", "theme")
-        if filters.get("word_list"):
-            items = items.filter(word_list_id=filters["word_list"])
-        if query:
-            items = items.filter(Q(text__icontains=query) | Q(alt__icontains=query) | Q(key__icontains=query))
-        items = items.select_related("word_list").order_by(
-            F("school_id").asc(nulls_first=True), "difficulty", "position", "id"
-        )
-    return items
-
-
-def _filter_eq(items: QuerySet, filters: dict[str, Any], *names: str) -> QuerySet:
-    for name in names:
-        value = filters.get(name)
-        if value not in (None, ""):
-            items = items.filter(**{name: value})
-    return items
+    return bank_kind(kind).filter_items(items, filters)
 
 
 def distinct_values(kind: str, user: User, field: str) -> list[str]:
-    """The subjects (or themes) of the visible items, for the bank page's filter."""
+    """The values of ``field`` among the visible items (the subjects, the themes), for a filter."""
     values = visible_items(kind, user).exclude(**{field: ""}).values_list(field, flat=True).distinct()
     return sorted(set(values))
 
@@ -225,7 +172,7 @@ def item_for_user(kind: str, user: User, pk: int) -> Any | None:
 
 def bank_counts(user: User) -> dict[str, dict[str, int]]:
     counts = {}
-    for kind in KIND_MODELS:
+    for kind in KINDS:
         items = visible_items(kind, user)
         counts[kind] = {
             "shipped": items.filter(school__isnull=True).count(),
@@ -234,140 +181,16 @@ def bank_counts(user: User) -> dict[str, dict[str, int]]:
     return counts
 
 
-def shipped_bank_summary(data_dir: Path) -> dict[str, Any]:
-    """What the shipped banks hold, for ``load_question_banks`` to print: Line Up! by subject and level
-    (the English bank) and by language (its editions), Word Up by level and category, Mind the Lines
-    concepts by difficulty in each language's deck."""
-    shipped = {kind: school_items(kind, 0) for kind in KIND_MODELS}  # school 0 has none: shipped only
-    lineup = shipped["lineup"].filter(language=ENGLISH)
-    wordup = shipped["wordup"]
-    decks = {"en": dict(_grouped_counts(shipped["concepts"], "difficulty"))}
-    for folder in sorted(p for p in (data_dir / "mindlines").iterdir() if p.is_dir()):
-        decks[folder.name] = {
-            deck.stem: len(json.loads(deck.read_text(encoding="utf-8")))
-            for deck in sorted(folder.glob("*.json"))
-        }
-    return {
-        "lineup": {
-            "total": lineup.count(),
-            "subjects": _grouped_counts(lineup, "subject"),
-            "levels": _grouped_counts(lineup, "level"),
-            "editions": _grouped_counts(shipped["lineup"], "language"),
-        },
-        "wordup": {
-            "total": wordup.count(),
-            "levels": _grouped_counts(wordup, "level"),
-            "categories": _grouped_counts(wordup, "category"),
-        },
-        "concepts": decks,
-    }
+def shipped_bank_summary(data_dir: Path) -> list[str]:
+    """What the shipped banks hold, for ``load_question_banks`` to print: each kind's own summary."""
+    return [line for bank in KINDS.values() for line in bank.summary(data_dir)]
 
 
-def _grouped_counts(items: QuerySet, field: str) -> list[tuple[Any, int]]:
-    return [(row[field], row["n"]) for row in items.values(field).annotate(n=Count("id")).order_by(field)]
+# --- content for game sessions: each kind's own reads, by the names the games know them by -------------
 
-
-# --- content for game sessions -------------------------------------------------------------------------
-
-
-def lineup_questions_for(
-    classroom: Classroom,
-    subjects: list[str] | tuple[str, ...] | None = None,
-    levels: list[int] | tuple[int, ...] | None = None,
-    *,
-    limit: int | None = None,
-    language: str = ENGLISH,
-) -> list[LineupQuestion]:
-    """The class's Line Up! questions for a session, questions it has not been shown yet first.
-
-    The bank is the shipped questions of ``language``'s edition plus the class's school's own (less those
-    it retired), narrowed to ``subjects`` and ``levels`` (None or empty: all). Questions the class has
-    never been shown come first (in bank order), then those it has seen, the longest ago first: so a
-    class sees no question again until the filtered bank is used up, and then the rotation starts again
-    with the oldest. Where the edition has fewer than ``limit`` such questions (a subject it has not
-    translated), the English questions it has no translation of follow, in the same order.
-    ``limit`` cuts the list (take the questions a game needs, then shuffle those). Record what was
-    shown with :func:`questions.services.questions_mark_used` (it marks a question in every language).
-    """
-    questions = playable_items("lineup", classroom.school_id)
-    if subjects:
-        questions = questions.filter(subject__in=list(subjects))
-    if levels:
-        questions = questions.filter(level__in=list(levels))
-    edition = questions.filter(Q(school__isnull=False) | Q(language=language))
-    ordered = _in_rotation_order(
-        classroom, edition.order_by(F("school_id").asc(nulls_first=True), "position", "id")
-    )
-    if language != ENGLISH and (limit is None or len(ordered) < limit):
-        translated = {question.key for question in ordered}
-        english = questions.filter(school__isnull=True, language=ENGLISH).exclude(key__in=translated)
-        ordered += _in_rotation_order(classroom, english.order_by("position", "id"))
-    return ordered[:limit] if limit is not None else ordered
-
-
-def _in_rotation_order(classroom: Classroom, questions: QuerySet[LineupQuestion]) -> list[LineupQuestion]:
-    """The questions the class has never been shown (in the given order), then those it has, the
-    longest ago first."""
-    questions_list = list(questions)
-    last_seen = dict(
-        QuestionUse.objects.filter(
-            classroom=classroom, question__in=[q.pk for q in questions_list]
-        ).values_list("question_id", "last_used_at")
-    )
-    unseen = [q for q in questions_list if q.pk not in last_seen]
-    seen = sorted((q for q in questions_list if q.pk in last_seen), key=lambda q: last_seen[q.pk])
-    return unseen + seen
-
-
-def lineup_subjects_for(school: School | int) -> list[str]:
-    return sorted(set(school_items("lineup", school).values_list("subject", flat=True)))
-
-
-def wordup_bank_for(school: School | int, *, own_only: bool = False) -> dict[str, dict[str, list[dict]]]:
-    """``{"1": {"missing_word": [question, ...], ...}, ...}`` as the Word Up engine takes it: shipped
-    questions first, then the school's own, each in sheet order (``own_only``: the school's alone),
-    without the questions the school retired."""
-    questions = playable_items("wordup", school)
-    if own_only:
-        questions = questions.filter(school__isnull=False)
-    questions = questions.order_by(
-        F("school_id").asc(nulls_first=True), "level", "category", "position", "id"
-    )
-    bank: dict[str, dict[str, list[dict]]] = {
-        str(level): {category: [] for category in WORDUP_CATEGORIES} for level in range(1, 6)
-    }
-    for question in questions:
-        bank[str(question.level)][question.category].append(question.to_engine_dict())
-    return bank
-
-
-def wordup_bank_version(school: School | int, vocabulary_id: int | None = None) -> tuple:
-    """What differs whenever the school's Word Up bank (and the vocabulary list, if given) would read
-    differently: how many questions and reviews there are and when the latest of each changed (an edit
-    stamps ``updated_at``, a deletion lowers the count). Three small queries, not the whole bank."""
-    school_id = school if isinstance(school, int) else school.pk
-    items = school_items("wordup", school_id).aggregate(count=Count("pk"), latest=Max("updated_at"))
-    reviews = ItemReview.objects.filter(school_id=school_id, kind="wordup").aggregate(
-        count=Count("pk"), latest=Max("at")
-    )
-    vocabulary = None
-    if vocabulary_id is not None:
-        found = VocabularyList.objects.filter(pk=vocabulary_id, school_id=school_id).values_list("updated_at")
-        vocabulary = found.first()
-    return items["count"], items["latest"], reviews["count"], reviews["latest"], vocabulary
-
-
-def concepts_for(
-    school: School | int, *, difficulty: str | None = None, word_list: WordList | int | None = None
-) -> list[dict]:
-    """Mind the Lines concepts as the engine takes them: a word list's (if given, and it is the
-    school's), else the shipped deck of ``difficulty`` (both decks if None)."""
-    school_id = school if isinstance(school, int) else school.pk
-    if word_list is not None:
-        list_id = word_list if isinstance(word_list, int) else word_list.pk
-        concepts = Concept.objects.filter(word_list_id=list_id, school_id=school_id)
-    else:
-        concepts = Concept.objects.filter(school__isnull=True)
-        if difficulty:
-            concepts = concepts.filter(difficulty=difficulty)
-    return [concept.to_engine_dict() for concept in concepts.order_by("difficulty", "position", "id")]
+lineup_editions = LINEUP.editions
+lineup_questions_for = LINEUP.questions_for
+lineup_subjects_for = LINEUP.subjects_for
+wordup_bank_for = WORDUP.bank_for
+wordup_bank_version = WORDUP.bank_version
+concepts_for = CONCEPTS.concepts_for

@@ -3,7 +3,6 @@ loader of the shipped banks, and the record of which Line Up! questions a class 
 
 from __future__ import annotations
 
-import json
 import secrets
 from collections import defaultdict
 from collections.abc import Iterable
@@ -22,13 +21,13 @@ from django.utils.translation import gettext as _
 from classrooms.models import Classroom, School, User
 
 from . import selectors
-from .estimate import estimate_word_level
 from .formats import BankFileError, parse_upload
-from .models import ENGLISH, Concept, ItemReview, QuestionUse, VocabularyList, WordList
-from .validation import CLEANERS, clean_text
+from .kinds import KINDS, kind_of, rotated_kind, word_list_kind
+from .kinds import kind as bank_kind
+from .kinds.base import DATA_DIR, BankKind
+from .models import ItemReview, QuestionUse, VocabularyList, WordList
+from .validation import clean_text
 
-DATA_DIR = Path(__file__).resolve().parent / "data"
-KEY_PREFIXES = {"lineup": "lu", "wordup": "wu", "concepts": "c"}
 IMPORT_MAX_BYTES = 2_000_000  # settings.QUESTION_IMPORT_MAX_BYTES overrides
 IMPORT_MAX_ROWS = 2000  # settings.QUESTION_IMPORT_MAX_ROWS overrides
 WORD_LIST_NAME_MAX_LENGTH = 60
@@ -61,36 +60,11 @@ __all__ = [
 
 def model_fields(kind: str, data: dict[str, Any]) -> dict[str, Any]:
     """The model's field values for an item dict (the engine shape), its id left out."""
-    if kind == "lineup":
-        names = ("heading", "order_label", "direction", "explanation", "source", "level", "subject")
-        return {
-            **{name: data[name] for name in names},
-            "items": [dict(item) for item in data["items"]],
-            "answer": list(data["answer"]),
-            "tags": list(data.get("tags", [])),
-        }
-    if kind == "wordup":
-        return {
-            "level": data["level"],
-            "category": data["category"],
-            "prompt": data["prompt"],
-            "answers": list(data["answers"]),
-            "alternatives": list(data.get("alternatives", [])),
-            "letters": data["letters"],
-            "first_letter": data.get("first_letter", ""),
-            "choices": list(data.get("choices", [])),
-            "sentence": data.get("sentence", ""),
-        }
-    return {
-        "text": data["text"],
-        "alt": data.get("alt", ""),
-        "difficulty": data["difficulty"],
-        "theme": data.get("theme", ""),
-    }
+    return bank_kind(kind).model_fields(data)
 
 
 def _clean_or_raise(kind: str, data: dict[str, Any]) -> dict[str, Any]:
-    cleaned, problems = CLEANERS[kind](data)
+    cleaned, problems = bank_kind(kind).clean(data)
     if problems:
         by_field: dict[str, list[str]] = defaultdict(list)
         for problem in problems:
@@ -101,14 +75,14 @@ def _clean_or_raise(kind: str, data: dict[str, Any]) -> dict[str, Any]:
 
 def new_key(kind: str, school: School) -> str:
     while True:
-        key = f"{KEY_PREFIXES[kind]}-{secrets.token_hex(4)}"
+        key = f"{bank_kind(kind).key_prefix}-{secrets.token_hex(4)}"
         if not selectors.school_items(kind, school).filter(key=key).exists():
             return key
 
 
 def _key_taken(kind: str, school_id: int, key: str, *, exclude_pk: int | None = None) -> str | None:
     """Why ``key`` cannot be used by ``school_id``'s item (None if it can)."""
-    model = selectors.KIND_MODELS[kind]
+    model = bank_kind(kind).model
     if model.objects.filter(school__isnull=True, key=key).exists():
         return _("%(id)s is the id of a shipped item: choose another id.") % {"id": key}
     if model.objects.filter(school_id=school_id, key=key).exclude(pk=exclude_pk).exists():
@@ -117,11 +91,11 @@ def _key_taken(kind: str, school_id: int, key: str, *, exclude_pk: int | None = 
 
 
 def _next_position(kind: str, school_id: int, data: dict[str, Any], word_list: WordList | None) -> int:
-    model = selectors.KIND_MODELS[kind]
-    items = model.objects.filter(school_id=school_id)
-    if kind == "wordup":
-        items = items.filter(level=data["level"], category=data["category"])
-    elif kind == "concepts":
+    bank = bank_kind(kind)
+    items = bank.model.objects.filter(
+        school_id=school_id, **{name: data[name] for name in bank.position_group}
+    )
+    if bank.on_word_lists:
         items = items.filter(word_list=word_list)
     return (items.aggregate(top=Max("position"))["top"] or 0) + 1
 
@@ -134,7 +108,7 @@ def item_create(
     *, kind: str, school: School, author: User, data: dict[str, Any], word_list: WordList | None = None
 ) -> Model:
     """A new item of ``school``'s own. ``data`` is the engine shape; a blank ``id`` gets a new one.
-    Concepts go on ``word_list`` (one of ``school``'s lists the author may change)."""
+    Items of a kind kept on word lists go on ``word_list`` (one of ``school``'s the author may change)."""
     data = dict(data)
     if not str(data.get("id") or "").strip():
         data["id"] = new_key(kind, school)
@@ -143,14 +117,14 @@ def item_create(
     if taken:
         raise ValidationError({"id": [taken]})
     extra: dict[str, Any] = {}
-    if kind == "concepts":
+    bank = bank_kind(kind)
+    if bank.on_word_lists:
         if word_list is None or word_list.school_id != school.pk:
             raise ValidationError({"word_list": [_("Choose one of your school's word lists.")]})
         if not selectors.can_edit_word_list(author, word_list):
             raise PermissionDenied
         extra["word_list"] = word_list
-    model = selectors.KIND_MODELS[kind]
-    item = model(
+    item = bank.model(
         key=cleaned["id"],
         school=school,
         author=author,
@@ -166,23 +140,24 @@ def item_create(
 
 @transaction.atomic
 def item_update(*, item: Model, by: User, data: dict[str, Any], word_list: WordList | None = None) -> Model:
-    """Change an item of a school's own (its author or the school's admins only). A concept moves to
-    ``word_list`` if given (another list of the school's that ``by`` may change)."""
+    """Change an item of a school's own (its author or the school's admins only). An item kept on a word
+    list moves to ``word_list`` if given (another list of the school's that ``by`` may change)."""
     if not selectors.can_edit_item(by, item):
         raise PermissionDenied
-    if word_list is not None and isinstance(item, Concept) and word_list.pk != item.word_list_id:
+    bank = kind_of(item)
+    kind = bank.name
+    if word_list is not None and bank.on_word_lists and word_list.pk != item.word_list_id:
         if word_list.school_id != item.school_id or not selectors.can_edit_word_list(by, word_list):
             raise PermissionDenied
         item.word_list = word_list
-        item.position = _next_position("concepts", item.school_id, {}, word_list)
-    kind = _kind_of(item)
+        item.position = _next_position(kind, item.school_id, {}, word_list)
     data = {**dict(data), "id": str(data.get("id") or item.key).strip()}
     cleaned = _clean_or_raise(kind, data)
     taken = _key_taken(kind, item.school_id, cleaned["id"], exclude_pk=item.pk)
     if taken:
         raise ValidationError({"id": [taken]})
     fields = model_fields(kind, cleaned)
-    if kind == "wordup" and (fields["level"], fields["category"]) != (item.level, item.category):
+    if _changes_group(bank, item, fields):
         item.position = _next_position(kind, item.school_id, cleaned, None)
     item.key = cleaned["id"]
     for name, value in fields.items():
@@ -209,11 +184,10 @@ def item_delete(*, item: Model, by: User) -> None:
     item.delete()
 
 
-def _kind_of(item: Model) -> str:
-    for kind, model in selectors.KIND_MODELS.items():
-        if isinstance(item, model):
-            return kind
-    raise TypeError(f"not a bank item: {item!r}")
+def _changes_group(bank: BankKind, item: Model, fields: dict[str, Any]) -> bool:
+    """Whether the item moves to another group of its bank (a Word Up question's level or category):
+    it then goes to the end of its new group."""
+    return any(fields[name] != getattr(item, name) for name in bank.position_group)
 
 
 # --- word lists --------------------------------------------------------------------------------------------
@@ -309,7 +283,7 @@ def vocabulary_list_delete(*, vocabulary: VocabularyList, by: User) -> None:
 
 @dataclass
 class AddWordsResult:
-    added: list[Concept] = field(default_factory=list)
+    added: list[Model] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)  # already on the list
     refused: list[tuple[str, str]] = field(default_factory=list)  # (text, why)
 
@@ -323,6 +297,7 @@ def word_list_add_words(
     if not selectors.can_edit_word_list(by, word_list):
         raise PermissionDenied
     result = AddWordsResult()
+    kind = word_list_kind()
     present = {text.casefold() for text in word_list.concepts.values_list("text", flat=True)}
     for text in list(texts)[:WORDS_PER_PASTE]:
         text = clean_text(text)
@@ -332,23 +307,23 @@ def word_list_add_words(
             result.skipped.append(text)
             continue
         data = {
-            "id": new_key("concepts", word_list.school),
+            "id": new_key(kind.name, word_list.school),
             "text": text,
             "difficulty": difficulty,
             "theme": theme,
         }
-        cleaned, problems = CLEANERS["concepts"](data)
+        cleaned, problems = kind.clean(data)
         if problems:
             result.refused.append((text[:60], "; ".join(p.message for p in problems)))
             continue
         result.added.append(
-            Concept.objects.create(
+            kind.model.objects.create(
                 key=cleaned["id"],
                 school_id=word_list.school_id,
                 author=by,
                 word_list=word_list,
-                position=_next_position("concepts", word_list.school_id, cleaned, word_list),
-                **model_fields("concepts", cleaned),
+                position=_next_position(kind.name, word_list.school_id, cleaned, word_list),
+                **kind.model_fields(cleaned),
             )
         )
         present.add(text.casefold())
@@ -401,18 +376,6 @@ class ImportResult:
     word_list: WordList | None = None
 
 
-def _label(kind: str, raw: Any) -> str:
-    if not isinstance(raw, dict):
-        return ""
-    if kind == "lineup":
-        text = raw.get("heading")
-    elif kind == "wordup":
-        text = raw.get("sentence") if raw.get("category") == "spelling" else raw.get("prompt")
-    else:
-        text = raw.get("text")
-    return clean_text(text)[:80] if isinstance(text, str) else ""
-
-
 def import_preview(
     *,
     kind: str,
@@ -427,10 +390,11 @@ def import_preview(
 
     Raises :class:`BankFileError` when the file as a whole is unusable. A row's ``action`` is ``new``,
     ``update`` (an item of the school's with the same id, changed), ``unchanged`` or ``shipped`` (a
-    shipped item, identical: nothing to do). Concepts go on ``word_list`` or a new list named
-    ``new_list_name`` (an existing list of that name is used if the user may change it).
+    shipped item, identical: nothing to do). Items of a kind kept on word lists go on ``word_list`` or a
+    new list named ``new_list_name`` (an existing list of that name is used if the user may change it).
     """
-    if kind == "concepts":
+    bank = bank_kind(kind)
+    if bank.on_word_lists:
         word_list, new_list_name = _import_target(school, user, word_list, new_list_name)
     fmt, parsed = parse_upload(
         kind,
@@ -441,14 +405,14 @@ def import_preview(
     )
     rows: list[ImportRow] = []
     for entry in parsed:
-        cleaned, problems = CLEANERS[kind](entry.raw)
+        cleaned, problems = bank.clean(entry.raw)
         raw_key = entry.raw.get("id") if isinstance(entry.raw, dict) else None
         key = (cleaned or {}).get("id") or (raw_key.strip()[:64] if isinstance(raw_key, str) else "")
         rows.append(
             ImportRow(
                 line=entry.line,
                 key=key,
-                label=_label(kind, cleaned or entry.raw),
+                label=bank.label(cleaned or entry.raw),
                 errors=[*entry.problems, *(problem.message for problem in problems)],
                 data=cleaned,
             )
@@ -461,7 +425,7 @@ def import_preview(
 def _import_target(
     school: School, user: User, word_list: WordList | None, new_list_name: str
 ) -> tuple[WordList | None, str]:
-    """The list imported concepts go on: ``(word_list, "")``, or ``(None, name)`` for a new list."""
+    """The list imported items go on: ``(word_list, "")``, or ``(None, name)`` for a new list."""
     if word_list is not None:
         if word_list.school_id != school.pk or not selectors.can_edit_word_list(user, word_list):
             raise BankFileError(_("You cannot change that word list."))
@@ -496,14 +460,15 @@ def _flag_duplicates(rows: list[ImportRow]) -> None:
 def _classify(
     kind: str, school: School, user: User, rows: list[ImportRow], word_list: WordList | None
 ) -> None:
-    model = selectors.KIND_MODELS[kind]
+    bank = bank_kind(kind)
+    model = bank.model
     keys = [row.key for row in rows if row.key and not row.errors]
     # A shipped id may name one question in several languages (Line Up!'s editions): any of them matches.
     shipped: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for item in model.objects.filter(school__isnull=True, key__in=keys):
         shipped[item.key].append(item.to_engine_dict())
     own_items = model.objects.filter(school=school, key__in=keys).select_related("author")
-    if kind == "concepts":
+    if bank.on_word_lists:
         own_items = own_items.select_related("word_list")
     own = {item.key: item for item in own_items}
     for row in rows:
@@ -521,7 +486,7 @@ def _classify(
         if item is None:
             row.action = NEW
             continue
-        if kind == "concepts" and (word_list is None or item.word_list_id != word_list.pk):
+        if bank.on_word_lists and (word_list is None or item.word_list_id != word_list.pk):
             row.errors.append(
                 _("%(id)s is already on your school's list “%(list)s”.")
                 % {"id": row.key, "list": item.word_list}
@@ -542,13 +507,13 @@ def import_apply(*, preview: ImportPreview, school: School, by: User) -> ImportR
     everything back if the bank changed under it meanwhile (a clash of ids)."""
     if not preview.ok:
         raise ValidationError(_("The file has errors: nothing was imported."))
-    kind = preview.kind
-    model = selectors.KIND_MODELS[kind]
+    bank = bank_kind(preview.kind)
+    model = bank.model
     result = ImportResult()
     try:
         with transaction.atomic():
             word_list = preview.word_list
-            if kind == "concepts":
+            if bank.on_word_lists:
                 if word_list is None:
                     word_list = word_list_create(school=school, author=by, name=preview.new_list_name)
                 result.word_list = word_list
@@ -558,7 +523,7 @@ def import_apply(*, preview: ImportPreview, school: School, by: User) -> ImportR
                     school=school, key__in=[row.key for row in preview.rows]
                 )
             }
-            importer = _Importer(kind, model, school, by, word_list, existing, result)
+            importer = _Importer(bank, school, by, word_list, existing, result)
             for row in preview.rows:
                 importer.import_row(row)
             if word_list is not None and (result.created or result.updated):
@@ -574,8 +539,7 @@ def import_apply(*, preview: ImportPreview, school: School, by: User) -> ImportR
 class _Importer:
     """Imports a checked preview's rows one by one into a school's bank (inside the import's transaction)."""
 
-    kind: str
-    model: type
+    bank: BankKind
     school: School
     by: User
     word_list: WordList | None
@@ -589,7 +553,7 @@ class _Importer:
         if row.action in (UNCHANGED, SHIPPED):
             setattr(self.result, row.action, getattr(self.result, row.action) + 1)
             return
-        fields = model_fields(self.kind, row.data)
+        fields = self.bank.model_fields(row.data)
         if row.action == UPDATE:
             self._update(row, fields)
         else:
@@ -599,8 +563,7 @@ class _Importer:
         item = self.existing[row.key]
         if not selectors.can_edit_item(self.by, item):
             raise PermissionDenied
-        # A Word Up question moved to another level or category goes to the end of its new group.
-        if self.kind == "wordup" and (fields["level"], fields["category"]) != (item.level, item.category):
+        if _changes_group(self.bank, item, fields):
             item.position = self._position(row)
         for name, value in fields.items():
             setattr(item, name, value)
@@ -610,22 +573,22 @@ class _Importer:
     def _create(self, row: ImportRow, fields: dict[str, Any]) -> None:
         if row.key in self.existing:
             raise IntegrityError(row.key)
-        extra = {"word_list": self.word_list} if self.kind == "concepts" else {}
-        self.model(
+        extra = {"word_list": self.word_list} if self.bank.on_word_lists else {}
+        self.bank.model(
             key=row.key, school=self.school, author=self.by, position=self._position(row), **fields, **extra
         ).save()
         self.result.created += 1
 
     def _position(self, row: ImportRow) -> int:
-        return _take_position(self.kind, self.school, row.data, self.word_list, self.next_positions)
+        return _take_position(self.bank, self.school, row.data, self.word_list, self.next_positions)
 
 
 def _take_position(
-    kind: str, school: School, data: dict[str, Any], word_list: WordList | None, cache: dict[tuple, int]
+    bank: BankKind, school: School, data: dict[str, Any], word_list: WordList | None, cache: dict[tuple, int]
 ) -> int:
-    group = (data.get("level"), data.get("category")) if kind == "wordup" else ()
+    group = tuple(data.get(name) for name in bank.position_group)
     if group not in cache:
-        cache[group] = _next_position(kind, school.pk, data, word_list)
+        cache[group] = _next_position(bank.name, school.pk, data, word_list)
     position = cache[group]
     cache[group] = position + 1
     return position
@@ -642,57 +605,15 @@ class LoadResult:
     unchanged: int = 0
 
 
-def lineup_editions(data_dir: Path = DATA_DIR) -> list[str]:
-    """The languages of the shipped Line Up! bank: English, then each translation's folder
-    (``lineup/<language>/``, named by its settings.LANGUAGES code) in name order."""
-    folder = data_dir / "lineup"
-    translations = sorted(path.name for path in folder.iterdir() if path.is_dir()) if folder.is_dir() else []
-    return [ENGLISH, *translations]
+#: The languages of the shipped Line Up! bank: English, then each translation's folder.
+lineup_editions = selectors.lineup_editions
 
 
 def shipped_entries(
-    kind: str, data_dir: Path = DATA_DIR, *, language: str = ENGLISH
+    kind: str, data_dir: Path = DATA_DIR, **language: str
 ) -> list[tuple[dict[str, Any], int]]:
-    """``(item, position)`` for every shipped item of ``kind``, in bank order.
-
-    Line Up!: the files of ``language``'s edition by name, then file order. Word Up: sheet order within
-    each level and category (1, 2, ...). Concepts: the order within each deck."""
-
-    def load(path: Path) -> list[dict[str, Any]]:
-        return json.loads(path.read_text(encoding="utf-8"))
-
-    entries: list[tuple[dict[str, Any], int]] = []
-    if kind == "lineup":
-        folder = data_dir / "lineup" if language == ENGLISH else data_dir / "lineup" / language
-        position = 0
-        for path in sorted(folder.glob("*.json")):
-            for item in load(path):
-                position += 1
-                entries.append((item, position))
-    elif kind == "wordup":
-        for path in sorted((data_dir / "wordup").glob("level*.json")):
-            counters: dict[tuple, int] = defaultdict(int)
-            for item in load(path):
-                group = (item["level"], item["category"])
-                counters[group] += 1
-                entries.append((item, counters[group]))
-    else:
-        for path in sorted((data_dir / "mindlines").glob("*.json")):
-            for position, item in enumerate(load(path), start=1):
-                entries.append((item, position))
-    return entries
-
-
-def _shipped_rows(kind: str, data_dir: Path) -> list[tuple[tuple[str, str], dict[str, Any], int]]:
-    """``((key, language), item, position)`` for every shipped item of ``kind``: Line Up!'s in each of
-    its editions, the other banks' in English ("" for a bank with no language)."""
-    if kind != "lineup":
-        return [((data["id"], ""), data, position) for data, position in shipped_entries(kind, data_dir)]
-    return [
-        ((data["id"], language), data, position)
-        for language in lineup_editions(data_dir)
-        for data, position in shipped_entries(kind, data_dir, language=language)
-    ]
+    """``(item, position)`` for every shipped item of ``kind``, in bank order (the kind's own)."""
+    return bank_kind(kind).shipped_entries(data_dir, **language)
 
 
 def _identity(item: Model) -> tuple[str, str]:
@@ -700,31 +621,27 @@ def _identity(item: Model) -> tuple[str, str]:
 
 
 @transaction.atomic
-def shipped_banks_load(*, data_dir: Path = DATA_DIR) -> dict[str, LoadResult]:
-    """Make the shipped items in the database match the files in ``data_dir``: new ones created,
-    changed ones updated, ones no longer shipped deleted. Running it again changes nothing. A Line Up!
-    question is one per id and language (each edition's files)."""
+def shipped_banks_load(*, data_dir: Path | None = None) -> dict[str, LoadResult]:
+    """Make the shipped items in the database match the files in ``data_dir`` (questions/data): new
+    ones created, changed ones updated, ones no longer shipped deleted. Running it again changes nothing.
+    An item is one per id and language in a bank kept in several (Line Up!'s editions)."""
     results = {}
-    for kind, model in selectors.KIND_MODELS.items():
+    for kind, bank in KINDS.items():
+        model = bank.model
         result = LoadResult()
         existing = {_identity(item): item for item in model.objects.filter(school__isnull=True)}
         to_create = []
         seen = set()
-        for identity, data, position in _shipped_rows(kind, data_dir):
+        for identity, data, position in bank.shipped_rows(data_dir):
             seen.add(identity)
-            fields = model_fields(kind, data)
-            if kind == "lineup":
-                fields["language"] = identity[1]
+            fields = bank.shipped_fields(identity, data)
             item = existing.get(identity)
             if item is None:
                 item = model(key=data["id"], school=None, position=position, **fields)
-                if kind == "wordup":
-                    item.refresh_estimate()
+                bank.prepare(item)
                 to_create.append(item)
                 continue
-            # A newer cefrpy may grade a word differently: the stored estimate follows it.
-            regraded = kind == "wordup" and item.estimated_level != estimate_word_level(item.target_word)
-            if item.to_engine_dict() == data and item.position == position and not regraded:
+            if not bank.shipped_changed(item, data, position):
                 result.unchanged += 1
                 continue
             item.position = position
@@ -754,9 +671,7 @@ def questions_mark_used(classroom: Classroom, ids: Iterable[str], *, now: dateti
     if not keys:
         return 0
     question_ids = list(
-        selectors.school_items("lineup", classroom.school_id)
-        .filter(key__in=keys)
-        .values_list("pk", flat=True)
+        rotated_kind().school_items(classroom.school_id).filter(key__in=keys).values_list("pk", flat=True)
     )
     seen = set(
         QuestionUse.objects.filter(classroom=classroom, question_id__in=question_ids).values_list(
@@ -779,15 +694,13 @@ def questions_mark_used(classroom: Classroom, ids: Iterable[str], *, now: dateti
 
 # --- reviews from the item analysis -----------------------------------------------------------------------
 
-#: The banks whose questions a school may flag or retire (the games that ask questions from a bank).
-REVIEWABLE_KINDS = ("lineup", "wordup")
-
 
 def item_review_set(
     *, school: School, kind: str, key: str, status: str | None, by: User
 ) -> ItemReview | None:
     """Flag or retire one of the school's bank questions, or (``status=None``) put it back as it was."""
-    if kind not in REVIEWABLE_KINDS or not selectors.school_items(kind, school).filter(key=key).exists():
+    reviewable = kind in KINDS and KINDS[kind].reviewable
+    if not reviewable or not selectors.school_items(kind, school).filter(key=key).exists():
         raise ValidationError(_("That question is not in your school's bank."))
     if status is None:
         ItemReview.objects.filter(school=school, kind=kind, key=key).delete()

@@ -3,12 +3,17 @@
 from django.urls import path, register_converter
 
 from . import views
+from .kinds import is_kind
 
 
 class KindConverter:
-    regex = "lineup|wordup|concepts"
+    """A registered bank kind's name (questions.kinds); any other name is no page."""
+
+    regex = "[a-z][a-z0-9_]*"
 
     def to_python(self, value: str) -> str:
+        if not is_kind(value):
+            raise ValueError(value)
         return value
 
     def to_url(self, value: str) -> str:

@@ -1,4 +1,5 @@
-"""The rules a bank item must follow, for each kind: one place for the forms, the importers and the tests.
+"""The rules a bank item must follow, for each kind: one place for the forms, the importers and the tests
+(each kind's :meth:`~questions.kinds.base.BankKind.clean` is its function here).
 
 Each ``clean_<kind>(raw)`` takes a dict shaped like one entry of the shipped JSON files and returns
 ``(cleaned, problems)``: ``cleaned`` is the normalised dict (text trimmed, inner whitespace folded,
@@ -86,7 +87,10 @@ class Problem:
         return self.message
 
 
-class _Collector:
+class Collector:
+    """The problems found while cleaning one item, and the checks every kind's rules share: an item's
+    cleaner calls these for each field, then returns ``(cleaned if not c.problems else None, c.problems)``."""
+
     def __init__(self) -> None:
         self.problems: list[Problem] = []
 
@@ -186,7 +190,7 @@ def clean_lineup(raw: Any) -> tuple[dict | None, list[Problem]]:
     """An ordering question: five items whose values really sort into the stated answer."""
     if not isinstance(raw, dict):
         return None, [Problem(None, _("a question must be an object with named fields"))]
-    c = _Collector()
+    c = Collector()
     c.unknown_keys(raw, LINEUP_KEYS)
     cleaned: dict[str, Any] = {"id": c.key(raw)}
     cleaned["heading"] = c.text(raw, "heading", max_length=200)
@@ -231,7 +235,7 @@ def clean_lineup(raw: Any) -> tuple[dict | None, list[Problem]]:
     return (cleaned if not c.problems else None), c.problems
 
 
-def _lineup_items(raw: Any, c: _Collector) -> list[dict] | None:
+def _lineup_items(raw: Any, c: Collector) -> list[dict] | None:
     if not isinstance(raw, list) or len(raw) != 5:
         c.add("items", _("a question needs exactly five items"))
         return None
@@ -268,7 +272,7 @@ def _lineup_items(raw: Any, c: _Collector) -> list[dict] | None:
     return items
 
 
-def _tags(raw: Any, c: _Collector) -> list[str]:
+def _tags(raw: Any, c: Collector) -> list[str]:
     if raw is None:
         return []
     if not isinstance(raw, list) or not all(isinstance(tag, str) for tag in raw):
@@ -296,7 +300,7 @@ def clean_wordup(raw: Any) -> tuple[dict | None, list[Problem]]:
     """A Word Up question, with the per-category rules of the shipped bank."""
     if not isinstance(raw, dict):
         return None, [Problem(None, _("a question must be an object with named fields"))]
-    c = _Collector()
+    c = Collector()
     c.unknown_keys(raw, WORDUP_ALL_KEYS)
     category = raw.get("category")
     if category not in WORDUP_CATEGORIES:
@@ -321,7 +325,7 @@ def clean_wordup(raw: Any) -> tuple[dict | None, list[Problem]]:
     return (cleaned if not c.problems else None), c.problems
 
 
-def _wordup_letters(raw: dict, answers: list[str], c: _Collector) -> int | None:
+def _wordup_letters(raw: dict, answers: list[str], c: Collector) -> int | None:
     """How many letters the answer has: given, or read from the answers when they all agree."""
     lengths = {len(word) for word in answers}
     letters = raw.get("letters")
@@ -341,14 +345,14 @@ def _wordup_letters(raw: dict, answers: list[str], c: _Collector) -> int | None:
     return letters
 
 
-def _check_missing_word(raw: dict, cleaned: dict, c: _Collector) -> None:
+def _check_missing_word(raw: dict, cleaned: dict, c: Collector) -> None:
     prompt = cleaned["prompt"]
     if prompt.count(GAP) != 1 or "_" in prompt.replace(GAP, "", 1):
         c.add("prompt", _("the sentence needs exactly one gap, written as four underscores ____"))
     _no_giveaway(prompt, cleaned["answers"] + cleaned["alternatives"], c, "prompt")
 
 
-def _check_crossword(raw: dict, cleaned: dict, c: _Collector) -> None:
+def _check_crossword(raw: dict, cleaned: dict, c: Collector) -> None:
     prompt, answers = cleaned["prompt"], cleaned["answers"]
     accepted = answers + cleaned["alternatives"]
     first = raw.get("first_letter")
@@ -365,14 +369,14 @@ def _check_crossword(raw: dict, cleaned: dict, c: _Collector) -> None:
         c.add("prompt", _("a clue has at most one gap"))
 
 
-def _check_multiple_choice(raw: dict, cleaned: dict, c: _Collector) -> None:
+def _check_multiple_choice(raw: dict, cleaned: dict, c: Collector) -> None:
     answers = cleaned["answers"]
     cleaned["choices"] = _choices(raw.get("choices"), answers, cleaned["alternatives"], c)
     if answers and whole_word_count(answers[0], cleaned["prompt"]):
         c.add("prompt", _("the question gives away the answer"))
 
 
-def _check_spelling(raw: dict, cleaned: dict, c: _Collector) -> None:
+def _check_spelling(raw: dict, cleaned: dict, c: Collector) -> None:
     sentence, answers = cleaned["sentence"], cleaned["answers"]
     if len(answers) != 1:
         c.add("answers", _("a spelling question has exactly one word to spell"))
@@ -392,7 +396,7 @@ _WORDUP_CATEGORY_CHECKS = {
 }
 
 
-def _words(raw: Any, field: str, c: _Collector, *, required: bool) -> list[str]:
+def _words(raw: Any, field: str, c: Collector, *, required: bool) -> list[str]:
     if raw is None:
         raw = []
     if not isinstance(raw, list) or not all(isinstance(word, str) for word in raw):
@@ -416,7 +420,7 @@ def _words(raw: Any, field: str, c: _Collector, *, required: bool) -> list[str]:
     return words
 
 
-def _choices(raw: Any, answers: list[str], alternatives: list[str], c: _Collector) -> list[str]:
+def _choices(raw: Any, answers: list[str], alternatives: list[str], c: Collector) -> list[str]:
     if not isinstance(raw, list) or not all(isinstance(choice, str) for choice in raw):
         c.add("choices", _("a multiple-choice question needs three choices"))
         return []
@@ -439,7 +443,7 @@ def _choices(raw: Any, answers: list[str], alternatives: list[str], c: _Collecto
     return choices
 
 
-def _no_giveaway(text: str, words: list[str], c: _Collector, field: str) -> None:
+def _no_giveaway(text: str, words: list[str], c: Collector, field: str) -> None:
     for word in words:
         if whole_word_count(word, text):
             c.add(field, _("the question gives away %(word)s") % {"word": word})
@@ -455,7 +459,7 @@ def clean_concept(raw: Any) -> tuple[dict | None, list[Problem]]:
     """A drawable concept: a word or a few, letters only (no digits: drawings may hold no numbers)."""
     if not isinstance(raw, dict):
         return None, [Problem(None, _("a concept must be an object with named fields"))]
-    c = _Collector()
+    c = Collector()
     c.unknown_keys(raw, CONCEPT_KEYS)
     cleaned: dict[str, Any] = {"id": c.key(raw)}
     text = c.text(raw, "text", max_length=CONCEPT_MAX_LENGTH, label=_("concept"))
@@ -479,6 +483,3 @@ def clean_concept(raw: Any) -> tuple[dict | None, list[Problem]]:
             c.add("alt", _("the other name must differ from the concept"))
         cleaned["alt"] = alt
     return (cleaned if not c.problems else None), c.problems
-
-
-CLEANERS = {"lineup": clean_lineup, "wordup": clean_wordup, "concepts": clean_concept}

@@ -17,47 +17,21 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 
 from classrooms.selectors import admin_school_ids
 
 from . import selectors, services
-from .formats import CSV_COLUMNS, BankFileError, to_csv, to_json
-from .forms import (
-    AddWordsForm,
-    BankFilterForm,
-    ConceptForm,
-    ImportForm,
-    LineupQuestionForm,
-    VocabularyImportForm,
-    WordListForm,
-    WordUpQuestionForm,
-)
-from .models import ENGLISH, Concept, VocabularyList, WordList
+from .formats import BankFileError, to_csv, to_json
+from .forms import AddWordsForm, BankFilterForm, ImportForm, VocabularyImportForm, WordListForm
+from .kinds import KINDS, kind_of, word_list_kind
+from .kinds import kind as bank_kind
+from .models import VocabularyList, WordList
 from .validation import WORDUP_CATEGORIES
 from .vocabulary import build_questions, export_vocabulary, parse_vocabulary
 
 PAGE_SIZE = 50
 IMPORT_SESSION_KEY = "classplay_question_import"
 VOCABULARY_SESSION_KEY = "classplay_vocabulary_import"
-
-KINDS = {
-    "lineup": {
-        "title": gettext_lazy("Line Up! questions"),
-        "one": gettext_lazy("Line Up! question"),
-        "form": LineupQuestionForm,
-    },
-    "wordup": {
-        "title": gettext_lazy("Word Up questions"),
-        "one": gettext_lazy("Word Up question"),
-        "form": WordUpQuestionForm,
-    },
-    "concepts": {
-        "title": gettext_lazy("Mind the Lines concepts"),
-        "one": gettext_lazy("concept"),
-        "form": ConceptForm,
-    },
-}
 
 
 # --- helpers ---------------------------------------------------------------------------------------------
@@ -89,7 +63,7 @@ def _editable_checker(user):
     def can_edit(item) -> bool:
         if item.school_id is None:
             return False
-        if isinstance(item, Concept):
+        if kind_of(item).on_word_lists:
             return owner_may(item.word_list.school_id, item.word_list.author_id)
         return owner_may(item.school_id, item.author_id)
 
@@ -119,10 +93,11 @@ def _apply_validation_error(form, error: ValidationError) -> None:
 
 
 def _filter_form(request, kind: str) -> BankFilterForm:
-    field = {"lineup": "subject", "concepts": "theme"}.get(kind)
-    choices = {field: selectors.distinct_values(kind, request.user, field)} if field else {}
-    word_lists = selectors.visible_word_lists(request.user) if kind == "concepts" else ()
-    return BankFilterForm(request.GET or None, kind=kind, choices=choices, word_lists=word_lists)
+    bank = bank_kind(kind)
+    field = bank.choice_filter
+    choices = selectors.distinct_values(kind, request.user, field) if field else []
+    word_lists = selectors.visible_word_lists(request.user) if bank.on_word_lists else ()
+    return BankFilterForm(request.GET or None, kind=bank, choices=choices, word_lists=word_lists)
 
 
 def _querystring(request, **overrides) -> str:
@@ -138,7 +113,12 @@ def _querystring(request, **overrides) -> str:
 
 @staff_with_school
 def index(request):
-    context = {"counts": selectors.bank_counts(request.user), "kinds": KINDS}
+    counts = selectors.bank_counts(request.user)
+    banks = [
+        {"kind": bank, "counts": bank.own_label % counts[name], "word_lists": bank.on_word_lists}
+        for name, bank in KINDS.items()
+    ]
+    context = {"counts": counts, "banks": banks}
     return render(request, "questions/index.html", context)
 
 
@@ -151,12 +131,12 @@ def bank(request, kind: str):
     rows = [{"item": item, "editable": can_edit(item)} for item in page.object_list]
     context = {
         "kind": kind,
-        "info": KINDS[kind],
+        "info": bank_kind(kind),
         "form": form,
         "page": page,
         "rows": rows,
         "query": _querystring(request),
-        "can_write": kind != "concepts" or bool(selectors.editable_word_lists(request.user)),
+        "can_write": not bank_kind(kind).on_word_lists or bool(selectors.editable_word_lists(request.user)),
     }
     return render(request, "questions/bank.html", context)
 
@@ -166,7 +146,7 @@ def item_detail(request, kind: str, pk: int):
     item = _item_or_404(request, kind, pk)
     context = {
         "kind": kind,
-        "info": KINDS[kind],
+        "info": bank_kind(kind),
         "item": item,
         "editable": selectors.can_edit_item(request.user, item),
     }
@@ -174,25 +154,23 @@ def item_detail(request, kind: str, pk: int):
 
 
 def _item_form(request, kind: str, *, data=None, initial=None, editing=False):
-    form_class = KINDS[kind]["form"]
-    if kind == "concepts":
-        return form_class(data, initial=initial, word_lists=selectors.editable_word_lists(request.user))
-    if kind == "lineup":
-        return form_class(data, initial=initial, editing=editing)
-    return form_class(data, initial=initial)
+    bank = bank_kind(kind)
+    extra = bank.form_kwargs(request.user, editing=editing)
+    if bank.on_word_lists:
+        extra["word_lists"] = selectors.editable_word_lists(request.user)
+    return bank.form(data, initial=initial, **extra)
 
 
 def _form_context(request, kind, form, item=None):
-    context = {"kind": kind, "info": KINDS[kind], "form": form, "item": item}
-    if kind == "lineup":
-        context["subjects"] = selectors.distinct_values(kind, request.user, "subject")
-    return context
+    bank = bank_kind(kind)
+    context = {"kind": kind, "info": bank, "form": form, "item": item}
+    return context | bank.form_context(selectors.visible_items(kind, request.user))
 
 
 @staff_with_school
 def item_create(request, kind: str):
     initial = {}
-    if kind == "concepts":
+    if bank_kind(kind).on_word_lists:
         if not selectors.editable_word_lists(request.user):
             messages.info(request, _("Concepts of your own go on a word list. Create one first."))
             return redirect("questions:word_lists")
@@ -219,7 +197,7 @@ def item_create(request, kind: str):
 @staff_with_school
 def item_edit(request, kind: str, pk: int):
     item = _editable_item(request, kind, pk)
-    initial = KINDS[kind]["form"].initial_from(item)
+    initial = bank_kind(kind).form.initial_from(item)
     form = _item_form(request, kind, data=request.POST or None, initial=initial, editing=True)
     if request.method == "POST" and form.is_valid():
         try:
@@ -244,7 +222,7 @@ def item_delete(request, kind: str, pk: int):
         services.item_delete(item=item, by=request.user)
         messages.success(request, _("Deleted."))
         return redirect("questions:bank", kind=kind)
-    context = {"kind": kind, "info": KINDS[kind], "item": item, "cancel": reverse_item(kind, item)}
+    context = {"kind": kind, "info": bank_kind(kind), "item": item, "cancel": reverse_item(kind, item)}
     return render(request, "questions/confirm_delete.html", context)
 
 
@@ -259,7 +237,8 @@ def reverse_item(kind: str, item) -> str:
 def import_items(request, kind: str):
     """Step 1: upload and preview (errors per row). Step 2: confirm, and everything is imported or nothing."""
     session_key = f"{IMPORT_SESSION_KEY}:{kind}"
-    word_lists = selectors.editable_word_lists(request.user) if kind == "concepts" else []
+    bank = bank_kind(kind)
+    word_lists = selectors.editable_word_lists(request.user) if bank.on_word_lists else []
     lists_by_pk = {wl.pk: wl for wl in word_lists}
     preview, file_error = None, None
 
@@ -293,11 +272,11 @@ def import_items(request, kind: str):
             if result.word_list is not None:
                 return redirect("questions:word_list_detail", pk=result.word_list.pk)
             return redirect("questions:bank", kind=kind)
-        form = ImportForm(kind=kind, word_lists=word_lists)
+        form = ImportForm(kind=bank, word_lists=word_lists)
     else:
-        initial = {"word_list": request.GET.get("list")} if kind == "concepts" else None
+        initial = {"word_list": request.GET.get("list")} if bank.on_word_lists else None
         form = ImportForm(
-            request.POST or None, request.FILES or None, kind=kind, word_lists=word_lists, initial=initial
+            request.POST or None, request.FILES or None, kind=bank, word_lists=word_lists, initial=initial
         )
         if request.method == "POST" and form.is_valid():
             upload = form.cleaned_data["file"]
@@ -328,11 +307,11 @@ def import_items(request, kind: str):
                     request.session.pop(session_key, None)
     context = {
         "kind": kind,
-        "info": KINDS[kind],
+        "info": bank,
         "form": form,
         "preview": preview,
         "file_error": file_error,
-        "columns": ", ".join(CSV_COLUMNS[kind]),
+        "columns": ", ".join(bank.csv_columns),
     }
     status = 400 if file_error or (preview and not preview.ok) or form.errors else 200
     return render(request, "questions/import.html", context, status=status)
@@ -383,7 +362,8 @@ def word_lists(request):
         "form": form,
         "words_form": words_form,
         "lists": lists,
-        "import_url": reverse("questions:import", args=["concepts"]),
+        "list_kind": word_list_kind(),
+        "import_url": reverse("questions:import", args=[word_list_kind().name]),
         "vocabulary_lists": selectors.visible_vocabulary_lists(request.user),
     }
     status = 400 if request.method == "POST" else 200
@@ -436,7 +416,8 @@ def word_list_detail(request, pk: int):
                     return redirect("questions:word_list_detail", pk=word_list.pk)
     context = {
         "word_list": word_list,
-        "concepts": word_list.concepts.order_by("position", "id"),
+        "words": word_list.concepts.order_by("position", "id"),
+        "list_kind": word_list_kind().name,
         "editable": editable,
         "add_form": add_form,
         "rename_form": rename_form,
@@ -595,10 +576,7 @@ def vocabulary_delete(request, pk: int):
 @staff_with_school
 def import_template(request, kind: str):
     """A CSV file with the bank's columns and one filled-in example row (a shipped item) to copy."""
-    shipped = selectors.school_items(kind, 0)
-    if kind == "lineup":  # the English bank's, not one of its translations
-        shipped = shipped.filter(language=ENGLISH)
-    example = shipped.order_by("position", "id").first()
+    example = bank_kind(kind).example_items().order_by("position", "id").first()
     items = [example.to_engine_dict()] if example else []
     response = HttpResponse(to_csv(kind, items), content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="classplay-{kind}-template.csv"'

@@ -22,8 +22,9 @@ from classrooms.models import Classroom, Enrolment, School, Student, StudentLeve
 from classrooms.selectors import admin_school_ids, can_manage_classroom, classrooms_for_user
 from games.definitions import DEFINITIONS, all_measures
 from games.definitions.base import BankUse
+from questions.kinds import kind as bank_kind
 from questions.models import QuestionUse
-from questions.selectors import ROTATED_KINDS, playable_items
+from questions.selectors import playable_items
 
 from . import catalog, items
 from .build.classes import item_labels
@@ -569,7 +570,7 @@ def _bank_groups(bank: BankUse, school_id: int) -> dict[str, Any]:
 
 def _seen_keys(game: str, kind: str, classroom_ids: list[int]) -> dict[int, set[str]]:
     seen: dict[int, set[str]] = defaultdict(set)
-    if kind in ROTATED_KINDS:
+    if bank_kind(kind).rotated:
         rows = QuestionUse.objects.filter(classroom_id__in=classroom_ids).values_list(
             "classroom_id", "question__key"
         )
