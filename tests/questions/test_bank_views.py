@@ -5,6 +5,7 @@ import json
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
+from django.utils import translation
 
 from questions import services
 from questions.models import Concept, LineupQuestion, WordList, WordUpQuestion
@@ -337,6 +338,18 @@ def test_import_previews_errors_and_imports_nothing(client_of, ms_rivera):
 def test_import_reports_a_file_it_cannot_read(client_of, ms_rivera):
     response = client_of(ms_rivera).post(url("import", "wordup"), {"file": upload("bank.json", "[{")})
     assert response.status_code == 400 and "not valid JSON" in response.text
+
+
+def test_import_names_the_line_of_a_quote_never_closed_in_the_teachers_language(client_of, ms_rivera):
+    csv_text = 'id,text,difficulty\nv-1,volcano,easy\nv-2,"aeroplane,easy\nv-3,glacier,easy\n'
+    with translation.override("en"):  # the request's Spanish stays with the request
+        response = client_of(ms_rivera).post(
+            url("import", "concepts"),
+            {"file": upload("w.csv", csv_text), "new_list_name": "Week 12"},
+            HTTP_ACCEPT_LANGUAGE="es",
+        )
+    assert response.status_code == 400
+    assert "La línea 3 abre unas comillas" in response.text and 'name="confirm"' not in response.text
 
 
 def test_import_preview_then_confirm(client_of, ms_rivera):
