@@ -165,7 +165,10 @@ def test_a_teacher_previews_then_saves_a_list(client_of, ms_rivera):
     assert preview.status_code == 200
     page = preview.content.decode()
     assert "Words: 5. Word Up questions made from them: 14." in page
-    assert "Not used (no question can be made from them):" in page and "<strong>ice cream</strong>" in page
+    assert (
+        "Not used (no question can be made from them):" in page
+        and "<strong><bdi>ice cream</bdi></strong>" in page
+    )
     vocabulary = VocabularyList.objects.get()
     assert saved.url == url("vocabulary_detail", vocabulary.pk)
     assert vocabulary.name == "Landforms" and vocabulary.entries == ENTRIES
