@@ -5,14 +5,16 @@ isolated (`<bdi>`, or FSI … PDI where no markup can go), so "Ava I." and "Line
 from __future__ import annotations
 
 import re
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
 from django.urls import reverse
-from django.utils import translation
+from django.utils import timezone, translation
 
 from classrooms.models import Student
 from classrooms.templatetags.languages import isolated
+from games import services as game_services
 from questions import services as question_services
 from questions.models import WordList
 from reports.build import classrooms_build
@@ -172,3 +174,18 @@ def test_every_direction_arrow_of_the_report_and_bank_pages_mirrors(folder):
     for template in templates.glob("*.html"):
         text = MARKED.sub("", template.read_text("utf-8"))
         assert not ARROWS.search(text), template.name
+
+
+def test_the_dashboards_homework_list_isolates_each_class(client_of, class_7b, ms_rivera):
+    ms_rivera.language = "ar"
+    ms_rivera.save()
+    now = timezone.now()
+    game_services.assignment_create(
+        classroom=class_7b,
+        by=ms_rivera,
+        game="wordup",
+        opens_at=now - timedelta(hours=1),
+        due_at=now + timedelta(days=7),
+    )
+    dashboard = client_of(ms_rivera).get(reverse("dashboard")).content.decode()
+    assert '<span class="muted"><bdi>7B English</bdi></span>' in dashboard
