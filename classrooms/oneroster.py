@@ -22,7 +22,8 @@ from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.utils.translation import gettext as _
 
-from .roster import ROSTER_ID_PATTERN, clean_name, unclosed_quote_line
+from .csv_quotes import unclosed_quote_line
+from .roster import ROSTER_ID_PATTERN, clean_name
 
 MANIFEST = "manifest.csv"
 REQUIRED_FILES = ("orgs.csv", "users.csv", "classes.csv", "enrollments.csv")

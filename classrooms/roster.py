@@ -9,11 +9,11 @@ from __future__ import annotations
 import csv
 import io
 import re
-from collections import deque
 from dataclasses import dataclass, field
 
 from django.utils.translation import gettext as _
 
+from .csv_quotes import unclosed_quote_line
 from .models import NAME_MAX_LENGTH
 
 REQUIRED_COLUMNS = ("sourcedId", "givenName")
@@ -27,10 +27,6 @@ CONTROL_CHARS = re.compile(
     r"[\x00-\x1f\x7f-\x9f\u061c\u200b\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]"
 )
 JOINERS = "\u200c\u200d"
-#: Read after a file when looking for a quote it never closes (:func:`unclosed_quote_line`): private-use
-#: characters, which no export writes.
-END_MARK = "\ue000classplay-end\ue000"
-LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
 
 class RosterFileError(Exception):
@@ -112,22 +108,6 @@ def decode_upload(data: bytes, *, max_bytes: int) -> str:
             _("The file is not UTF-8 text (a problem at byte %(pos)d). Save it as “CSV UTF-8” and try again.")
             % {"pos": error.start}
         ) from None
-
-
-def unclosed_quote_line(text: str, dialect: type[csv.Dialect] | csv.Dialect = csv.excel) -> int | None:
-    """The line where a quoted value opens that the file never closes, else None. Python's csv reader
-    takes such a file without a word and reads the rest of it as that one value: a stray quote turned a
-    whole class into one student's name. A mark read after the file is a row of its own, unless a quote
-    is still open, when it ends that value; counting the value's lines back from the mark finds the quote."""
-    rows = csv.reader(io.StringIO(f"{text}\n{END_MARK}", newline=""), dialect)
-    try:
-        last = next(iter(deque(rows, maxlen=1)), [])
-    except csv.Error:
-        return None  # the reading that follows says what is wrong
-    if last == [END_MARK] or not last or not last[-1].endswith(END_MARK):
-        return None
-    mark_line = len(LINE_BREAK.findall(text)) + 2
-    return mark_line - len(LINE_BREAK.findall(last[-1]))
 
 
 def parse_roster(data: bytes, *, classroom_name: str, max_bytes: int, max_rows: int) -> list[RosterRow]:

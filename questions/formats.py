@@ -23,6 +23,8 @@ from django.utils.translation import gettext as _
 
 from .kinds import kind as bank_kind
 from .kinds.base import LIST_SEPARATOR
+from classrooms.csv_quotes import unclosed_quote_line
+
 from .validation import parse_number
 
 
@@ -108,10 +110,26 @@ def _delimiter(header_line: str) -> str:
     return best if counts[best] else ","
 
 
+def refuse_unclosed_quote(text: str, delimiter: str) -> None:
+    """Raises :class:`BankFileError` naming the line of a quote the file never closes (the csv reader
+    would read every line after it as one cell)."""
+    opened = unclosed_quote_line(text, delimiter=delimiter)
+    if opened is not None:
+        raise BankFileError(
+            _(
+                'Line %(line)d opens a quote (") that is never closed, so every line after it would be '
+                "read as part of one value. Close the quote or remove it, and try again."
+            )
+            % {"line": opened}
+        )
+
+
 def parse_csv(kind: str, text: str, *, max_rows: int) -> list[ParsedRow]:
     bank = bank_kind(kind)
     first_line = text.lstrip("\ufeff").splitlines()[0] if text.strip() else ""
-    reader = csv.reader(io.StringIO(text), delimiter=_delimiter(first_line))
+    delimiter = _delimiter(first_line)
+    refuse_unclosed_quote(text, delimiter)
+    reader = csv.reader(io.StringIO(text), delimiter=delimiter)
     try:
         header = next(reader)
     except (StopIteration, csv.Error):

@@ -25,7 +25,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from .formats import BankFileError, decode
+from .formats import BankFileError, decode, refuse_unclosed_quote
 from .validation import (
     CROSSWORD,
     GAP,
@@ -90,6 +90,7 @@ def parse_vocabulary(data: bytes, *, separator: str = "auto") -> list[Vocabulary
     unusable (encoding, size, too many rows, nothing in it); a bad row carries its problems."""
     text = decode(data, max_bytes=MAX_BYTES)
     delimiter = SEPARATORS.get(separator) or _guess_separator(text)
+    refuse_unclosed_quote(text, delimiter)
     lines = [
         line for line in csv.reader(io.StringIO(text), delimiter=delimiter) if any(c.strip() for c in line)
     ]

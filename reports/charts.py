@@ -5,6 +5,7 @@ for the PDF report cards). No JavaScript, no CDN. Every chart carries a title an
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from html import escape
 
@@ -223,11 +224,36 @@ def to_svg(chart: Chart, *, dom_id: str = "", decorative: bool = False) -> SafeS
     return mark_safe(head + "".join(parts) + "</svg></figure>")  # every text above is escaped
 
 
-def to_drawing(chart: Chart, *, scale: float = 0.75, font: str = "Helvetica", clean=str):
-    """The same chart as a reportlab Drawing (origin bottom-left, so y is flipped), its text in ``font``
-    (passed through ``clean``: the PDF's stand-ins for characters the font lacks)."""
+def _fit_as_given(text: str, room: float, size: float) -> str:
+    return text
+
+
+def room_for(chart: Chart, x: float, anchor: str) -> float:
+    """How wide a text anchored at ``x`` may be and stay inside the chart (a bar's label to the left of
+    its bar, or to the right in a right-to-left chart, has the room up to the chart's edge)."""
+    if anchor == "end":
+        return x
+    if anchor == "start":
+        return chart.width - x
+    return 2 * min(x, chart.width - x)
+
+
+def to_drawing(
+    chart: Chart,
+    *,
+    scale: float = 0.75,
+    font: str = "Helvetica",
+    fit: Callable[[str, float, float], str] = _fit_as_given,
+    h_align: str = "LEFT",
+):
+    """The same chart as a reportlab Drawing (origin bottom-left, so y is flipped), its text in ``font``,
+    each passed through ``fit(text, room, size)``: the text as drawn within ``room`` points at ``size``
+    (the PDF's stand-ins for characters the font lacks, right-to-left text in visual order, a label too
+    long for the chart shortened), so no label runs past the chart into the page's margin. ``h_align``:
+    where the chart sits on its line (``RIGHT`` on a right-to-left page)."""
     height = chart.height
     drawing = Drawing(chart.width * scale, chart.height * scale, initialFontName=font)
+    drawing.hAlign = h_align  # Drawing() sets its own
 
     def y(value: float) -> float:
         return (height - value) * scale
@@ -262,7 +288,7 @@ def to_drawing(chart: Chart, *, scale: float = 0.75, font: str = "Helvetica", cl
                 String(
                     x * scale,
                     y(yy),
-                    clean(str(text)),
+                    fit(str(text), room_for(chart, x, anchor) * scale, size * scale),
                     textAnchor=anchor,
                     fontSize=size * scale,
                     fillColor=HexColor(colour),

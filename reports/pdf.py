@@ -450,12 +450,26 @@ def _class_totals(totals: dict) -> list[list]:
 
 
 def _drawing(chart: charts.Chart, *, scale: float = 0.75):
-    return charts.to_drawing(chart, scale=scale, font=FONT, clean=_label)
+    # A chart starts where the page's lines start: at the right on a right-to-left card.
+    return charts.to_drawing(
+        chart, scale=scale, font=FONT, fit=_fitted_label, h_align="RIGHT" if _rtl() else "LEFT"
+    )
 
 
-def _label(text: str) -> str:
+def _fitted_label(text: str, room: float, size: float) -> str:
+    """A chart's label as drawn, no wider than ``room``: a longer one is cut at a word and ends with "…"
+    (a label's width depends on its words and the font, not on how many characters it has)."""
+    drawn = _label(text, size)
+    limit = len(text)
+    while limit > 1 and pdfmetrics.stringWidth(drawn, FONT, size) > room:
+        limit -= 1
+        drawn = _label(catalog.shorten(text, limit), size)
+    return drawn
+
+
+def _label(text: str, size: float) -> str:
     """A chart's label as drawn: right-to-left text in visual order, its Arabic joined."""
     text, right_to_left = printable(text), _rtl()
     if right_to_left or rtl.has_rtl(text):
-        return rtl.visual_line(text, rtl=right_to_left, font=FONT)
+        return rtl.visual_line(text, rtl=right_to_left, font=FONT, size=size)
     return text

@@ -73,8 +73,8 @@ def item_rows(context, rows, review_url):
 
     return mark_safe(  # every value below is escaped
         "\n".join(
-            f'<tr><th scope="row">{escape(str(row["label"]))}{_options_line(row, words)}</th>'
-            f"<td>{once(row['game_label'])}</td>"
+            f'<tr><th scope="row"><bdi>{escape(str(row["label"]))}</bdi>{_options_line(row, words)}</th>'
+            f"<td><bdi>{once(row['game_label'])}</bdi></td>"
             f'<td>{once(row["skill_label"])}</td><td class="num">{escape(row["right"])}</td>'
             f'<td class="num">{row["sessions"]:d}</td><td class="num">{row["students"]:d}</td>'
             f'<td class="num">{_index_cell(row, words)}</td>'
@@ -89,7 +89,8 @@ def _options_line(row, words) -> str:
     if not row.get("options"):
         return ""
     parts = [
-        f"{escape(option['text'])}{words['right_mark'] if option['right'] else ''} {option['count']:d}"
+        f"<bdi>{escape(option['text'])}</bdi>"
+        f"{words['right_mark'] if option['right'] else ''} {option['count']:d}"
         for option in row["options"]
     ]
     return f'<br><span class="muted options">{words["picked"]} {" · ".join(parts)}</span>'
@@ -98,7 +99,8 @@ def _options_line(row, words) -> str:
 def _index_cell(row, words) -> str:
     if row["index"]:
         badge = f' <span class="badge warn">{words["worth_a_look"]}</span>' if row["weak"] else ""
-        return escape(row["index"]) + badge
+        # "-0.12" keeps its sign before its digits on a right-to-left page.
+        return f'<span dir="ltr">{escape(row["index"])}</span>{badge}'
     return f'<span class="muted">{words["too_few"] if row["too_few"] else "—"}</span>'
 
 

@@ -4,13 +4,22 @@ isolated (`<bdi>`, or FSI … PDI where no markup can go), so "Ava I." and "Line
 
 from __future__ import annotations
 
+import re
+from datetime import timedelta
+from pathlib import Path
+
 import pytest
 from django.urls import reverse
-from django.utils import translation
+from django.utils import timezone, translation
 
 from classrooms.models import Student
 from classrooms.templatetags.languages import isolated
-from tests.factories import started_session
+from games import services as game_services
+from questions import services as question_services
+from questions.models import WordList
+from reports.build import classrooms_build
+from tests.factories import enrolled_student, started_session
+from tests.reports.conftest import fact, finished_session
 
 pytestmark = pytest.mark.django_db
 FSI, PDI = "\u2068", "\u2069"
@@ -50,8 +59,6 @@ def test_the_teachers_screens_isolate_titles_names_and_mark_arrows(client_of, cl
 def test_the_join_page_arrow_mirrors_and_the_projector_address_reads_left_to_right(client):
     page = client.get(reverse("join"), headers={"accept-language": "ar"}).content.decode()
     assert '<span class="flip-rtl" aria-hidden="true">→</span>' in page
-    from pathlib import Path
-
     css = Path(__file__).resolve().parents[2] / "static" / "css"
     assert ".flip-rtl:dir(rtl) { display: inline-block; transform: scaleX(-1); }" in (
         css / "classplay.css"
@@ -70,3 +77,115 @@ def test_an_attribute_isolates_a_name_on_a_right_to_left_page_or_around_arabic_o
         assert isolated("ليلى ح.") == "\u2068ليلى ح.\u2069"
     with translation.override("ar"):
         assert isolated("Ben K.") == "\u2068Ben K.\u2069"
+
+
+def _built_week(classroom, teacher, students):
+    """Two Word Up sessions of the class, its reports built."""
+    for day in (1, 2):
+        session = finished_session(classroom, day=day, by=teacher, students=students)
+        for student in students:
+            for index in range(4):
+                fact(
+                    student,
+                    session,
+                    category="spelling",
+                    correct=index < 2,
+                    item=f"q{index}",
+                    response="frend",
+                )
+    classrooms_build([classroom.pk])
+
+
+def test_the_report_pages_isolate_the_names_of_students_classes_and_questions(
+    client_of, class_7b, ms_rivera, dr_patel, ava, ben
+):
+    _built_week(class_7b, ms_rivera, [ava, ben])
+    for teacher in (ms_rivera, dr_patel):
+        teacher.language = "ar"
+        teacher.save()
+    client = client_of(ms_rivera)
+    report = client.get(reverse("reports:class", args=[class_7b.pk])).content.decode()
+    assert f"{FSI}7B English{PDI}" in report.split("</title>")[0]
+    assert "<bdi>7B English</bdi></h1>" in report
+    assert '"><bdi>Ava M.</bdi></a></th>' in report and '"><bdi>Ben K.</bdi></a></th>' in report
+    assert "<td><bdi>frend</bdi></td>" in report  # the wrong answer, as given
+    items = client.get(reverse("reports:class_items", args=[class_7b.pk])).content.decode()
+    assert '<tr><th scope="row"><bdi>q0</bdi>' in items
+    student = client.get(reverse("reports:student", args=[class_7b.pk, ava.pk])).content.decode()
+    assert f"{FSI}Ava M.{PDI}" in student.split("</title>")[0]
+    assert "<bdi>Ava M.</bdi></h1>" in student
+    summary = client.get(reverse("reports:student_summary", args=[class_7b.pk, ava.pk])).content.decode()
+    assert '<p class="muted"><bdi>7B English</bdi> · <bdi>Riverside Academy</bdi> ·' in summary
+    index = client.get(reverse("reports:index")).content.decode()
+    assert "<bdi>7B English</bdi></a></th>" in index
+    review = client_of(dr_patel).get(reverse("reports:school")).content.decode()
+    assert f"{FSI}Riverside Academy{PDI}" in review.split("</title>")[0]
+    assert "<bdi>Riverside Academy</bdi></h1>" in review
+    assert "<td><bdi>Ms Rivera</bdi></td>" in review
+
+
+def test_an_arabic_name_is_isolated_on_a_latin_page(client_of, class_7b, ms_rivera, ava):
+    layla = enrolled_student(class_7b, given_name="ليلى", family_name="حداد", display_name="ليلى ح.")
+    _built_week(class_7b, ms_rivera, [ava, layla])
+    client = client_of(ms_rivera)
+    report = client.get(reverse("reports:class", args=[class_7b.pk])).content.decode()
+    assert '"><bdi>ليلى ح.</bdi></a></th>' in report
+    student = client.get(reverse("reports:student", args=[class_7b.pk, layla.pk])).content.decode()
+    assert f"Report: {FSI}ليلى ح.{PDI}" in student  # its <title>: an Arabic name is isolated anywhere
+    assert "Progress report: <bdi>ليلى ح.</bdi></h1>" in student
+    # A Latin name on a Latin page is left as written where no markup can go (see isolated()).
+    ava_page = client.get(reverse("reports:student", args=[class_7b.pk, ava.pk])).content.decode()
+    assert "<title>Report: Ava M." in ava_page
+
+
+def test_the_question_bank_pages_isolate_the_lists_and_their_words(client_of, riverside, ms_rivera):
+    ms_rivera.language = "ar"
+    ms_rivera.save()
+    csv_text = b"id,text,difficulty,theme\nv-1,volcano,easy,nature\nv-2,hedgehog,easy,my pets\n"
+    checked = question_services.import_preview(
+        kind="concepts",
+        school=riverside,
+        user=ms_rivera,
+        data=csv_text,
+        filename="w.csv",
+        new_list_name="Week 12",
+    )
+    question_services.import_apply(preview=checked, school=riverside, by=ms_rivera)
+    week = WordList.objects.get(name="Week 12")
+    client = client_of(ms_rivera)
+    page = client.get(reverse("questions:word_list_detail", args=[week.pk])).content.decode()
+    assert f"<title>{FSI}Week 12{PDI}" in page and "<h1><bdi>Week 12</bdi></h1>" in page
+    assert '<th scope="row"><bdi>volcano</bdi></th>' in page
+    assert "<td><bdi>my pets</bdi></td>" in page  # a school's own theme, as written
+    assert page.count("<bdi>Ms Rivera</bdi>") == 2  # the header, and who made the list
+    bank = client.get(reverse("questions:bank", args=["concepts"])).content.decode()
+    assert "<bdi>hedgehog</bdi></a>" in bank and '<td class="mono"><bdi>v-2</bdi></td>' in bank
+    lists = client.get(reverse("questions:word_lists")).content.decode()
+    assert "<bdi>Week 12</bdi></a></th>" in lists
+
+
+ARROWS = re.compile(r"[→←▶◀]")
+MARKED = re.compile(r'<span class="flip-rtl"(?: aria-hidden="true")?>[→←▶◀]</span>')
+
+
+@pytest.mark.parametrize("folder", ["reports", "questions"])
+def test_every_direction_arrow_of_the_report_and_bank_pages_mirrors(folder):
+    templates = Path(__file__).resolve().parents[2] / "templates" / folder
+    for template in templates.glob("*.html"):
+        text = MARKED.sub("", template.read_text("utf-8"))
+        assert not ARROWS.search(text), template.name
+
+
+def test_the_dashboards_homework_list_isolates_each_class(client_of, class_7b, ms_rivera):
+    ms_rivera.language = "ar"
+    ms_rivera.save()
+    now = timezone.now()
+    game_services.assignment_create(
+        classroom=class_7b,
+        by=ms_rivera,
+        game="wordup",
+        opens_at=now - timedelta(hours=1),
+        due_at=now + timedelta(days=7),
+    )
+    dashboard = client_of(ms_rivera).get(reverse("dashboard")).content.decode()
+    assert '<span class="muted"><bdi>7B English</bdi></span>' in dashboard

@@ -236,6 +236,26 @@ def test_a_file_in_another_encoding_is_refused(riverside, ms_rivera):
         preview("concepts", latin1, riverside, ms_rivera, filename="words.csv")
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        'id,text,difficulty\nv-1,volcano,easy\nv-2,"aeroplane,easy\nv-3,photosynthesis,hard\nv-4,glacier,easy\n',
+        'id;text;difficulty\r\nv-1;volcano;easy\r\nv-2;"aeroplane;easy\r\nv-3;photosynthesis;hard',
+    ],
+    ids=["commas", "semicolons, Windows line ends, no last line end"],
+)
+def test_a_quote_never_closed_is_refused_with_its_line(text, riverside, ms_rivera):
+    """The csv reader would read every line after the quote as one cell: three concepts would become one."""
+    with pytest.raises(BankFileError, match=r"^Line 3 opens a quote \(\"\) that is never closed"):
+        preview("concepts", text, riverside, ms_rivera, filename="words.csv")
+
+
+def test_a_quoted_cell_over_two_lines_is_still_read(riverside, ms_rivera):
+    text = 'id,text,difficulty,theme\nv-1,"hot\nspring",easy,nature\nv-2,glacier,easy,nature\n'
+    import_file("concepts", text, riverside, ms_rivera, filename="words.csv")
+    assert [concept["text"] for concept in own_dicts("concepts", riverside)] == ["hot spring", "glacier"]
+
+
 def test_missing_columns_are_named(riverside, ms_rivera):
     with pytest.raises(BankFileError, match=r"Missing column.*answer"):
         preview("lineup", "id,heading\nx,y\n", riverside, ms_rivera, filename="q.csv")

@@ -1,10 +1,12 @@
 """The teachers' bank pages, read like sentences about who may do what."""
 
 import json
+import re
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
+from django.utils import translation
 
 from questions import services
 from questions.models import Concept, LineupQuestion, WordList, WordUpQuestion
@@ -339,6 +341,18 @@ def test_import_reports_a_file_it_cannot_read(client_of, ms_rivera):
     assert response.status_code == 400 and "not valid JSON" in response.text
 
 
+def test_import_names_the_line_of_a_quote_never_closed_in_the_teachers_language(client_of, ms_rivera):
+    csv_text = 'id,text,difficulty\nv-1,volcano,easy\nv-2,"aeroplane,easy\nv-3,glacier,easy\n'
+    with translation.override("en"):  # the request's Spanish stays with the request
+        response = client_of(ms_rivera).post(
+            url("import", "concepts"),
+            {"file": upload("w.csv", csv_text), "new_list_name": "Week 12"},
+            HTTP_ACCEPT_LANGUAGE="es",
+        )
+    assert response.status_code == 400
+    assert "La línea 3 abre unas comillas" in response.text and 'name="confirm"' not in response.text
+
+
 def test_import_preview_then_confirm(client_of, ms_rivera):
     client = client_of(ms_rivera)
     good = json.dumps([{**LEGS, "id": "a"}, {**LEGS, "id": "b", "level": 2}])
@@ -375,3 +389,44 @@ def test_export_gives_the_filtered_items_as_a_download(fmt, shipped, client_of, 
         assert len(text.splitlines()) == 2
     everything = client_of(ms_rivera).get(url("export", "wordup", "json"), {"level": "1"})
     assert len(json.loads(everything.content)) == 200
+
+
+def test_mind_the_lines_themes_read_in_the_teachers_language(client_of, riverside, ms_rivera):
+    """A shipped theme is a key in the files ("nature"): the pages name it as the game does, a school's
+    own theme as its teacher wrote it."""
+    ms_rivera.language = "es"
+    ms_rivera.save()
+    csv_text = b"id,text,difficulty,theme\nv-1,volcano,easy,nature\nv-2,hedgehog,easy,my pets\n"
+    checked = services.import_preview(
+        kind="concepts",
+        school=riverside,
+        user=ms_rivera,
+        data=csv_text,
+        filename="w.csv",
+        new_list_name="Week 12",
+    )
+    services.import_apply(preview=checked, school=riverside, by=ms_rivera)
+    volcano = Concept.objects.get(key="v-1")
+    client = client_of(ms_rivera)
+    with translation.override("en"):  # the request's Spanish stays with the request
+        pages = [
+            client.get(url("bank", "concepts")).text,
+            client.get(url("word_list_detail", volcano.word_list_id)).text,
+            client.get(url("item_detail", "concepts", volcano.pk)).text,
+        ]
+    for page in pages:
+        # The bank's filter lists the themes by their keys: its choices are the form's (questions/forms.py).
+        shown = re.sub(r'<form method="get".*?</form>', "", page, flags=re.S)
+        assert "<bdi>naturaleza</bdi>" in shown and ">nature<" not in shown
+    assert "<bdi>my pets</bdi>" in pages[0] and "<bdi>my pets</bdi>" in pages[1]
+
+
+def test_line_up_subjects_read_in_the_teachers_language(client_of, ms_rivera, rivera_question):
+    ms_rivera.language = "es"
+    ms_rivera.save()
+    client = client_of(ms_rivera)
+    with translation.override("en"):
+        bank = client.get(url("bank", "lineup")).text
+        detail = client.get(url("item_detail", "lineup", rivera_question.pk)).text
+    assert "<td><bdi>Ciencias</bdi></td>" in bank
+    assert "<dd><bdi>Ciencias</bdi></dd>" in detail

@@ -4,6 +4,7 @@ questions of every kind each word allows out, refused whole when a line is bad, 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
+from django.utils import translation
 
 from games import selectors as game_selectors
 from games import services as game_services
@@ -75,6 +76,20 @@ def test_bad_lines_carry_their_reason():
 def test_an_unusable_file_is_refused_whole_with_the_reason(data, reason):
     with pytest.raises(BankFileError, match=reason):
         parse_vocabulary(data)
+
+
+@pytest.mark.parametrize("separator", ["auto", "tab"])
+def test_a_quote_never_closed_is_refused_with_its_line(separator):
+    """The csv reader would read every line after the quote as one definition: five words would be two."""
+    lines = QUIZLET.splitlines(keepends=True)
+    text = "".join([lines[0], 'glacier\t"A huge river of ice\n', *lines[2:]])
+    with pytest.raises(BankFileError, match=r"^Line 2 opens a quote \(\"\) that is never closed"):
+        parse_vocabulary(text.encode(), separator=separator)
+
+
+def test_a_quoted_definition_with_quotes_inside_is_still_read():
+    rows = parse_vocabulary(b'echo\t"A sound that comes back: ""hello"", ""hello"""\n')
+    assert rows[0].definition == 'A sound that comes back: "hello", "hello"'
 
 
 def test_export_gives_back_the_quizlet_text_and_defuses_formulas():
@@ -150,7 +165,10 @@ def test_a_teacher_previews_then_saves_a_list(client_of, ms_rivera):
     assert preview.status_code == 200
     page = preview.content.decode()
     assert "Words: 5. Word Up questions made from them: 14." in page
-    assert "Not used (no question can be made from them):" in page and "<strong>ice cream</strong>" in page
+    assert (
+        "Not used (no question can be made from them):" in page
+        and "<strong><bdi>ice cream</bdi></strong>" in page
+    )
     vocabulary = VocabularyList.objects.get()
     assert saved.url == url("vocabulary_detail", vocabulary.pk)
     assert vocabulary.name == "Landforms" and vocabulary.entries == ENTRIES
@@ -178,6 +196,19 @@ def test_a_bad_line_refuses_the_whole_list(client_of, ms_rivera):
 
 
 @pytest.mark.django_db
+def test_a_quote_never_closed_is_named_on_the_page_in_the_teachers_language(client_of, ms_rivera):
+    client = client_of(ms_rivera)
+    text = 'volcano\t"A mountain that can throw out hot melted rock\n' + QUIZLET
+    with translation.override("en"):  # the request's Spanish stays with the request
+        response = client.post(
+            url("vocabulary_import"),
+            {"name": "Landforms", "text": text, "separator": "auto"},
+            HTTP_ACCEPT_LANGUAGE="es",
+        )
+    assert "La línea 1 abre unas comillas" in response.text and 'name="confirm"' not in response.text
+    assert not VocabularyList.objects.exists()
+
+
 def test_importing_again_replaces_the_words_and_exporting_gives_them_back(client_of, ms_rivera):
     client = client_of(ms_rivera)
     import_list(client)

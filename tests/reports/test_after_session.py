@@ -87,7 +87,7 @@ def test_the_answers_per_option_after_a_session(multiple_choice, client_of, ms_r
     ]
     page = client_of(ms_rivera).get(reverse("games:results", args=[multiple_choice.pk])).content.decode()
     assert "How the class answered each multiple-choice question" in page
-    assert "<strong>river</strong>" in page and "sea: 0 answers" in page
+    assert "<strong><bdi>river</bdi></strong>" in page and "<bdi>sea</bdi>: 0 answers" in page
 
 
 def test_the_answers_per_option_in_the_item_analysis(multiple_choice, class_7b, client_of, ms_rivera):
@@ -99,4 +99,4 @@ def test_the_answers_per_option_in_the_item_analysis(multiple_choice, class_7b, 
         ("pond", 0),
     ]
     page = client_of(ms_rivera).get(reverse("reports:class_items", args=[class_7b.pk])).content.decode()
-    assert "Answers per option:" in page and "lake 1" in page and "sea 0" in page
+    assert "Answers per option:" in page and "<bdi>lake</bdi> 1" in page and "<bdi>sea</bdi> 0" in page

@@ -11,6 +11,8 @@ from reportlab.platypus import Paragraph, Spacer, Table
 from reports import catalog, pdf, present, rtl
 from reports.build import classrooms_build
 
+from .conftest import fact, finished_session
+
 #: A4's height less the card's margins and the frame's padding: what one page holds.
 _PAGE_HOLDS = 297 * pdf.mm - 28 * pdf.mm - 12
 
@@ -153,3 +155,57 @@ def test_a_chart_label_too_long_is_cut_at_a_word_with_an_ellipsis():
 def test_a_long_wrong_answer_is_cut_at_a_word_with_an_ellipsis():
     answer = catalog.answer_text("word_up", "the " * 40 + "end")
     assert answer.endswith("the…") and len(answer) <= catalog.ANSWER_SHOWN
+
+
+@pytest.fixture
+def long_labels(class_7b, ms_rivera, ava, ben):
+    """7B's weak spots with names longer than a chart's labels have room for: a Word Up category the
+    game does not name (read as written), one long word, a Line Up! subject."""
+    categories = ["irregular_verbs_in_the_past_tense_and_more", "W" * 32, "missing_word"]
+    for day in (1, 2):
+        word_up = finished_session(class_7b, "wordup", day=day, by=ms_rivera, students=[ava, ben])
+        line_up = finished_session(class_7b, "lineup", day=day, by=ms_rivera, students=[ava, ben])
+        for student in (ava, ben):
+            for index in range(4):
+                for category in categories:
+                    fact(student, word_up, category=category, correct=index < 1, item=f"{category}-{index}")
+                fact(student, line_up, category="arts", correct=index < 1, item=f"arts-{index}")
+    classrooms_build([class_7b.pk])
+    return class_7b
+
+
+def _text_spans(content: bytes) -> list[tuple[str, float, float, float]]:
+    """Every text the PDF draws: (text, its left and right edges, the page's width), in points. A text's
+    glyphs are the characters pypdf reads back (an Arabic letter as its joined form), so the font's
+    widths of them add up to the drawn width."""
+    spans = []
+    for page in PdfReader(io.BytesIO(content)).pages:
+        page_width = float(page.mediabox.width)
+
+        def visit(text, cm, tm, _font, size, page_width=page_width):
+            text = text.rstrip("\n")
+            if text.strip():
+                left = cm[4] + tm[4] * cm[0]
+                width = pdf.pdfmetrics.stringWidth(text, pdf.FONT, size * tm[0] * cm[0])
+                spans.append((text, left, left + width, page_width))
+
+        page.extract_text(visitor_text=visit)
+    return spans
+
+
+@pytest.mark.parametrize("language", ["en", "ar"])
+def test_a_charts_long_labels_stay_inside_the_pages_margins(language, long_labels, client_of, ms_rivera, ava):
+    """The class card's bar charts drew their labels as long as the text was, from the bar outwards:
+    into the left margin (the right one in Arabic) and off the page."""
+    ms_rivera.language = language
+    ms_rivera.save()
+    client = client_of(ms_rivera)
+    for name, args in (("class_pdf", [long_labels.pk]), ("student_pdf", [long_labels.pk, ava.pk])):
+        spans = _text_spans(client.get(reverse(f"reports:{name}", args=args)).content)
+        assert any("…" in text for text, *_edges in spans)  # a label was shortened to fit
+        outside = [
+            (text, round(left), round(right))
+            for text, left, right, page_width in spans
+            if left < 16 * pdf.mm - 0.5 or right > page_width - 16 * pdf.mm + 0.5
+        ]
+        assert not outside, (name, outside)

@@ -61,7 +61,7 @@ def test_a_fall_within_one_skill_is_named_with_its_skill(class_7b, ms_rivera, av
     response = client_of(dr_patel).get(reverse("reports:school"), TERM)
     (item,) = response.context["review"]["attention"]
     assert item["reasons"] == ["falling"]
-    assert "English vocabulary: 90% → 40%" in response.content.decode()
+    assert 'English vocabulary: 90% <span class="flip-rtl">→</span> 40%' in response.content.decode()
 
 
 def test_the_class_figures_have_no_share_across_skills(easy_words_then_hard_numbers):

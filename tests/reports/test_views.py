@@ -117,7 +117,7 @@ def test_the_build_progress_follows_the_class_rule(built, client_of, ms_rivera, 
 
 def test_a_student_sees_only_their_own_progress(built, student_client, ava):
     page = student_client(ava).get(reverse("reports:me")).content.decode()
-    assert "Well done, Ava!" in page
+    assert "Well done, <bdi>Ava</bdi>!" in page
     assert "Ben" not in page
 
 
