@@ -1,6 +1,7 @@
-"""The console's Students panel on the teacher's screens: students with accommodations keep their name,
+"""The console on the teacher's screens. Its Students panel: students with accommodations keep their name,
 badge and buttons whole inside the panel, and a latecomer's "Let in" is in view without scrolling, however
-many classmates come before them in the alphabet."""
+many classmates come before them in the alphabet. Start pressed with nobody in the lobby says, in the
+console's message line, to wait for the students (the server refuses it with a 400 and that sentence)."""
 
 from __future__ import annotations
 
@@ -52,3 +53,33 @@ def test_students_with_accommodations_keep_remove_and_let_in_whole_and_let_in_in
     assert_fits(console, ".participant.is-waiting button", label="console Let in", viewports=CONSOLES)
     assert console.locator(".participant-accommodations").count() == 3
     assert_accessible(console, label="console students with accommodations")
+
+
+def test_start_with_nobody_in_the_lobby_says_to_wait_in_the_message_line(
+    live_site, signed_in, class_7b, ms_rivera
+):
+    from django.utils import timezone
+
+    from games import services
+    from games.models import GameSession
+
+    def set_up():
+        session = services.session_schedule(
+            classroom=class_7b, by=ms_rivera, game="lineit",
+            scheduled_for=timezone.now() + timezone.timedelta(hours=1), settings={},
+        )  # fmt: skip
+        services.session_open_lobby(session=session, by=ms_rivera)
+        return session
+
+    session = off_loop(set_up)
+    console = signed_in(live_site, user=ms_rivera, width=1366, height=650)
+    console.goto(f"{live_site}/sessions/{session.pk}/")
+    console.get_by_role("button", name="Start the game").click()
+    refusal = "Nobody has joined yet: wait for your students to join, then start the game."
+    console.get_by_role("status").filter(has_text=refusal).wait_for()
+    assert "is-error" in console.locator("#console-message").get_attribute("class")
+    assert console.get_by_role("button", name="Start the game").is_visible()
+    assert console.locator("[data-session-status]").inner_text() == "Lobby open"
+    session.refresh_from_db()
+    assert session.status == GameSession.Status.LOBBY
+    assert console.errors == []
