@@ -311,7 +311,7 @@
       const template = this.root.dataset.participantUrl; // .../participants/0/kind/
       const tableNames = new Map((this.session.tables || []).map((t) => [t.id, t.number]));
       // Whoever waits to be let in comes first: a latecomer's "Let in" is never below a class of names.
-      const waitingFirst = [...people].sort((a, b) => (b.status === "waiting") - (a.status === "waiting"));
+      const waitingFirst = [...people].sort((a, b) => Number(b.status === "waiting") - Number(a.status === "waiting"));
       list.replaceChildren(...waitingFirst.map((p) => {
         const actions = [];
         const form = (kind, label, style) => el("form", {
