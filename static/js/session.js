@@ -310,7 +310,9 @@
       this.renderLog();
       const template = this.root.dataset.participantUrl; // .../participants/0/kind/
       const tableNames = new Map((this.session.tables || []).map((t) => [t.id, t.number]));
-      list.replaceChildren(...people.map((p) => {
+      // Whoever waits to be let in comes first: a latecomer's "Let in" is never below a class of names.
+      const waitingFirst = [...people].sort((a, b) => Number(b.status === "waiting") - Number(a.status === "waiting"));
+      list.replaceChildren(...waitingFirst.map((p) => {
         const actions = [];
         const form = (kind, label, style) => el("form", {
           method: "post", action: template.replace("/0/", `/${p.id}/`).replace("kind", kind), "data-live-form": "",

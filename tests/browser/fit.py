@@ -7,6 +7,8 @@ The sizes are the page a device really shows under its browser's bars (docs/fron
   play at that moment) lies wholly inside the viewport, and inside every box around it that hides its
   overflow, with the page where it put itself (the test never scrolls). On a failure it saves a
   screenshot under ``test-results/fit/`` and names what stuck out.
+* ``assert_inside(page, items, boxes, ...)``: every element of ``items`` lies inside its own ``boxes``
+  ancestor (a panel that does not hide its overflow, so a cut shows as a spill over its neighbour).
 * ``assert_accessible(page, label=...)`` runs axe-core (installed from the npm registry by ``make test``,
   loaded from ``node_modules/``, never a CDN) and fails on any critical or serious violation.
 """
@@ -101,6 +103,47 @@ def assert_fits(page, controls: str, *, label: str, viewports: dict | None = Non
             problems = list(result["problems"])
             if require and result["matched"] == 0:
                 problems.append(f"nothing matching {controls!r} is shown")
+            if problems:
+                shot = screenshot(page, f"{label} {name}")
+                failures.append(f"{name}: " + "; ".join(problems) + f" (screenshot: {shot})")
+    finally:
+        if original:
+            page.set_viewport_size(original)
+            page.evaluate(_SETTLE)
+    assert not failures, f"{label} does not fit:\n" + "\n".join(failures)
+
+
+_OUTSIDE = """
+([items, boxes]) => {
+  const problems = [];
+  let matched = 0;
+  for (const el of document.querySelectorAll(items)) {
+    const box = el.parentElement && el.parentElement.closest(boxes);
+    const r = el.getBoundingClientRect();
+    if (!box || (r.width === 0 && r.height === 0)) continue;
+    matched += 1;
+    const b = box.getBoundingClientRect();
+    if (r.left < b.left - 1 || r.top < b.top - 1 || r.right > b.right + 1 || r.bottom > b.bottom + 1) {
+      const name = (el.getAttribute("aria-label") || el.innerText || "").trim().slice(0, 40);
+      problems.push(`${el.tagName.toLowerCase()} "${name}" sticks out of its ${boxes}`);
+    }
+  }
+  if (!matched) problems.push(`nothing matching ${items} is shown inside ${boxes}`);
+  return problems;
+}
+"""
+
+
+def assert_inside(page, items: str, boxes: str, *, label: str, viewports: dict):
+    """Every element matching ``items`` lies wholly inside its nearest ancestor matching ``boxes`` (a
+    panel or card that lets what overflows it spill over its neighbours rather than hiding it)."""
+    original = page.viewport_size
+    failures = []
+    try:
+        for name, (width, height) in viewports.items():
+            page.set_viewport_size({"width": width, "height": height})
+            page.evaluate(_SETTLE)
+            problems = page.evaluate(_OUTSIDE, [items, boxes])
             if problems:
                 shot = screenshot(page, f"{label} {name}")
                 failures.append(f"{name}: " + "; ".join(problems) + f" (screenshot: {shot})")

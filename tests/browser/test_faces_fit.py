@@ -21,6 +21,7 @@ from tests.browser.fit import (
     PROJECTORS,
     assert_accessible,
     assert_fits,
+    assert_inside,
     assert_names_readable,
     screenshot,
 )
@@ -377,3 +378,39 @@ def test_the_guides_with_both_boards_have_no_serious_accessibility_problem(live_
     for summary in page.locator("details summary").all():  # open the pads' question lists
         summary.click()
     assert_accessible(page, label="Line-Up " + path.strip("/").replace("/", " "))
+
+
+@pytest.mark.parametrize("students", [3, 27])
+def test_the_projector_keeps_a_match_against_the_computer_whole_while_playing_and_when_over(
+    live_site, signed_in, class_7b, ms_rivera, students
+):
+    """An odd class leaves one student playing the computer: its name with its level and the table's
+    "Match over" line are read whole at both sizes, among 2 or 14 tables."""
+    from games.models import GameTable
+
+    session = start_session(class_7b, ms_rivera, students_of(class_7b, students))
+    tables = session.tables.count()
+    projector = signed_in(live_site, user=ms_rivera, width=1920, height=1080)
+    projector.goto(f"{live_site}/sessions/{session.pk}/projector/")
+    projector.locator(".table-card .fc-projector").nth(tables - 1).wait_for()
+    projector.locator(".fc-bot").first.wait_for()
+    whole = ".fc-score-name, .fc-round, .fc-wins"
+    label = f"Line-Up projector, {students} students"
+    screenshot(projector, f"{label} playing")
+    assert_fits(projector, ".table-card, " + whole, label=label, viewports=PROJECTORS)
+    assert_inside(projector, whole, ".table-card", label=label, viewports=PROJECTORS)
+    assert_names_readable(projector, ".fc-score-name", whole)
+
+    bots = 0
+    for table in GameTable.objects.filter(session=session):
+        bots += sum(1 for level in table.state["bots"].values() if level)
+        student = next(pid for pid, level in table.state["bots"].items() if not level)
+        act(table, student, {"type": "resign"}, f"resign-{table.pk}")
+    assert bots == 1
+    projector.get_by_text("Match over").nth(tables - 1).wait_for()
+    projector.set_viewport_size({"width": 1920, "height": 1080})
+    screenshot(projector, f"{label} over")
+    assert_fits(projector, ".table-card, " + whole, label=f"{label}, over", viewports=PROJECTORS)
+    assert_inside(projector, whole, ".table-card", label=f"{label}, over", viewports=PROJECTORS)
+    assert_names_readable(projector, ".fc-score-name", whole)
+    assert projector.errors == []
