@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = Path(__file__).with_name("fixtures") / "wordup"
 SEED = "record-wordup-0"
 GAME = WordUp()
-PLAYERS = [{"id": "p1", "name": "Ava M.", "level": 1}, {"id": "p2", "name": "Ben K.", "level": 3}]
+PLAYERS: list[dict] = [{"id": "p1", "name": "Ava M.", "level": 1}, {"id": "p2", "name": "Ben K.", "level": 3}]
 
 
 def write(
