@@ -1,4 +1,4 @@
-"""Word Up's game screen (static/js/games/wordup.js) in a real browser.
+"""Word Up's game screen (static/js/games/wordup/) in a real browser.
 
 The bench tests drive the module directly: each "device" is a page holding only the module, its CSS and a
 stand-in for the page controller (the ``ctx`` of docs/frontend.md), while the rules run in this process

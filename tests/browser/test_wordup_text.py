@@ -21,7 +21,7 @@ import pytest
 from games.engine.wordup.board import CARD_IDS, CARDS, CATEGORY_INFO
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-MODULE = ROOT / "static" / "js" / "games" / "wordup.js"
+SCREEN = ROOT / "static" / "js" / "games" / "wordup"
 ENGINE = ROOT / "games" / "engine" / "wordup"
 
 COLOURS = ["orange", "green", "blue", "yellow"]
@@ -59,7 +59,7 @@ FRAGMENT = re.compile(r"^[^.!?]*$")
 
 
 def js_templates() -> list[str]:
-    source = MODULE.read_text()
+    source = "\n".join(path.read_text() for path in sorted(SCREEN.glob("*.js")))
     found = re.findall(r'\bn?gettext\("((?:[^"\\]|\\.)*)"(?:,\s*"((?:[^"\\]|\\.)*)")?', source)
     return sorted({text for pair in found for text in pair if text})
 

@@ -20,7 +20,9 @@ def test_every_screen_script_a_definition_lists_is_a_static_file():
 def test_a_split_game_loads_its_pieces_in_order_and_the_others_their_one_module():
     pieces = ("words", "board", "view", "input")
     assert definition("lineit").screen_scripts == tuple(f"js/games/lineit/{piece}.js" for piece in pieces)
-    assert definition("wordup").screen_scripts == ("js/games/wordup.js",)
+    assert definition("wordup").screen_scripts == tuple(
+        f"js/games/wordup/{piece}.js" for piece in ("words", "board", "view", "fit", "input")
+    )
 
 
 def test_the_pages_list_a_games_scripts_from_its_definition():

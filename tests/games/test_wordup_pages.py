@@ -62,7 +62,8 @@ def test_the_keys_are_documented_as_the_screen_uses_them():
     html = render("how_to_play")
     for key in ("R", "1", "9", "L", "Enter", "Tab"):
         assert f"<kbd>{key}</kbd>" in html
-    module = (ROOT / "static" / "js" / "games" / "wordup.js").read_text(encoding="utf-8")
+    screen = ROOT / "static" / "js" / "games" / "wordup"
+    module = "\n".join(path.read_text(encoding="utf-8") for path in sorted(screen.glob("*.js")))
     assert '"data-key": "r"' in module and '"data-key": "l"' in module
 
 

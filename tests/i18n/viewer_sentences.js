@@ -10,7 +10,7 @@ else globalThis.gettext = (text) => (text === "You" ? "«You»" : text);  // the
 const games = {};
 globalThis.Classplay = { registerGame(name, module) { games[name] = module; } };
 require(gamesDir + "/common.js");
-require(gamesDir + "/wordup.js");
+for (const part of ["words", "board", "view", "fit", "input"]) require(`${gamesDir}/wordup/${part}.js`);
 require(gamesDir + "/mindlines.js");
 
 const said = [];

@@ -125,4 +125,5 @@ DEFINITION = GameDefinition(
     bots_take_accuracy=True,
     pages="games.definitions.wordup.pages",
     homework=HomeworkForm(timers=("answer_seconds",), computer_players=(1, 5)),
+    scripts=tuple(f"js/games/wordup/{part}.js" for part in ("words", "board", "view", "fit", "input")),
 )
