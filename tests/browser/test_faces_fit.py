@@ -330,9 +330,7 @@ def test_the_monster_board_is_played_fits_every_device_and_reads_well_on_an_ipad
     page.locator(".fc-turn.is-you").wait_for()
     pad = page.locator(".fc-pad .fc-q")
     assert pad.count() == 20
-    assert [pad.nth(i).get_attribute("data-fk") for i in range(20)] == [
-        f"q-{key}" for key in MONSTERS.keys
-    ]
+    assert [pad.nth(i).get_attribute("data-fk") for i in range(20)] == [f"q-{key}" for key in MONSTERS.keys]
     assert "Does your monster have horns?" in (
         page.locator("[data-fk='q-horns']").get_attribute("title") or ""
     )
