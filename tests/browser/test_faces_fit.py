@@ -165,7 +165,7 @@ def test_every_student_screen_fits_every_device_in_every_phase(match):
 
     splits = question_splits(table.state, first)
     question = max(splits, key=lambda key: min(splits[key], 24 - splits[key]))
-    asker.locator(f"[data-focus='q-{question}']").click()
+    asker.locator(f"[data-fk='q-{question}']").click()
     asker.get_by_text("Split quality:").wait_for()
     waiter.locator(".fc-turn.is-you").wait_for()
     assert_fits(asker, WAITING + ", .fc-feedback", label="Line-Up after an answer")
@@ -331,11 +331,9 @@ def test_the_monster_board_is_played_fits_every_device_and_reads_well_on_an_ipad
     page.locator(".fc-turn.is-you").wait_for()
     pad = page.locator(".fc-pad .fc-q")
     assert pad.count() == 20
-    assert [pad.nth(i).get_attribute("data-focus") for i in range(20)] == [
-        f"q-{key}" for key in MONSTERS.keys
-    ]
+    assert [pad.nth(i).get_attribute("data-fk") for i in range(20)] == [f"q-{key}" for key in MONSTERS.keys]
     assert "Does your monster have horns?" in (
-        page.locator("[data-focus='q-horns']").get_attribute("title") or ""
+        page.locator("[data-fk='q-horns']").get_attribute("title") or ""
     )
     board = table.state["rounds"][0]["board"]
     drawn = page.evaluate(
@@ -366,7 +364,7 @@ def test_the_monster_board_is_played_fits_every_device_and_reads_well_on_an_ipad
             sum(key in f["features"] for f in board), 24 - sum(key in f["features"] for f in board)
         ),
     )
-    page.locator(f"[data-focus='q-{question}']").click()
+    page.locator(f"[data-fk='q-{question}']").click()
     page.get_by_text("Split quality:").wait_for()
     assert page.errors == []
 

@@ -1,4 +1,4 @@
-"""Line-Up's game screen (static/js/games/faces.js) in a real browser.
+"""Line-Up's game screen (static/js/games/faces/*.js) in a real browser.
 
 Each "device" is a page holding only the module, its CSS and a stand-in for the page controller (the ``ctx``
 of docs/frontend.md); the rules run in this process through the real engine, so every phase, role and

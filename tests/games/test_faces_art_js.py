@@ -1,5 +1,5 @@
-"""The screen draws faces in JavaScript (static/js/games/faces.js) from the same features and look as the
-Python drawing (games/engine/faces/art.py): the two must give the same picture, element for element.
+"""The screen draws faces in JavaScript (static/js/games/faces/art.js) from the same features and look as
+the Python drawing (games/engine/faces/art.py): the two must give the same picture, element for element.
 
 Runs the module in Node when it is installed (no browser needed); the browser test draws a board too."""
 
@@ -10,21 +10,22 @@ import re
 import subprocess
 from pathlib import Path
 
+from games.definitions import definition
 from games.engine.core import Rng
 from games.engine.faces.art import face_svg
 from games.engine.faces.features import describe, generate_board
 from games.engine.faces.monsters import MONSTERS
 
-GAMES_JS = Path(__file__).resolve().parents[2] / "static" / "js" / "games"
-COMMON = GAMES_JS / "common.js"
-MODULE = GAMES_JS / "faces.js"
+STATIC = Path(__file__).resolve().parents[2] / "static"
+COMMON = STATIC / "js" / "games" / "common.js"
+SCRIPTS = [STATIC / script for script in definition("faces").screen_scripts]
 
 HARNESS = """
 globalThis.window = globalThis;
 let registered = null;
 globalThis.Classplay = { registerGame(name, module) { registered = { name, module }; } };
-require(process.argv[2]);  // the shared module, then the game's, as the pages load them
-require(process.argv[3]);
+// the shared module, then the game's scripts, as the pages load them
+for (const script of process.argv.slice(2)) require(script);
 const faces = JSON.parse(require("fs").readFileSync(0, "utf8"));
 process.stdout.write(JSON.stringify({
   name: registered.name,
@@ -57,7 +58,7 @@ def test_javascript_faces_match_the_python_drawing(node, tmp_path):
     harness = tmp_path / "harness.js"
     harness.write_text(HARNESS, encoding="utf-8")
     result = subprocess.run(
-        [node, str(harness), str(COMMON), str(MODULE)],
+        [node, str(harness), str(COMMON), *map(str, SCRIPTS)],
         input=json.dumps(faces),
         capture_output=True,
         text=True,

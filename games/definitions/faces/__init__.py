@@ -81,6 +81,7 @@ DEFINITION = GameDefinition(
     # The board (people or monsters): in the config so replays and verification draw the same faces.
     extra_config=frozenset({"salt", "board"}),
     pages="games.definitions.faces.pages",
+    scripts=tuple(f"js/games/faces/{part}.js" for part in ("words", "art", "board", "view", "input")),
     homework=HomeworkForm(
         timers=("turn_seconds",),
         computer_players=(1, 1),

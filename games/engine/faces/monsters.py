@@ -3,7 +3,7 @@
 Every question is something a child sees at a glance on a tablet: the body colour, how many eyes, the
 pattern, and parts and props drawn big (horns, antennae, wings, a tail, a flower ...). Body colour, eyes
 and pattern are categories (a monster has at most one of each; a yellow, two-eyed, plain monster has none).
-Drawn by :func:`.art.monster_svg` and identically by static/js/games/faces.js.
+Drawn by :func:`.art.monster_svg` and identically by static/js/games/faces/art.js.
 """
 
 from __future__ import annotations
