@@ -17,7 +17,7 @@ from games.engine import core
 from games.engine.mindlines import MindTheLines
 from games.services import ActionRefused
 from tests.browser import server_side
-from tests.browser.fit import PROJECTORS, STUDENT_DEVICES, assert_accessible, assert_fits
+from tests.browser.fit import PROJECTORS, STUDENT_DEVICES, assert_accessible, assert_fits, screenshot
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -620,3 +620,35 @@ def test_every_screen_passes_axe_in_every_phase(live_site, signed_in, class_7b, 
     check("reveal")
     step(table, phase_is("over"))
     check("over")
+
+
+def test_larger_text_keeps_the_board_large_on_a_portrait_ipad(live_site, signed_in, class_7b, ms_rivera):
+    """On an iPad held upright a student with larger text draws on a board as large as a classmate's
+    (within a tenth: the tools beside it are taller, the board need not be smaller), on every device with
+    every control on the screen and the board large."""
+    from classrooms.services import student_accommodations_set
+
+    session, students, (table,) = start(class_7b, ms_rivera, 4)
+    larger, plain = students[0], students[1]
+    off_the_loop(student_accommodations_set, student=larger, by=ms_rivera, larger_text=True)
+    pages = [
+        open_device(signed_in, live_site, session, who, width=768, height=950) for who in (larger, plain)
+    ]
+    everyone_ready(table)
+    for page in pages:
+        wait_phase(page, "scribbling")
+        page.get_by_role("application", name="Your scribble board").wait_for()
+    assert pages[0].evaluate("() => getComputedStyle(document.documentElement).fontSize") == "20px"
+    pages[0].get_by_role("button", name="Use side B").click()  # a render more: the board keeps its size
+    pages[0].get_by_role("button", name="Use side A").wait_for()
+    assert_phase_fits(pages[0], DRAWING, "drawing with larger text", board=True)  # ends upright
+    with_larger_text, without = (page.evaluate(BOARD_SIDE) for page in pages)
+    screenshot(pages[0], "mindlines drawing with larger text, iPad portrait")
+    assert with_larger_text >= 0.9 * without, (
+        f"{with_larger_text:.0f}px with larger text, {without:.0f}px without"
+    )
+    assert pages[0].errors == []
+
+
+BOARD_SIDE = """() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() =>
+    done(document.querySelector('.ml-main-board').getBoundingClientRect().width))))"""

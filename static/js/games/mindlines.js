@@ -1455,10 +1455,13 @@
     const top = boardBox.top + window.scrollY;
     let below = 0;
     if (stacked && panel) {
-      // everything a player needs under the board (not the list of players, which may go below the fold)
+      // everything a player needs under the board (not the list of players, which may go below the fold;
+      // nor the tools beside it, which a smaller board would not lift: a tall column of them, as larger
+      // text makes, shrank the board at every render)
       let lowest = boardBox.bottom;
       for (const part of panel.querySelectorAll(".ml-side-first, .ml-side-kit, .ml-side-done")) {
-        lowest = Math.max(lowest, part.getBoundingClientRect().bottom);
+        const box = part.getBoundingClientRect();
+        if (box.top >= boardBox.bottom - 1) lowest = Math.max(lowest, box.bottom);
       }
       below = lowest - boardBox.bottom;
     }
