@@ -499,7 +499,7 @@ def test_a_group_of_three_plays_a_round_through_the_real_pages(
         assert table.state["cards"][card] not in hand
         page.get_by_text("Your turn: exclude one concept").first.wait_for()
         page.locator(f".ml-card-button[data-card='{card}']").click()
-        page.locator("[data-focus=exclude]").click()
+        page.locator("[data-fk=exclude]").click()
         for other in devices.values():
             other.locator(f".ml-card.ml-out[data-card='{card}']").wait_for(state="attached")
 
