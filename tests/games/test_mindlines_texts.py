@@ -17,9 +17,8 @@ import pytest
 from games.definitions import definition
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-MODULE = "".join(
-    (ROOT / "static" / script).read_text(encoding="utf-8") for script in definition("mindlines").screen_scripts
-)
+SCRIPTS = definition("mindlines").screen_scripts
+MODULE = "".join((ROOT / "static" / script).read_text(encoding="utf-8") for script in SCRIPTS)
 ENGINE = "".join(
     module.read_text(encoding="utf-8") for module in sorted((ROOT / "games/engine/mindlines").glob("*.py"))
 )
