@@ -54,18 +54,17 @@ def record() -> list[Path]:
         seq += 1
 
     written.append(write("looking.player", state, seq, "player", "p1"))
-    for player in PLAYERS:
-        act(player["id"], {"type": "ready"})
+    for seat in PLAYERS:
+        act(seat["id"], {"type": "ready"})
     written.append(write("scribbling.player", state, seq, "player", "p1"))
     act("p2", {"type": "stroke", "segments": [first_line(state, "p2")]})
     act("p2", {"type": "done"})
     act("p1", {"type": "stroke", "segments": [first_line(state, "p1")]})
     written.append(write("drawing.player", state, seq, "player", "p1"))
     written.append(write("scribbling.console", state, seq, "teacher", compact=True))
-    for player in ("p1", "p3"):
-        if player == "p3":
-            act(player, {"type": "stroke", "segments": [first_line(state, player)]})
-        act(player, {"type": "done"})
+    act("p1", {"type": "done"})
+    act("p3", {"type": "stroke", "segments": [first_line(state, "p3")]})
+    act("p3", {"type": "done"})
     turn = rules.prophesier(state)
     written.append(write("prophesying.player", state, seq, "player", turn))
     waiting = next(p["id"] for p in PLAYERS if p["id"] != turn)
