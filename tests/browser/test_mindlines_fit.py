@@ -25,16 +25,16 @@ GAME = MindTheLines()
 _keys = itertools.count()
 
 # What a student needs in each phase, as a CSS selector for assert_fits.
-BOARD = ".ml-main-board, [data-focus=side], [data-focus=turn-left], [data-focus=turn-right]"
-READING = f"{BOARD}, [data-focus=ready], .ml-secret-text"
+BOARD = ".ml-main-board, [data-fk=side], [data-fk=turn-left], [data-fk=turn-right]"
+READING = f"{BOARD}, [data-fk=ready], .ml-secret-text"
 DRAWING = (
-    f"{BOARD}, [data-focus=tool-pen], [data-focus=tool-eraser], [data-focus=undo], [data-focus=clear],"
-    " [data-focus=done], [data-focus=toggle-concept], .ml-secret-text"
+    f"{BOARD}, [data-fk=tool-pen], [data-fk=tool-eraser], [data-fk=undo], [data-fk=clear],"
+    " [data-fk=done], [data-fk=toggle-concept], .ml-secret-text"
 )
-CONFIRM_DONE = ".ml-main-board, [data-focus=done-yes], [data-focus=done-no]"
+CONFIRM_DONE = ".ml-main-board, [data-fk=done-yes], [data-fk=done-no]"
 PROPHESYING = ".ml-card-button, .ml-prophecy .ml-turn"
-CONFIRM_EXCLUDE = "[data-focus=exclude], [data-focus=exclude-cancel]"
-REVEAL = "[data-focus=continue], .ml-round-result"
+CONFIRM_EXCLUDE = "[data-fk=exclude], [data-fk=exclude-cancel]"
+REVEAL = "[data-fk=continue], .ml-round-result"
 OVER = ".ml-result h3, .ml-scores"
 
 
@@ -245,9 +245,9 @@ def test_every_phase_of_the_student_screen_fits_each_device(live_site, signed_in
     assert_phase_fits(page, PROPHESYING, "excluding")
     assert_no_broken_words(page, "excluding")
     page.locator(".ml-card-button").first.click()
-    page.locator("[data-focus=exclude]").wait_for()
+    page.locator("[data-fk=exclude]").wait_for()
     assert_phase_fits(page, CONFIRM_EXCLUDE + ", .ml-card-button", "confirming an exclusion")
-    page.locator("[data-focus=exclude]").click()
+    page.locator("[data-fk=exclude]").click()
     page.locator(".ml-my-turn").wait_for(state="detached")
 
     step(table, phase_is("reveal"))
@@ -604,9 +604,9 @@ def test_every_screen_passes_axe_in_every_phase(live_site, signed_in, class_7b, 
     step(table, my_turn(me), skip={me})
     check("prophesying")
     device.locator(".ml-card-button").first.click()
-    device.locator("[data-focus=exclude]").wait_for()
+    device.locator("[data-fk=exclude]").wait_for()
     assert_accessible(device, label="device confirming an exclusion")
-    device.locator("[data-focus=exclude]").click()
+    device.locator("[data-fk=exclude]").click()
     device.locator(".ml-my-turn").wait_for(state="detached")
     # an excluded card: greyed and crossed out, its note ("excluded by ...") still readable
     device.locator(".ml-card.ml-out .ml-card-note").first.wait_for()

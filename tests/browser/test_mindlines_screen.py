@@ -390,6 +390,42 @@ def test_after_a_reload_unacknowledged_strokes_are_sent_again_unless_the_board_h
     assert strokes == [[lines[0]], [lines[1]]]  # the lost one again, the known one not twice
 
 
+HELD_STROKE = """({points, table}) => {
+  const svg = document.querySelector(".ml-main-board");
+  const at = ([x, y]) => {
+    const point = svg.createSVGPoint();
+    point.x = x; point.y = y;
+    const screen = point.matrixTransform(svg.querySelector(".ml-turn").getScreenCTM());
+    return { clientX: screen.x, clientY: screen.y };
+  };
+  const base = { pointerId: 5, pointerType: "touch", isPrimary: true, bubbles: true, cancelable: true };
+  const send = (kind, point) => svg.dispatchEvent(new PointerEvent(kind, { ...base, ...at(point) }));
+  send("pointerdown", points[0]);
+  send("pointermove", points[1]);
+  window.show(table);  // a classmate's move arrives while the finger is down
+  const kept = document.querySelector(".ml-main-board") === svg;
+  const live = svg.querySelector(".ml-live").getAttribute("d");
+  for (const point of points.slice(2)) send("pointermove", point);
+  send("pointerup", points[points.length - 1]);
+  return { kept, live };
+}"""
+
+
+def test_a_change_that_arrives_mid_stroke_is_drawn_when_the_finger_lifts(new_page):
+    table = Table(2, seed="held")
+    everyone_ready(table, "s0", "s1")
+    page = open_harness(new_page, table, "player", "s0")
+    path = table.walk("s0", 3)
+    table.apply("s1", {"type": "stroke", "segments": [table.lines("s1")[0]]})
+    held = page.evaluate(HELD_STROKE, {"points": path, "table": table.message()})
+    assert held["kept"] and held["live"], held  # the board and the stroke in progress stay under the finger
+    wait_strokes(page, 1)
+    assert stored_halves(table.state["drawings"]["s0"]["strokes"]) == {
+        (*segment, half) for segment in segments_of(path) for half in (0, 1)
+    }
+    assert table.refusals == []
+
+
 # --------------------------------------------------------------------------------------------------
 # 2. Through the real pages: scheduling form, console, projector, three student devices, websocket, clock
 # --------------------------------------------------------------------------------------------------
@@ -499,7 +535,7 @@ def test_a_group_of_three_plays_a_round_through_the_real_pages(
         assert table.state["cards"][card] not in hand
         page.get_by_text("Your turn: exclude one concept").first.wait_for()
         page.locator(f".ml-card-button[data-card='{card}']").click()
-        page.locator("[data-focus=exclude]").click()
+        page.locator("[data-fk=exclude]").click()
         for other in devices.values():
             other.locator(f".ml-card.ml-out[data-card='{card}']").wait_for(state="attached")
 

@@ -61,6 +61,12 @@ def text_of(html: str) -> str:
     return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html))
 
 
+def screen_source() -> str:
+    """The game screen's scripts, as the pages load them."""
+    static = Path(__file__).resolve().parents[2] / "static"
+    return "".join((static / script).read_text("utf-8") for script in definition("mindlines").screen_scripts)
+
+
 @pytest.mark.parametrize("name", PAGES)
 def test_each_page_extends_the_site_and_loads_the_game_styles(name):
     html = render(name)
@@ -88,9 +94,7 @@ def test_how_to_play_tells_the_whole_round_in_a_students_words():
 
 def test_how_to_play_documents_every_key_the_board_answers_to():
     text = text_of(render("how_to_play"))
-    source = (Path(__file__).resolve().parents[2] / "static/js/games/mindlines.js").read_text(
-        encoding="utf-8"
-    )
+    source = screen_source()
     for key in ("Home", "PgUp", "End", "PgDn", "Space", "Enter", "Esc", "Ctrl", "U", "P", "X"):
         assert key in text, key
     for key in ("Home", "PageUp", "End", "PageDown", "Escape", '"u"', '"p"', '"x"'):
@@ -203,7 +207,7 @@ def test_the_shipped_themes_are_named_in_the_pages_language_and_a_lists_own_as_w
 
     decks = [shipped.mindlines_concepts(difficulty) for difficulty in shipped.MINDLINES_DIFFICULTIES]
     assert {concept["theme"] for deck in decks for concept in deck} == set(THEME_NAMES)
-    script = (Path(__file__).resolve().parents[2] / "static/js/games/mindlines.js").read_text("utf-8")
+    script = screen_source()
     assert all(f'{theme}: pgettext("Mind the Lines theme", "{theme}")' in script for theme in THEME_NAMES)
     week = question_services.word_list_create(school=riverside, author=mr_moss, name="Week 12")
     add = question_services.word_list_add_words

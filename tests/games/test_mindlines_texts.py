@@ -1,6 +1,6 @@
 """Every message Mind the Lines shows, rendered with the values it is given, read for slips.
 
-The game's screen (static/js/games/mindlines.js: every gettext and ngettext template) and its rules
+The game's screen (static/js/games/mindlines/*.js: every gettext and ngettext template) and its rules
 (games/engine/mindlines: every refusal) are rendered with realistic values (the viewer's own name is
 "You"/"you", counts of 0, 1 and more) and checked for what a proof-reader catches: doubled words, "..",
 a singular number with a plural noun, "a" before a vowel, "you is", a sentence that starts in lower case.
@@ -14,8 +14,11 @@ import re
 
 import pytest
 
+from games.definitions import definition
+
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-MODULE = (ROOT / "static/js/games/mindlines.js").read_text(encoding="utf-8")
+SCRIPTS = definition("mindlines").screen_scripts
+MODULE = "".join((ROOT / "static" / script).read_text(encoding="utf-8") for script in SCRIPTS)
 ENGINE = "".join(
     module.read_text(encoding="utf-8") for module in sorted((ROOT / "games/engine/mindlines").glob("*.py"))
 )

@@ -11,7 +11,7 @@ const games = {};
 globalThis.Classplay = { registerGame(name, module) { games[name] = module; } };
 require(gamesDir + "/common.js");
 for (const part of ["words", "board", "view", "fit", "input"]) require(`${gamesDir}/wordup/${part}.js`);
-require(gamesDir + "/mindlines.js");
+for (const part of ["words", "geometry", "board", "view", "fit", "input"]) require(`${gamesDir}/mindlines/${part}.js`);
 
 const said = [];
 const say = (where, text) => said.push([where, text]);

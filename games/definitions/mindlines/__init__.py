@@ -127,4 +127,7 @@ DEFINITION = GameDefinition(
             " live only."
         )
     ),
+    scripts=tuple(
+        f"js/games/mindlines/{part}.js" for part in ("words", "geometry", "board", "view", "fit", "input")
+    ),
 )
