@@ -1,4 +1,4 @@
-"""Line Up!'s game screen (static/js/games/lineup.js) in a real browser.
+"""Line Up!'s game screen (static/js/games/lineup/) in a real browser.
 
 The first tests drive the module directly: each "device" is a page holding only the module, its CSS and a
 stand-in for the page controller (the ``ctx`` of docs/frontend.md), while the rules run in this process
@@ -17,7 +17,7 @@ import pytest
 
 from games.engine.core import IllegalAction
 from games.engine.lineup import right_count
-from tests.browser.harness import ROOT, in_time, open_device
+from tests.browser.harness import MORPH_JS, ROOT, in_time, open_device
 from tests.loading import engine_module
 
 pytestmark = [pytest.mark.browser]
@@ -565,6 +565,8 @@ def test_the_how_to_play_page_has_a_practice_rack_that_scores_the_rulebooks_exam
     request.user = AnonymousUser()
     html = render_to_string("games/lineup/how_to_play.html", request=request)
     page_file = tmp_path / "how_to_play.html"
+    # The morph library is served from node_modules (config/settings.py's STATICFILES_DIRS).
+    html = html.replace('src="/static/vendor/idiomorph/', f'src="{MORPH_JS.parent.as_uri()}/')
     page_file.write_text(html.replace('src="/static/', f'src="{ROOT.as_uri()}/static/'), encoding="utf-8")
     page = new_page(width=1024, height=768)
     errors = []

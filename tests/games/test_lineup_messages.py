@@ -1,6 +1,6 @@
 """Every message Line Up! can show, filled in as it is shown, reads as English: "an orange space" (not
 "a orange"), no doubled words or punctuation ("Line Up!."), no sentence in lowercase, no "space the
-5-space". The templates are read from the screen's module (static/js/games/lineup.js) and the rules
+5-space". The templates are read from the screen's scripts (static/js/games/lineup/) and the rules
 (games/engine/lineup/); the browser tests check the same on every live screen (test_lineup_fit.py)."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import re
 import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-MODULE = ROOT / "static" / "js" / "games" / "lineup.js"
+SCREEN = ROOT / "static" / "js" / "games" / "lineup"
 ENGINE = ROOT / "games" / "engine" / "lineup"
 
 STRING = r'"((?:[^"\\]|\\.)*)"'
@@ -23,7 +23,7 @@ PLACEHOLDER = re.compile(r"%\((\w+)\)s")
 
 
 def templates() -> list[str]:
-    js = MODULE.read_text()
+    js = "\n".join(script.read_text() for script in sorted(SCREEN.glob("*.js")))
     found = JS_GETTEXT.findall(js)
     for one, other in JS_NGETTEXT.findall(js):
         found += [one, other]
@@ -98,7 +98,7 @@ def test_every_message_reads_as_english(template):
 
 
 def test_zone_names_carry_their_article_and_the_5_space_is_not_a_numbered_space():
-    js = MODULE.read_text()
+    js = "\n".join(script.read_text() for script in sorted(SCREEN.glob("*.js")))
     for zone in ("a purple space", "an orange space", "a pink space"):
         assert f'gettext("{zone}")' in js
     assert "%(team)s moves %(spaces)s to the 5-space (%(why)s)." in templates()

@@ -51,7 +51,9 @@ def test_how_to_play_has_a_practice_rack_with_the_same_planets():
     assert 'data-lineup-try data-answer="2,5,3,1,4"' in html
     for card, km in ((1, "12,756"), (2, "142,984"), (3, "49,528"), (4, "6,792"), (5, "120,536")):
         assert f'data-try-card="{card}" data-display="{km} km"' in html
-    assert "/static/js/games/lineup.js" in html and "/jsi18n/" in html
+    assert "/static/vendor/idiomorph/idiomorph.js" in html and "/jsi18n/" in html
+    for script in definition("lineup").screen_scripts:
+        assert f'<script src="/static/{script}" defer>' in html
 
 
 def test_how_to_play_explains_every_space_the_team_rack_and_the_keys():

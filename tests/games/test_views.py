@@ -171,7 +171,7 @@ def test_a_student_sees_open_games_and_joins_with_one_tap(student_client, ava, s
     client.post(reverse("games:play_join", args=[session.pk]))
     assert Participant.objects.filter(session=session, student=ava).exists()
     page = client.get(reverse("games:play", args=[session.pk])).content.decode()
-    assert "data-live-session" in page and "js/games/lineup.js" in page
+    assert "data-live-session" in page and "js/games/lineup/view.js" in page
 
 
 def test_a_student_of_another_class_cannot_see_or_join(student_client, cleo, session, ms_rivera):

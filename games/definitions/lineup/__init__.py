@@ -157,4 +157,8 @@ DEFINITION = GameDefinition(
     add_content=add_content,
     # One student orders for the blue team; the computer plays the yellow team on the same board.
     homework=HomeworkForm(timers=("answer_seconds",), computer_players=(1, 1)),
+    # practice.js: the How to play page's practice rack (it draws nothing on a live page).
+    scripts=tuple(
+        f"js/games/lineup/{part}.js" for part in ("words", "board", "panels", "view", "input", "practice")
+    ),
 )
