@@ -21,10 +21,10 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from .kinds import kind as bank_kind
-from .kinds.base import LIST_SEPARATOR
 from classrooms.csv_quotes import unclosed_quote_line
 
+from .kinds import kind as bank_kind
+from .kinds.base import LIST_SEPARATOR
 from .validation import parse_number
 
 
