@@ -10,6 +10,7 @@ the dict its game's engine takes (the shape of one entry of the shipped files in
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -112,6 +113,9 @@ class BankKind:
     position_group: ClassVar[tuple[str, ...]] = ()
     #: A school's own items belong to one of its word lists (and are changed by the list's author).
     on_word_lists: ClassVar[bool] = False
+    #: How a value of its ``choice_filter`` reads in the reader's language (a shipped theme's or subject's
+    #: name): set by the game whose content it is (``games.apps``), since the names are the game's own.
+    choice_label: Callable[[str], str] | None = None
     #: A school may flag or retire its questions from the item analysis.
     reviewable: ClassVar[bool] = False
     #: Its questions rotate per class (QuestionUse: no repeats until the bank is used up). One kind only:
@@ -213,6 +217,10 @@ class BankKind:
         return self.shipped_items()
 
     # --- the bank pages ----------------------------------------------------------------------------
+
+    def choice_name(self, value: str) -> str:
+        """A value of the ``choice_filter`` as the bank page's filter lists it."""
+        return str(self.choice_label(value)) if self.choice_label is not None else value
 
     def filter_fields(self, choices: list[str], word_lists: Any = ()) -> dict[str, forms.Field]:
         """The bank page's filter fields besides the search box and whose items (``choices``: the

@@ -150,7 +150,7 @@ class ConceptKind(BankKind):
                 label=_("Difficulty"), choices=ANY + list(Concept.Difficulty.choices), required=False
             ),
             "theme": forms.ChoiceField(
-                label=_("Theme"), choices=ANY + [(t, t) for t in choices], required=False
+                label=_("Theme"), choices=ANY + [(t, self.choice_name(t)) for t in choices], required=False
             ),
             "word_list": forms.TypedChoiceField(
                 label=_("Word list"),

@@ -290,7 +290,7 @@ class LineupKind(BankKind):
                 empty_value=None,
             ),
             "subject": forms.ChoiceField(
-                label=_("Subject"), choices=ANY + [(s, s) for s in choices], required=False
+                label=_("Subject"), choices=ANY + [(s, self.choice_name(s)) for s in choices], required=False
             ),
             # The shipped questions come in each language's edition (the same ids in every language).
             "language": forms.ChoiceField(

@@ -9,6 +9,8 @@ from typing import Any
 
 from django import forms
 from django.db.models import Case, Count, F, Max, Q, QuerySet, Value, When
+from django.utils.functional import lazy
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from classrooms.models import Level, School
@@ -37,6 +39,17 @@ CATEGORY_ORDER = Case(
 )
 
 
+def _question_help_now() -> str:
+    return gettext(
+        "Missing Word: a sentence with one gap written ____. Crossword Clues: the clue. "
+        "Multiple Choice: the question. Spelling: leave empty for “%(prompt)s”."
+    ) % {"prompt": gettext(SPELLING_PROMPT)}
+
+
+#: Filled in when a page shows it, in that page's language (``%`` on a lazy text is done at once: at import).
+_question_help = lazy(_question_help_now, str)
+
+
 class WordUpQuestionForm(forms.Form):
     id = IdField()
     level = forms.TypedChoiceField(label=_("Level"), choices=Level.choices, coerce=int, initial=3)
@@ -45,11 +58,7 @@ class WordUpQuestionForm(forms.Form):
         label=_("Question"),
         max_length=200,
         required=False,
-        help_text=_(
-            "Missing Word: a sentence with one gap written ____. Crossword Clues: the clue. "
-            "Multiple Choice: the question. Spelling: leave empty for “%(prompt)s”."
-        )
-        % {"prompt": SPELLING_PROMPT},
+        help_text=_question_help(),
     )
     sentence = forms.CharField(
         label=_("Spoken sentence (Spelling only)"),

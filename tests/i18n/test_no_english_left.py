@@ -47,20 +47,7 @@ DATA = re.compile(
 OWN_NAMES = {name for _code, name in settings.LANGUAGES}
 #: English still on the pages, each to be fixed where it is made: the walk fails when one is gone too, so
 #: its entry is taken out here. All are made by questions/forms.py.
-KNOWN = {
-    # The concept bank's Theme filter lists the themes by their keys: its choices should be
-    # (theme, games.templatetags.game_words.theme_name(theme)).
-    ("questions:bank concepts", "nature"),
-    # The Line Up! bank's Subject filter likewise: (subject, game_words.subject_name(subject)).
-    ("questions:bank lineup", "science"),
-    # The Question field's help text is interpolated when the module loads, before any language is
-    # active: it should stay lazy (django.utils.text.format_lazy).
-    (
-        "questions:item_create wordup",
-        "Missing Word: a sentence with one gap written ____. Crossword Clues: the clue. Multiple Choice: "
-        "the question. Spelling: leave empty for “Listen and spell the word.”.",
-    ),
-}
+KNOWN: set[tuple[str, str]] = set()
 ISOLATED = re.compile("\u2068[^\u2069]*\u2069")
 #: Elements whose text is data, not interface: a name or a bank's words (`bdi`); scripts and code.
 SKIPPED_TAGS = {"bdi", "script", "style", "code"}
