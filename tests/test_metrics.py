@@ -278,8 +278,10 @@ def test_observing_a_figure_costs_microseconds():
 
 
 @pytest.mark.django_db
-def test_the_embedded_brokers_waiting_messages_are_the_queue_depth(tmp_path, monkeypatch):
+def test_the_embedded_brokers_waiting_messages_are_the_queue_depth(tmp_path, monkeypatch, settings):
     from config.celery import app
+
+    settings.REDIS_URL = ""  # the embedded broker, whatever the run's services
 
     monkeypatch.setitem(app.conf.broker_transport_options, "data_folder_in", str(tmp_path))
     for number in range(3):

@@ -48,6 +48,9 @@ class BankUse:
     #: Only the shipped decks (a school's own items are played as written lists, not from the bank).
     shipped_only: bool = False
     reviewable: bool = True
+    #: How the bank's filters name a value of the kind's own choice (a theme, a subject) in the reader's
+    #: language; without it the value itself is shown.
+    filter_label: Callable[[str], str] | None = None
 
 
 @dataclass(frozen=True)

@@ -252,4 +252,4 @@ def test_the_switcher_names_every_language_in_its_own_language_whatever_the_page
     form = form[: form.index("</form>")]
     names = re.findall(r'<option value="([^"]+)" lang="[^"]+"[^>]*>([^<]+)</option>', form)
     assert names == [("en", "English"), ("es", "Español"), ("pt-br", "Português (Brasil)"), ("ar", "العربية")]
-    assert re.search(r"</span> " + label + "</label>", form), form
+    assert re.search(r"</svg>\s*" + label + "</label>", form), form

@@ -148,6 +148,7 @@ DEFINITION = GameDefinition(
         group_label=lambda subject: dict(SPEC.settings["subject"].choices).get(
             subject, subject.replace("_", " ").capitalize()
         ),
+        filter_label=lambda subject: str(SUBJECT_LABELS.get(subject, subject)),
     ),
     kind=_("ordering quiz"),
     engine=LineUp,

@@ -11,6 +11,7 @@ from games.shipped import MINDLINES_LANGUAGES, difficulty_of_level, mindlines_co
 from questions.selectors import concepts_for
 
 from ..base import BankUse, GameDefinition, HomeworkForm, TableContent, build_config, with_bots
+from .pages import theme_name
 from .reports import MEASURES
 
 SPEC = GameSpec(
@@ -106,6 +107,7 @@ DEFINITION = GameDefinition(
         group_label=lambda difficulty: dict(SPEC.settings["difficulty"].choices).get(difficulty, difficulty),
         shipped_only=True,
         reviewable=False,
+        filter_label=theme_name,
     ),
     kind=_("draw and guess"),
     engine=MindTheLines,
