@@ -9,9 +9,11 @@ The PDF then holds every line in visual order, as PDFs do; each glyph's ToUnicod
 it stands for (an initial, medial or final form of the letter), so a reader that copies the text (or
 pypdf) turns each right-to-left run back into logical order.
 
-The algorithm is the part of UAX #9 the reports need: one paragraph level, no explicit embeddings or
-isolates (their controls count as neutrals), weak types (W1-W7), paired brackets (N0), neutrals (N1-N2),
-implicit levels (I1-I2) and reordering (L1-L2)."""
+The algorithm is the part of UAX #9 the reports need: one paragraph level, isolates (X5a-X5c, X6a: a
+name or a title put between FSI and PDI keeps its own order, so "Ava M." never shows as ".Ava M" on an
+Arabic card), no explicit embeddings (their controls count as neutrals), weak types (W1-W7), paired
+brackets (N0), neutrals (N1-N2), implicit levels (I1-I2) and reordering (L1-L2). The isolates' controls
+take no room and are not drawn."""
 
 from __future__ import annotations
 
@@ -23,8 +25,12 @@ from reportlab.pdfbase.ttfonts import ShapedStr, shapeStr
 from reportlab.platypus import Flowable
 
 _NEUTRAL = frozenset({"B", "S", "WS", "ON", "BN"})
-#: Explicit embeddings and isolates: the reports never need them, so they count as neutrals.
-_EXPLICIT = frozenset({"LRE", "RLE", "LRO", "RLO", "PDF", "LRI", "RLI", "FSI", "PDI"})
+#: Explicit embeddings and overrides: the reports never need them, so they count as neutrals.
+_EXPLICIT = frozenset({"LRE", "RLE", "LRO", "RLO", "PDF"})
+#: The isolates' controls: an isolate's text is laid out apart, and its controls count as neutrals outside.
+FSI, LRI, RLI, PDI = "\u2068", "\u2066", "\u2067", "\u2069"
+_INITIATORS = frozenset({FSI, LRI, RLI})
+_CONTROLS = _INITIATORS | {PDI}
 #: The paired brackets of rule N0 (Bidi_Paired_Bracket) among the characters the reports print.
 _CLOSING_OF = {"(": ")", "[": "]", "{": "}"}
 _CLOSERS = frozenset(_CLOSING_OF.values())
@@ -43,11 +49,47 @@ def has_rtl(text: str) -> bool:
     return any(unicodedata.bidirectional(char) in ("R", "AL") for char in text)
 
 
+def isolate(text: str, *, rtl: bool) -> str:
+    """``text`` (a name, a title) kept in its own order inside the text around it: between FSI and PDI on
+    a right-to-left card or when it holds right-to-left letters; as it is otherwise (it needs nothing)."""
+    return f"{FSI}{text}{PDI}" if rtl or has_rtl(text) else text
+
+
+def _isolates(text: str) -> list[tuple[int, int]]:
+    """The outermost isolates: (initiator's index, its PDI's index, or the text's end if it has none)."""
+    spans, depth, start = [], 0, 0
+    for index, char in enumerate(text):
+        if char in _INITIATORS:
+            if depth == 0:
+                start = index
+            depth += 1
+        elif char == PDI and depth:
+            depth -= 1
+            if depth == 0:
+                spans.append((start, index))
+    if depth:
+        spans.append((start, len(text)))
+    return spans
+
+
+def _first_strong(text: str) -> str:
+    """Rules P2-P3 for an FSI: the direction of the first strong letter outside nested isolates."""
+    depth = 0
+    for char in text:
+        if char in _INITIATORS:
+            depth += 1
+        elif char == PDI:
+            depth = max(depth - 1, 0)
+        elif not depth and unicodedata.bidirectional(char) in ("L", "R", "AL"):
+            return "L" if unicodedata.bidirectional(char) == "L" else "R"
+    return "L"
+
+
 def _types(text: str) -> list[str]:
     types = []
     for char in text:
         kind = unicodedata.bidirectional(char) or "L"
-        types.append("ON" if kind in _EXPLICIT else kind)
+        types.append("ON" if kind in _EXPLICIT or char in _CONTROLS else kind)
     return types
 
 
@@ -153,13 +195,34 @@ def _neutrals(types: list[str], embedding: str) -> None:
 
 def levels(text: str, *, rtl: bool) -> list[int]:
     """Each character's bidi level in a paragraph of ``text`` (right-to-left if ``rtl``)."""
-    base = 1 if rtl else 0
-    embedding = "R" if rtl else "L"
+    return _levels(text, 1 if rtl else 0)
+
+
+def _levels(text: str, base: int) -> list[int]:
+    """The levels of ``text`` laid out at ``base``: its isolates' text apart (rule X6a: outside it, an
+    isolate is its two controls side by side, neutrals), each at the next level of its own direction."""
+    spans = _isolates(text)
+    inside = {index for start, end in spans for index in range(start + 1, end)}
+    outside = [index for index in range(len(text)) if index not in inside]
+    found = [0] * len(text)
+    for index, level in zip(outside, _sequence_levels("".join(text[i] for i in outside), base), strict=True):
+        found[index] = level
+    for start, end in spans:
+        content = text[start + 1 : end]
+        direction = {LRI: "L", RLI: "R"}.get(text[start]) or _first_strong(content)
+        level = base + 1 + ((base % 2 == 0) == (direction == "L"))  # X5a-X5c: the next odd or even level
+        found[start + 1 : end] = _levels(content, level)
+    return found
+
+
+def _sequence_levels(text: str, base: int) -> list[int]:
+    """Rules W1-I2 over one isolating run sequence at ``base`` (its isolates' controls count as neutrals)."""
+    embedding = "R" if base % 2 else "L"
     types = _types(text)
     _weak(types, embedding)
     _brackets(text, types, embedding)
     _neutrals(types, embedding)
-    if rtl:  # I2
+    if base % 2:  # I2
         return [base + (kind != "R") for kind in types]
     return [base + {"R": 1, "EN": 2, "AN": 2}.get(kind, 0) for kind in types]  # I1
 
@@ -168,7 +231,9 @@ def visual_runs(text: str, line_levels: list[int], *, rtl: bool) -> list[tuple[s
     """One line's runs (each in logical order, with its level) in the order they show, left to right."""
     line_levels = list(line_levels)
     end = len(text)
-    while end and unicodedata.bidirectional(text[end - 1]) in ("WS", "BN"):  # L1: trailing spaces
+    while end and (
+        unicodedata.bidirectional(text[end - 1]) in ("WS", "BN") or text[end - 1] in _CONTROLS
+    ):  # L1
         end -= 1
         line_levels[end] = int(rtl)
     runs: list[list] = []
@@ -193,7 +258,10 @@ def visual_runs(text: str, line_levels: list[int], *, rtl: bool) -> list[tuple[s
 
 
 def _piece(run: str, level: int, font: str, size: float) -> tuple[str, float]:
-    """A run as drawn left to right, and its width."""
+    """A run as drawn left to right, and its width (an isolate's controls are not drawn)."""
+    run = "".join(char for char in run if char not in _CONTROLS)
+    if not run:
+        return "", 0.0
     if level % 2 and has_rtl(run):
         # HarfBuzz takes the run in logical order and gives its glyphs back left to right, joined (and with
         # brackets mirrored); each glyph is written as the character its ToUnicode entry names.

@@ -18,7 +18,7 @@ from games import services as game_services
 from questions import services as question_services
 from questions.models import WordList
 from reports.build import classrooms_build
-from tests.factories import enrolled_student, started_session
+from tests.factories import ClassroomFactory, enrolled_student, started_session
 from tests.reports.conftest import fact, finished_session
 
 pytestmark = pytest.mark.django_db
@@ -189,3 +189,68 @@ def test_the_dashboards_homework_list_isolates_each_class(client_of, class_7b, m
     )
     dashboard = client_of(ms_rivera).get(reverse("dashboard")).content.decode()
     assert '<span class="muted"><bdi>7B English</bdi></span>' in dashboard
+
+
+def _arabic(user):
+    user.language = "ar"
+    user.save()
+    return user
+
+
+def test_the_school_pages_isolate_every_class_teacher_and_school_name(
+    client_of, riverside, class_7b, ms_rivera, dr_patel, ava
+):
+    dashboard = client_of(_arabic(ms_rivera)).get(reverse("dashboard")).content.decode()
+    assert (
+        "<bdi>Ms Rivera</bdi>" in dashboard
+        and '<p class="muted"><bdi>Riverside Academy</bdi></p>' in dashboard
+    )
+    assert (
+        f'<h3><a href="{reverse("classroom_detail", args=[class_7b.pk])}"><bdi>7B English</bdi></a></h3>'
+        in (dashboard)
+    )
+    roster = client_of(ms_rivera).get(reverse("classroom_detail", args=[class_7b.pk])).content.decode()
+    assert f"<title>{FSI}7B English{PDI}" in roster and "<h1><bdi>7B English</bdi></h1>" in roster
+    assert "· <bdi>Riverside Academy</bdi></p>" in roster
+    overview = client_of(_arabic(dr_patel)).get(reverse("school_overview")).content.decode()
+    assert (
+        f"<title>{FSI}Riverside Academy{PDI}" in overview
+        and "<h1><bdi>Riverside Academy</bdi></h1>" in overview
+    )
+    assert "<bdi>7B English</bdi></a>" in overview and "<bdi>Ms Rivera</bdi>" in overview
+    assert "<li><bdi>Dr Patel</bdi> (<bdi>patel@riverside.example</bdi>)" in overview
+
+
+def test_the_join_and_homework_pages_isolate_the_class_and_its_students(
+    client, client_of, student_client, class_7b, ms_rivera, ava
+):
+    ClassroomFactory(school=class_7b.school, name="8A Science", teachers=[ms_rivera])  # the class menu shows
+    pick = client.get(
+        reverse("join_pick", args=[class_7b.join_code]), headers={"accept-language": "ar"}
+    ).content.decode()
+    assert "<h1><bdi>7B English</bdi>" in pick and "><bdi>Ava M.</bdi></a></li>" in pick
+    homework = client_of(_arabic(ms_rivera)).get(reverse("games:homework_new")).content.decode()
+    assert f">{FSI}7B English{PDI}</option>" in homework and "<bdi>7B English</bdi>" in homework
+    Student.objects.filter(pk=ava.pk).update(language="ar")
+    home = student_client(ava).get(reverse("student_home")).content.decode()
+    assert "<li><bdi>7B English</bdi></li>" in home
+
+
+def test_the_locked_cards_and_the_consoles_players_are_isolated(
+    client_of, class_7b, ms_rivera, ava, ben, settings
+):
+    from tests.security.test_locked_cards import lock
+
+    lock(class_7b, ava, settings)
+    session = started_session(class_7b, ms_rivera, [ava, ben], "lineup")
+    client = client_of(_arabic(ms_rivera))
+    dashboard = client.get(reverse("dashboard")).content.decode()
+    assert '<th scope="row"><bdi>Ava M.</bdi></th>' in dashboard
+    console = client.get(reverse("games:console", args=[session.pk])).content.decode()
+    assert "<li><bdi>Ava M.</bdi> · " in console
+
+
+def test_the_word_lists_page_isolates_each_lists_name(client_of, riverside, ms_rivera):
+    question_services.word_list_create(school=riverside, author=ms_rivera, name="Week 12")
+    page = client_of(_arabic(ms_rivera)).get("/games/mindlines/lists/").content.decode()
+    assert "><bdi>Week 12</bdi></a></h3>" in page

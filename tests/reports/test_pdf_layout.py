@@ -161,7 +161,7 @@ def test_a_long_wrong_answer_is_cut_at_a_word_with_an_ellipsis():
 def long_labels(class_7b, ms_rivera, ava, ben):
     """7B's weak spots with names longer than a chart's labels have room for: a Word Up category the
     game does not name (read as written), one long word, a Line Up! subject."""
-    categories = ["irregular_verbs_in_the_past_tense_and_more", "W" * 32, "missing_word"]
+    categories = ["irregular_verbs_in_past_tense_and_more", "W" * 32, "missing_word"]
     for day in (1, 2):
         word_up = finished_session(class_7b, "wordup", day=day, by=ms_rivera, students=[ava, ben])
         line_up = finished_session(class_7b, "lineup", day=day, by=ms_rivera, students=[ava, ben])

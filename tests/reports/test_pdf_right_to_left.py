@@ -93,7 +93,7 @@ def _shown(text: str, *, rtl_paragraph: bool = True) -> str:
     shown = ""
     for run, level in rtl.visual_runs(text, rtl.levels(text, rtl=rtl_paragraph), rtl=rtl_paragraph):
         shown += "".join(rtl._MIRROR.get(char, char) for char in reversed(run)) if level % 2 else run
-    return shown
+    return shown.replace(rtl.FSI, "").replace(rtl.PDI, "")  # the isolates' controls are not drawn
 
 
 @pytest.mark.parametrize(
@@ -101,7 +101,17 @@ def _shown(text: str, *, rtl_paragraph: bool = True) -> str:
     [
         # Arabic words from the right; a Latin name, a game's name and numbers left to right inside.
         ("تقرير Line Up! 85% عربي", "يبرع Line Up! 85% ريرقت"),
+        # Not isolated, a Latin name's closing full stop belongs to the Arabic line; isolated, to the name.
         ("تقرير التقدم: Ava M.", ".Ava M :مدقتلا ريرقت"),
+        (f"تقرير التقدم: {rtl.FSI}Ava M.{rtl.PDI}", "Ava M. :مدقتلا ريرقت"),
+        (f"{rtl.FSI}Line Up!{rtl.PDI}", "Line Up!"),
+        (
+            f"{rtl.FSI}7B English{rtl.PDI} · {rtl.FSI}Riverside Academy.{rtl.PDI} · ٣",
+            "٣ · Riverside Academy. · 7B English",
+        ),
+        # Nested, and one left open at the end of the line.
+        (f"عربي {rtl.FSI}Ava ({rtl.FSI}ليلى{rtl.PDI}).{rtl.PDI}", "Ava (ىليل). يبرع"),
+        (f"عربي {rtl.FSI}Ava M.", "Ava M. يبرع"),
         # Brackets follow what they enclose (rule N0): "(85%)" stays whole after a Latin name.
         ("Line Up! (85%) لا بأس", "سأب ال Line Up! (85%)"),
         ("67% (4/6)", "(4/6) 67%"),
@@ -113,8 +123,33 @@ def test_a_mixed_line_shows_each_run_in_its_own_direction(text, shown):
     assert _shown(text) == shown
 
 
+def test_a_name_is_isolated_on_an_arabic_card_or_when_it_is_arabic_and_left_alone_otherwise():
+    assert rtl.isolate("Ava M.", rtl=True) == f"{rtl.FSI}Ava M.{rtl.PDI}"
+    assert rtl.isolate("ليلى م.", rtl=False) == f"{rtl.FSI}ليلى م.{rtl.PDI}"
+    assert rtl.isolate("Ava M.", rtl=False) == "Ava M."
+
+
+def test_the_isolates_controls_take_no_room_and_are_never_drawn():
+    pdf._register_fonts()
+    plain = rtl.visual("تقرير Ava M.", rtl.levels("تقرير Ava M.", rtl=True), rtl=True, font=pdf.FONT, size=10)
+    text = f"تقرير {rtl.FSI}Ava M.{rtl.PDI}"
+    drawn, width = rtl.visual(text, rtl.levels(text, rtl=True), rtl=True, font=pdf.FONT, size=10)
+    assert width == plain[1] and rtl.FSI not in str(drawn) and rtl.PDI not in str(drawn)
+    assert pdf.printable(text) == text  # kept for the layout, not replaced by "?"
+
+
+def test_an_arabic_card_keeps_a_latin_names_full_stop_with_the_name(built, client_of, ms_rivera, ava):
+    ava.display_name = "Ava M."
+    ava.save()
+    raw = _card(_in_arabic(client_of, ms_rivera), reverse("reports:student_pdf", args=[built.pk, ava.pk]))
+    assert "Ava M." in raw and ".Ava M" not in raw
+
+
 def test_a_left_to_right_line_with_an_arabic_name_keeps_its_order():
     assert _shown("Progress report: ليلى (7B)", rtl_paragraph=False) == "Progress report: ىليل (7B)"
+    # An isolate takes its direction from its first letter: the Arabic name's full stop stays with it.
+    isolated = f"Progress report: {rtl.FSI}ليلى م.{rtl.PDI}"
+    assert _shown(isolated, rtl_paragraph=False) == "Progress report: .م ىليل"
 
 
 def test_a_long_arabic_paragraph_breaks_into_lines_in_reading_order():

@@ -101,7 +101,7 @@ def test_the_teacher_typing_the_code_on_a_waiting_device_lets_that_device_in(
     device, code = waiting_device(class_7b, ava)
     teacher = client_of(ms_rivera)
     page = teacher.get(reverse("dashboard")).content.decode()
-    assert re.search(r"Ava M\.</th>(\s*<td>[^<]*</td>){2}\s*<td>1 · Chromebook</td>", page)  # waiting
+    assert re.search(r"Ava M\.</bdi></th>(\s*<td>[^<]*</td>){2}\s*<td>1 · Chromebook</td>", page)  # waiting
     page = carry_on(device).content.decode()
     assert "Your teacher has not let this device in yet." in page and "Chromebook" in page
     assert STUDENT_SESSION_KEY not in device.session
