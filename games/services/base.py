@@ -31,6 +31,12 @@ def is_bot(player: str) -> bool:
     return player.startswith(BOT_PREFIX)
 
 
+def any_bot(players: list[str]) -> bool:
+    """Whether any of ``players`` is a computer player: one scan, in C, of their ids joined (ids hold no
+    NUL), as a table of 2000 students asks it after every move of a burst."""
+    return ("\0" + "\0".join(players)).find("\0" + BOT_PREFIX) != -1
+
+
 def _control(session: GameSession, actor: User | None, kind: str, detail: dict | None = None) -> None:
     SessionControl.objects.create(session=session, actor=actor, kind=kind, detail=detail or {})
 

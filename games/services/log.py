@@ -17,7 +17,7 @@ from .. import broadcast
 from ..definitions import get_engine
 from ..engine import core
 from ..models import GameTable, TableLogEntry
-from .base import BOT_THINK_SECONDS, is_bot
+from .base import BOT_THINK_SECONDS, any_bot, is_bot
 from .rows import entry_insert, table_update
 from .wrapup import queue_tables_facts, session_finish_if_done
 
@@ -190,7 +190,7 @@ def _bot_due(engine, state, now: float) -> float | None:
     through their indexes alone (see ``play.clock_sweep``)."""
     if engine.is_over(state) or (state.get("clock") or {}).get("paused"):
         return None
-    if not any(is_bot(p) for p in engine.current_players(state)):
+    if not any_bot(engine.current_players(state)):
         return None
     return now + BOT_THINK_SECONDS
 

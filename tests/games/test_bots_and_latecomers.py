@@ -170,3 +170,23 @@ def test_mindlines_latecomers_let_in_together_share_tables_of_the_games_size(cla
     sizes = [len(table.config["players"]) for table in new_tables]
     assert sizes == [5, 4]  # at most 8 a group, as at the start; no computer player needed
     assert not any(p.get("bot") for table in new_tables for p in table.config["players"])
+
+
+@pytest.mark.parametrize(
+    "players",
+    [
+        [],
+        ["s1"],
+        ["s1", "s2", "bot1"],
+        ["bot-2"],
+        ["s1", "robot", "sbot"],
+        ["s\nbot"],
+        [f"s{n}" for n in range(2000)],
+    ],
+)
+def test_a_table_has_a_computer_player_exactly_when_one_of_its_ids_is_a_computers(players):
+    """The scan over the ids joined says what asking each id says (a computer's id starts with its prefix,
+    and only there)."""
+    from games.services.base import any_bot, is_bot
+
+    assert any_bot(players) == any(is_bot(player) for player in players)
