@@ -21,6 +21,7 @@ from tests.browser.fit import (
     PROJECTORS,
     assert_accessible,
     assert_fits,
+    assert_inside,
     assert_names_readable,
     screenshot,
 )
@@ -369,3 +370,17 @@ def test_no_serious_accessibility_problem_on_the_device_the_projector_and_the_co
     assert_accessible(console, label="Line-it console")
     # Nothing sideways on the console, and each table's controls in reach.
     assert_fits(console, ".table-controls button", label="Line-it console", viewports=CONSOLES)
+
+
+def test_the_consoles_table_shows_every_column_of_the_scores_on_every_teachers_screen(
+    lineit_table, live_site, signed_in, ms_rivera
+):
+    """The console gave each table a third of the page: Bets and Score were cut off, even at 1920."""
+    session, table, _pages = lineit_table
+    bot_moves(table, lambda s: s["round"] >= 2)
+    console = signed_in(live_site, user=ms_rivera, width=1920, height=1080)
+    console.goto(f"{live_site}/sessions/{session.pk}/")
+    console.locator(".lineit--compact").wait_for()
+    screenshot(console, "Line-it console table 1920")
+    cells = ".lineit-compact__table th, .lineit-compact__table td"
+    assert_inside(console, cells, ".table-card", label="Line-it console table", viewports=CONSOLES)
