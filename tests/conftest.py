@@ -57,8 +57,10 @@ def _isolated(tmp_path):
 
     Takes no ``settings`` fixture on purpose: some engine tests use ``settings`` as a parameter name."""
     from channels.layers import channel_layers
+    from django.conf import settings as django_settings
     from django.core.cache import cache
     from django.test import override_settings
+    from django.utils import translation
 
     from games import fields, outbox
     from games.definitions import wordup
@@ -77,6 +79,9 @@ def _isolated(tmp_path):
     # locks and connections bound to the loop that made them.
     channel_layers.backends = {}
     _channels_closes_connections_again()
+    # A request in another language leaves it active in this thread (LocaleMiddleware does not put it
+    # back): a page the next test renders outside a request would come out in Arabic.
+    translation.activate(django_settings.LANGUAGE_CODE)
 
 
 def _channels_closes_connections_again() -> None:

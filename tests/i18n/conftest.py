@@ -4,7 +4,6 @@ message uses) whatever the real catalogs in locale/ hold. Entries in LOCALE_PATH
 from __future__ import annotations
 
 import pytest
-from django.utils import translation
 
 from classrooms import languages
 from config import i18n, msgfmt
@@ -63,10 +62,3 @@ def catalogs(tmp_path, settings):
     yield locale
     languages.catalog_version.cache_clear()
     i18n._BUILT.clear()
-
-
-@pytest.fixture(autouse=True)
-def _the_default_language_after_each_test(settings):
-    """A page in Arabic leaves its language active in this thread: the next test starts in English."""
-    yield
-    translation.activate(settings.LANGUAGE_CODE)
