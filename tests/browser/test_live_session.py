@@ -39,7 +39,9 @@ def test_a_whole_session_with_a_dropped_connection_a_pause_and_results(
     console.get_by_role("link", name="Schedule a game").click()
     console.get_by_label("Game", exact=True).select_option("lineup")
     console.locator("#id_title").fill("Planets and rivers")
-    console.get_by_role("spinbutton", name="Seconds to answer").fill("120")
+    # Line Up!'s own: Word Up has a "Seconds to answer" too, shown until the form's script has run.
+    line_up = console.locator("[data-game-settings='lineup']")
+    line_up.get_by_role("spinbutton", name="Seconds to answer").fill("120")
     console.get_by_role("button", name="Schedule for the start time").click()
     console.get_by_role("heading", name="Planets and rivers").wait_for()
     session = GameSession.objects.get(title="Planets and rivers")
