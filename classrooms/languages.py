@@ -17,13 +17,17 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import unicodedata
 from pathlib import Path
 
 from django.conf import settings
-from django.utils.translation import get_supported_language_variant
+from django.utils.translation import get_language_bidi, get_supported_language_variant
 from django.utils.translation.trans_real import parse_accept_lang_header
 
 from .models import Membership
+
+#: Unicode's first-strong isolate and its end: text between them keeps its own direction in the text around.
+FSI, PDI = "\u2068", "\u2069"
 
 #: The session key the switcher's choice is kept under for this visit.
 LANGUAGE_CHOICE_KEY = "classplay_language"
@@ -86,3 +90,19 @@ def catalog_version() -> str:
             stat = compiled.stat()
             fingerprint.update(f"{compiled}:{stat.st_mtime_ns}:{stat.st_size}".encode())
     return fingerprint.hexdigest()[:12]
+
+
+def has_right_to_left(text: str) -> bool:
+    """Whether ``text`` holds a right-to-left letter (Arabic, Hebrew...)."""
+    return any(unicodedata.bidirectional(character) in ("R", "AL") for character in text)
+
+
+def isolated(value) -> str:
+    """``value`` (a name, a title) between FSI and PDI, where no markup can go (a page's <title>, an
+    attribute, a PDF's line), on a right-to-left page or around right-to-left text. A left-to-right name on
+    a left-to-right page needs none, and is left as it is, so that an accessible name ("Login card for Ben
+    K.") reads and is found as written by assistive tools that match it."""
+    text = str(value)
+    if get_language_bidi() or has_right_to_left(text):
+        return f"{FSI}{text}{PDI}"
+    return text

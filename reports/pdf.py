@@ -19,6 +19,8 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.platypus import Flowable, KeepTogether, Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 
+from classrooms.languages import isolated
+
 from . import catalog, charts, present, rtl
 
 _FONTS_DIR = Path(reportlab.__file__).parent / "fonts"
@@ -68,12 +70,6 @@ def printable(text: str) -> str:
 def _rtl() -> bool:
     """Whether the card is in a right-to-left language (Arabic): its text starts on the right."""
     return translation.get_language_bidi()
-
-
-def _own(text: str) -> str:
-    """A name (a student's, class's, school's or game's) or a question's text kept in its own order in the
-    card's text: "Ava M." and "Line Up!" on an Arabic card, never ".Ava M" or "!Line Up"."""
-    return rtl.isolate(str(text), rtl=_rtl())
 
 
 def _styles():
@@ -248,15 +244,15 @@ def _document(story: list, *, title: str, pagesize=A4) -> bytes:
 def student_card(*, student, classroom, report, summaries, mode: str = present.BOTH) -> bytes:
     """A student's card of live games, homework or both (``report`` as that mode shows it)."""
     styles = _styles()
-    view = present.student_view(report, summaries, name=_own(student.display_name), mode=mode)
+    view = present.student_view(report, summaries, name=isolated(student.display_name), mode=mode)
     totals = view["totals"]
     story = [
-        _p(_("Progress report: %(name)s") % {"name": _own(student.display_name)}, styles["title"]),
+        _p(_("Progress report: %(name)s") % {"name": isolated(student.display_name)}, styles["title"]),
         _p(
             _("%(class)s · %(school)s · built %(date)s")
             % {
-                "class": _own(classroom.name),
-                "school": _own(classroom.school.name),
+                "class": isolated(classroom.name),
+                "school": isolated(classroom.school.name),
                 "date": date_format(timezone.localtime(report.built_at), "j F Y"),
             },
             styles["muted"],
@@ -323,7 +319,7 @@ def student_card(*, student, classroom, report, summaries, mode: str = present.B
     if view["insights"]:
         story.append(_p(_("In each game"), styles["h2"]))
         for block in view["insights"]:
-            lines = [_p(_own(block["game"]), styles["body"])] + [
+            lines = [_p(isolated(block["game"]), styles["body"])] + [
                 _p("– " + line, styles["body"]) for line in block["lines"]
             ]
             story.append(KeepTogether(lines))
@@ -339,11 +335,11 @@ def class_card(*, classroom, context) -> bytes:
     data = context.get("data") or {"totals": {}, "sessions": [], "hardest": [], "wrong": []}
     totals = data.get("totals", {})
     story = [
-        _p(_("Class report: %(class)s") % {"class": _own(classroom.name)}, styles["title"]),
+        _p(_("Class report: %(class)s") % {"class": isolated(classroom.name)}, styles["title"]),
         _p(
             _("%(school)s · %(n)d students · built %(date)s")
             % {
-                "school": _own(classroom.school.name),
+                "school": isolated(classroom.school.name),
                 "n": len(context["rows"]),
                 "date": date_format(timezone.localtime(report.built_at), "j F Y") if report else "—",
             },
@@ -354,7 +350,7 @@ def class_card(*, classroom, context) -> bytes:
         Spacer(1, 6),
         _table(_class_totals(totals), width=CLASS_WIDTH),
     ]
-    for item in present.trend_charts(data.get("sessions", []), name=_own(classroom.name)):
+    for item in present.trend_charts(data.get("sessions", []), name=isolated(classroom.name)):
         story += [_p(item["chart"].title, styles["h2"]), _drawing(item["chart"], scale=1.0)]
     story += [_p(_("Students"), styles["h2"]), _student_table(context["rows"], mode)]
     if context.get("participation"):
@@ -367,8 +363,8 @@ def class_card(*, classroom, context) -> bytes:
         for item in data["hardest"]:
             rows.append(
                 [
-                    _own(item["label"]),
-                    _own(catalog.game_label(item["game"])),
+                    isolated(item["label"]),
+                    isolated(catalog.game_label(item["game"])),
                     f"{item['correct']}/{item['answered']} ({present.pct(item['share'])})",
                 ]
             )
@@ -378,8 +374,8 @@ def class_card(*, classroom, context) -> bytes:
         for item in data["wrong"]:
             rows.append(
                 [
-                    _own(item["label"]),
-                    _own(item["answer"]),
+                    isolated(item["label"]),
+                    isolated(item["answer"]),
                     item["times"],
                 ]
             )
@@ -411,7 +407,7 @@ def _student_table(rows, mode: str = present.BOTH) -> Table:
         rep = row.report
         body.append(
             [
-                _own(row.student.display_name),
+                isolated(row.student.display_name),
                 rep.answered if rep else 0,
                 *[_share(shares[row.student.pk].get(skill)) for skill in answered],
                 present.games_played(

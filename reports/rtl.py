@@ -24,11 +24,14 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import ShapedStr, shapeStr
 from reportlab.platypus import Flowable
 
+from classrooms.languages import FSI, PDI
+from classrooms.languages import has_right_to_left as has_rtl
+
 _NEUTRAL = frozenset({"B", "S", "WS", "ON", "BN"})
 #: Explicit embeddings and overrides: the reports never need them, so they count as neutrals.
 _EXPLICIT = frozenset({"LRE", "RLE", "LRO", "RLO", "PDF"})
 #: The isolates' controls: an isolate's text is laid out apart, and its controls count as neutrals outside.
-FSI, LRI, RLI, PDI = "\u2068", "\u2066", "\u2067", "\u2069"
+LRI, RLI = "\u2066", "\u2067"
 _INITIATORS = frozenset({FSI, LRI, RLI})
 _CONTROLS = _INITIATORS | {PDI}
 #: The paired brackets of rule N0 (Bidi_Paired_Bracket) among the characters the reports print.
@@ -42,17 +45,6 @@ _MIRROR = {"(": ")", ")": "(", "[": "]", "]": "[", "{": "}", "}": "{", "<": ">",
     "›": "‹",
 }
 _WORD = re.compile(r"\S+")
-
-
-def has_rtl(text: str) -> bool:
-    """Whether ``text`` holds a right-to-left letter (Arabic, Hebrew...)."""
-    return any(unicodedata.bidirectional(char) in ("R", "AL") for char in text)
-
-
-def isolate(text: str, *, rtl: bool) -> str:
-    """``text`` (a name, a title) kept in its own order inside the text around it: between FSI and PDI on
-    a right-to-left card or when it holds right-to-left letters; as it is otherwise (it needs nothing)."""
-    return f"{FSI}{text}{PDI}" if rtl or has_rtl(text) else text
 
 
 def _isolates(text: str) -> list[tuple[int, int]]:

@@ -1,11 +1,10 @@
-import unicodedata
-
 from django import template
 from django.conf import settings
 from django.urls import reverse
 from django.utils.html import format_html
-from django.utils.translation import get_language, get_language_bidi
+from django.utils.translation import get_language
 
+from classrooms import languages
 from classrooms.languages import catalog_version
 
 register = template.Library()
@@ -33,15 +32,5 @@ def bdi(value) -> str:
 
 @register.filter
 def isolated(value) -> str:
-    """The same where no markup can go (a page's <title>, an attribute): the Unicode isolates FSI … PDI,
-    on a right-to-left page or around right-to-left text. A left-to-right name on a left-to-right page
-    needs none, and is left as it is, so that an accessible name ("Login card for Ben K.") reads and is
-    found as written by assistive tools that match it."""
-    text = str(value)
-    if get_language_bidi() or _has_right_to_left(text):
-        return f"\u2068{text}\u2069"
-    return text
-
-
-def _has_right_to_left(text: str) -> bool:
-    return any(unicodedata.bidirectional(character) in ("R", "AL") for character in text)
+    """The same where no markup can go (a page's <title>, an attribute): see ``languages.isolated``."""
+    return languages.isolated(value)

@@ -123,12 +123,6 @@ def test_a_mixed_line_shows_each_run_in_its_own_direction(text, shown):
     assert _shown(text) == shown
 
 
-def test_a_name_is_isolated_on_an_arabic_card_or_when_it_is_arabic_and_left_alone_otherwise():
-    assert rtl.isolate("Ava M.", rtl=True) == f"{rtl.FSI}Ava M.{rtl.PDI}"
-    assert rtl.isolate("ليلى م.", rtl=False) == f"{rtl.FSI}ليلى م.{rtl.PDI}"
-    assert rtl.isolate("Ava M.", rtl=False) == "Ava M."
-
-
 def test_the_isolates_controls_take_no_room_and_are_never_drawn():
     pdf._register_fonts()
     plain = rtl.visual("تقرير Ava M.", rtl.levels("تقرير Ava M.", rtl=True), rtl=True, font=pdf.FONT, size=10)
