@@ -8,12 +8,13 @@ few moments the message each viewer's screen gets. Run it again after the engine
 
 from __future__ import annotations
 
-import json
+import functools
 from collections.abc import Callable
 from pathlib import Path
 
 from games.engine import core
 from games.engine.faces import Faces
+from tests.js import recording
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = Path(__file__).with_name("fixtures") / "faces"
@@ -21,23 +22,8 @@ SEED = "record-faces-0"
 GAME = Faces()
 PLAYERS = [{"id": "p1", "name": "Ava M."}, {"id": "p2", "name": "Ben K."}]
 
-
-def viewer_of(role: str, player: str | None) -> dict:
-    return {"role": role, "player": player} if role == "player" else {"role": role}
-
-
-def write(
-    name: str, state: dict, seq: int, role: str, player: str | None = None, compact: bool = False
-) -> Path:
-    """One fixture: the page controller's message for one viewer (the engine's view, as JSON sends it)
-    and that viewer's ctx."""
-    status = "finished" if state["phase"] == "over" else "playing"
-    view = json.loads(json.dumps(GAME.view(state, viewer_of(role, player))))
-    table = {"table": 7, "number": 1, "seq": seq, "status": status, "view": view}
-    fixture = {"ctx": {"role": role, "player": player, "compact": compact}, "table": table}
-    path = FIXTURES / f"{name}.json"
-    path.write_text(json.dumps(fixture, indent=1, ensure_ascii=False) + "\n", "utf-8")
-    return path
+#: write(name, state, seq, role, player=None, compact=False): one fixture of this game's.
+write = functools.partial(recording.write_fixture, FIXTURES, GAME)
 
 
 def other(player: str) -> str:
@@ -76,29 +62,17 @@ def record_moment(name: str, state: dict, seq: int) -> list[Path]:
 
 
 def record() -> list[Path]:
-    FIXTURES.mkdir(parents=True, exist_ok=True)
     config = {**GAME.default_config, "players": PLAYERS}
     state = GAME.setup(config, SEED, now=0.0)
     rng = core.Rng(f"bots:{SEED}")
     written: list[Path] = []
-    seq, now = 1, 0.0
-    found: set[str] = set()
-    while state["phase"] != "over":
-        for name, holds in MOMENTS.items():
-            if name not in found and holds(state):
-                found.add(name)
-                written += record_moment(name, state, seq)
-        player = GAME.current_players(state)[0]
-        now += 1.0
-        state, _events = GAME.apply(state, player, GAME.bot_action(state, player, rng), now)
-        seq += 1
-    missing = set(MOMENTS) - found
-    if missing:
-        raise SystemExit(f"the seeded match never reached {', '.join(sorted(missing))}: try another SEED")
-    written.append(write("over.player", state, seq, "player", "p1"))
-    written.append(write("over.other", state, seq, "player", "p2"))
-    written.append(write("over.console", state, seq, "teacher", compact=True))
-    written.append(write("over.projector", state, seq, "projector"))
+    for name, moment, seq in recording.first_moments(GAME, state, MOMENTS, rng):
+        if name != "over":
+            written += record_moment(name, moment, seq)
+    written.append(write("over.player", moment, seq, "player", "p1"))
+    written.append(write("over.other", moment, seq, "player", "p2"))
+    written.append(write("over.console", moment, seq, "teacher", compact=True))
+    written.append(write("over.projector", moment, seq, "projector"))
     return written
 
 

@@ -7,13 +7,14 @@ gets. Run it again after the engine's view changes (docs/frontend.md, "Recorded 
 
 from __future__ import annotations
 
-import json
+import functools
 from collections.abc import Callable
 from pathlib import Path
 
 from games.engine import core
 from games.engine.lineit import LineIt
 from games.engine.lineit.rules import HAND_LIMIT
+from tests.js import recording
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = Path(__file__).with_name("fixtures") / "lineit"
@@ -21,23 +22,8 @@ SEED = "record-lineit-0"
 GAME = LineIt()
 PLAYERS = [{"id": "p1", "name": "Ava M."}, {"id": "p2", "name": "Ben K."}, {"id": "p3", "name": "Cleo D."}]
 
-
-def viewer_of(role: str, player: str | None) -> dict:
-    return {"role": role, "player": player} if role == "player" else {"role": role}
-
-
-def write(
-    name: str, state: dict, seq: int, role: str, player: str | None = None, compact: bool = False
-) -> Path:
-    """One fixture: the page controller's message for one viewer (the engine's view, as JSON sends it)
-    and that viewer's ctx."""
-    status = "finished" if state["phase"] == "over" else "playing"
-    view = json.loads(json.dumps(GAME.view(state, viewer_of(role, player))))
-    table = {"table": 7, "number": 1, "seq": seq, "status": status, "view": view}
-    fixture = {"ctx": {"role": role, "player": player, "compact": compact}, "table": table}
-    path = FIXTURES / f"{name}.json"
-    path.write_text(json.dumps(fixture, indent=1, ensure_ascii=False) + "\n", "utf-8")
-    return path
+#: write(name, state, seq, role, player=None, compact=False): one fixture of this game's.
+write = functools.partial(recording.write_fixture, FIXTURES, GAME)
 
 
 def turn(state: dict) -> dict:
@@ -66,28 +52,18 @@ def record() -> list[Path]:
     state = GAME.setup(config, SEED, now=0.0)
     rng = core.Rng(f"bots:{SEED}")
     written: list[Path] = []
-    seq, now = 1, 0.0
-    found: set[str] = set()
-    while state["phase"] != "over":
-        for name, holds in MOMENTS.items():
-            if name not in found and holds(state):
-                found.add(name)
-                mover = turn(state)["player"]
-                written.append(write(f"{name}.player", state, seq, "player", mover))
-                if name == "take":
-                    waiting = next(p["id"] for p in PLAYERS if p["id"] != mover)
-                    written.append(write("take.waiting", state, seq, "player", waiting))
-                    written.append(write("take.console", state, seq, "teacher", compact=True))
-                    written.append(write("take.projector", state, seq, "projector"))
-        player = GAME.current_players(state)[0]
-        now += 1.0
-        state, _events = GAME.apply(state, player, GAME.bot_action(state, player, rng), now)
-        seq += 1
-    missing = set(MOMENTS) - found
-    if missing:
-        raise SystemExit(f"the seeded game never reached {', '.join(sorted(missing))}: try another SEED")
-    written.append(write("over.player", state, seq, "player", "p1"))
-    written.append(write("over.projector", state, seq, "projector"))
+    for name, moment, seq in recording.first_moments(GAME, state, MOMENTS, rng):
+        if name == "over":
+            break
+        mover = turn(moment)["player"]
+        written.append(write(f"{name}.player", moment, seq, "player", mover))
+        if name == "take":
+            waiting = next(p["id"] for p in PLAYERS if p["id"] != mover)
+            written.append(write("take.waiting", moment, seq, "player", waiting))
+            written.append(write("take.console", moment, seq, "teacher", compact=True))
+            written.append(write("take.projector", moment, seq, "projector"))
+    written.append(write("over.player", moment, seq, "player", "p1"))
+    written.append(write("over.projector", moment, seq, "projector"))
     return written
 
 

@@ -8,32 +8,21 @@ messages"):
 
 from __future__ import annotations
 
-import json
+import functools
 from pathlib import Path
 
+from tests.js import recording
 from tests.loading import engine_module
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = Path(__file__).with_name("fixtures") / "lineup"
 h = engine_module("test_lineup_helpers")
 
-
-def write(
-    name: str, state: dict, seq: int, role: str, player: str | None = None, compact: bool = False
-) -> Path:
-    """One fixture: the page controller's message for one viewer and that viewer's ctx."""
-    viewer = {"role": role, "player": player} if role == "player" else {"role": role}
-    view = json.loads(json.dumps(h.GAME.view(state, viewer)))
-    status = "finished" if h.GAME.is_over(state) else "playing"
-    table = {"table": 7, "number": 1, "seq": seq, "status": status, "view": view}
-    fixture = {"ctx": {"role": role, "player": player, "compact": compact}, "table": table}
-    path = FIXTURES / f"{name}.json"
-    path.write_text(json.dumps(fixture, indent=1, ensure_ascii=False) + "\n", "utf-8")
-    return path
+#: write(name, state, seq, role, player=None, compact=False): one fixture of this game's.
+write = functools.partial(recording.write_fixture, FIXTURES, h.GAME)
 
 
 def record() -> list[Path]:
-    FIXTURES.mkdir(parents=True, exist_ok=True)
     written: list[Path] = []
     # Purple, round 1: blue answers on its rack (Ava or Ben is its captain).
     state = h.new_game()

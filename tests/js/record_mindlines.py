@@ -8,11 +8,12 @@ engine's view changes (docs/frontend.md, "Recorded view messages"):
 
 from __future__ import annotations
 
-import json
+import functools
 from pathlib import Path
 
 from games.engine.mindlines import MindTheLines, boards, rules
 from games.shipped import mindlines_concepts
+from tests.js import recording
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = Path(__file__).with_name("fixtures") / "mindlines"
@@ -20,20 +21,8 @@ SEED = "record-mindlines-0"
 GAME = MindTheLines()
 PLAYERS = [{"id": "p1", "name": "Ava M."}, {"id": "p2", "name": "Ben K."}, {"id": "p3", "name": "Cleo D."}]
 
-
-def write(
-    name: str, state: dict, seq: int, role: str, player: str | None = None, compact: bool = False
-) -> Path:
-    """One fixture: the page controller's message for one viewer and that viewer's ctx."""
-    status = "finished" if state["phase"] == "over" else "playing"
-    viewer = {"role": role, "player": player} if role == "player" else {"role": role}
-    view = json.loads(json.dumps(GAME.view(state, viewer)))
-    table = {"table": 7, "number": 1, "seq": seq, "status": status, "view": view}
-    fixture = {"ctx": {"role": role, "player": player, "compact": compact}, "table": table}
-    FIXTURES.mkdir(parents=True, exist_ok=True)
-    path = FIXTURES / f"{name}.json"
-    path.write_text(json.dumps(fixture, indent=1, ensure_ascii=False) + "\n", "utf-8")
-    return path
+#: write(name, state, seq, role, player=None, compact=False): one fixture of this game's.
+write = functools.partial(recording.write_fixture, FIXTURES, GAME)
 
 
 def first_line(state: dict, player: str) -> list[int]:
