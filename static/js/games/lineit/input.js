@@ -53,13 +53,8 @@
     state.pending = true;
     state.error = null;
     screen.redraw();
-    let sent;
-    try {
-      sent = Promise.resolve(screen.ctx.act(action));
-    } catch (error) {
-      sent = Promise.reject(error);
-    }
-    sent.then(
+    // ctx.act never throws: a refusal or a failed send rejects its promise.
+    Promise.resolve(screen.ctx.act(action)).then(
       () => {
         state.pending = false;
         state.selected = null;

@@ -74,13 +74,8 @@
     state.pending = true;
     state.problem = null;
     screen.redraw();
-    let sent;
-    try {
-      sent = Promise.resolve(screen.ctx.act(action));
-    } catch (error) {
-      sent = Promise.reject(error);
-    }
-    sent.then(
+    // ctx.act never throws: a refusal or a failed send rejects its promise.
+    Promise.resolve(screen.ctx.act(action)).then(
       (ack) => {
         if (ack && action.type === "accept") screen.ctx.announce(gettext("Answer accepted."));
       },
