@@ -95,6 +95,19 @@ def started_session(classroom, teacher, students, game, now=None, **settings):
     return services.session_start(session=session, by=teacher, now=now)
 
 
+def imported_word_list(school, teacher, csv_text: bytes, name: str = "Week 12"):
+    """A new word list of the school's, its concepts imported from ``csv_text`` (id,text,difficulty,theme)
+    as a teacher imports them on the question bank's page."""
+    from questions import services
+    from questions.models import WordList
+
+    preview = services.import_preview(
+        kind="concepts", school=school, user=teacher, data=csv_text, filename="w.csv", new_list_name=name
+    )
+    services.import_apply(preview=preview, school=school, by=teacher)
+    return WordList.objects.get(school=school, name=name)
+
+
 def open_assignment(classroom, teacher, game="wordup", **fields):
     """A homework of ``game`` for the class, opened an hour ago and due tomorrow."""
     from datetime import timedelta

@@ -16,9 +16,8 @@ from classrooms.models import Student
 from classrooms.templatetags.languages import isolated
 from games import services as game_services
 from questions import services as question_services
-from questions.models import WordList
 from reports.build import classrooms_build
-from tests.factories import ClassroomFactory, enrolled_student, started_session
+from tests.factories import ClassroomFactory, enrolled_student, imported_word_list, started_session
 from tests.reports.conftest import fact, finished_session
 
 pytestmark = pytest.mark.django_db
@@ -142,16 +141,7 @@ def test_the_question_bank_pages_isolate_the_lists_and_their_words(client_of, ri
     ms_rivera.language = "ar"
     ms_rivera.save()
     csv_text = b"id,text,difficulty,theme\nv-1,volcano,easy,nature\nv-2,hedgehog,easy,my pets\n"
-    checked = question_services.import_preview(
-        kind="concepts",
-        school=riverside,
-        user=ms_rivera,
-        data=csv_text,
-        filename="w.csv",
-        new_list_name="Week 12",
-    )
-    question_services.import_apply(preview=checked, school=riverside, by=ms_rivera)
-    week = WordList.objects.get(name="Week 12")
+    week = imported_word_list(riverside, ms_rivera, csv_text)
     client = client_of(ms_rivera)
     page = client.get(reverse("questions:word_list_detail", args=[week.pk])).content.decode()
     assert f"<title>{FSI}Week 12{PDI}" in page and "<h1><bdi>Week 12</bdi></h1>" in page

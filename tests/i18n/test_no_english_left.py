@@ -19,6 +19,7 @@ from questions import services as question_services
 from questions.models import Concept, LineupQuestion, VocabularyList, WordUpQuestion
 from questions.vocabulary import parse_vocabulary
 from reports.build import classrooms_build
+from tests.factories import imported_word_list
 from tests.questions.test_bank_views import LEGS
 from tests.reports.conftest import fact, finished_session
 
@@ -132,15 +133,7 @@ def school_with_everything(class_7b, ms_rivera, dr_patel, riverside, ava, ben):
                 fact(student, line_up, category="science", correct=right, item=f"l{index}", response="")
     classrooms_build([class_7b.pk])
     data = b"id,text,difficulty,theme\nv-1,volcano,easy,nature\n"
-    preview = question_services.import_preview(
-        kind="concepts",
-        school=riverside,
-        user=ms_rivera,
-        data=data,
-        filename="w.csv",
-        new_list_name="Week 12",
-    )
-    question_services.import_apply(preview=preview, school=riverside, by=ms_rivera)
+    imported_word_list(riverside, ms_rivera, data)
     question_services.item_create(
         kind="lineup", school=riverside, author=ms_rivera, data={**LEGS, "id": "legs"}
     )

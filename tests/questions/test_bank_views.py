@@ -10,6 +10,7 @@ from django.utils import translation
 
 from questions import services
 from questions.models import Concept, LineupQuestion, WordList, WordUpQuestion
+from tests.factories import imported_word_list
 
 pytestmark = pytest.mark.django_db
 
@@ -397,15 +398,7 @@ def test_mind_the_lines_themes_read_in_the_teachers_language(client_of, riversid
     ms_rivera.language = "es"
     ms_rivera.save()
     csv_text = b"id,text,difficulty,theme\nv-1,volcano,easy,nature\nv-2,hedgehog,easy,my pets\n"
-    checked = services.import_preview(
-        kind="concepts",
-        school=riverside,
-        user=ms_rivera,
-        data=csv_text,
-        filename="w.csv",
-        new_list_name="Week 12",
-    )
-    services.import_apply(preview=checked, school=riverside, by=ms_rivera)
+    imported_word_list(riverside, ms_rivera, csv_text)
     volcano = Concept.objects.get(key="v-1")
     client = client_of(ms_rivera)
     with translation.override("en"):  # the request's Spanish stays with the request
