@@ -19,7 +19,7 @@ from django.db.models import Count, Q, QuerySet
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
-from classrooms.models import School
+from classrooms.models import Level, School
 
 from ..models import ENGLISH, KEY_MAX_LENGTH, ItemReview, OwnedItem
 from ..validation import Problem, clean_text
@@ -32,6 +32,15 @@ LIST_SEPARATOR = ";"
 Label = str | Promise
 #: The first choice of a filter that filters nothing.
 ANY = [("", _("Any"))]
+
+
+def level_filter() -> forms.TypedChoiceField:
+    """The bank pages' filter by level (1-5), for the kinds whose items have one."""
+    return forms.TypedChoiceField(
+        label=_("Level"), choices=ANY + list(Level.choices), coerce=int, required=False, empty_value=None
+    )
+
+
 #: ``((key, language), item, position)``: one shipped item as the loader stores it.
 ShippedRow = tuple[tuple[str, str], dict[str, Any], int]
 

@@ -25,6 +25,7 @@ from .base import (
     ShippedRow,
     grouped_counts,
     join_cells,
+    level_filter,
     listed,
     numbered,
     split_cell,
@@ -282,13 +283,7 @@ class LineupKind(BankKind):
 
     def filter_fields(self, choices: list[str], word_lists: Any = ()) -> dict[str, forms.Field]:
         return {
-            "level": forms.TypedChoiceField(
-                label=_("Level"),
-                choices=ANY + list(Level.choices),
-                coerce=int,
-                required=False,
-                empty_value=None,
-            ),
+            "level": level_filter(),
             "subject": forms.ChoiceField(
                 label=_("Subject"), choices=ANY + [(s, self.choice_name(s)) for s in choices], required=False
             ),

@@ -25,6 +25,7 @@ from .base import (
     grouped_counts,
     join_cells,
     label_text,
+    level_filter,
     listed,
     load_items,
     school_id_of,
@@ -251,13 +252,7 @@ class WordUpKind(BankKind):
 
     def filter_fields(self, choices: list[str], word_lists: Any = ()) -> dict[str, forms.Field]:
         return {
-            "level": forms.TypedChoiceField(
-                label=_("Level"),
-                choices=ANY + list(Level.choices),
-                coerce=int,
-                required=False,
-                empty_value=None,
-            ),
+            "level": level_filter(),
             "category": forms.ChoiceField(
                 label=_("Category"), choices=ANY + list(WordUpQuestion.Category.choices), required=False
             ),
