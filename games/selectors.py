@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter, OrderedDict
-from collections.abc import Iterable, Iterator
+from collections.abc import Collection, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 
@@ -175,6 +175,14 @@ def table_views(table: GameTable, viewers: list[dict]) -> Iterator[dict]:
     return ({**envelope, "view": view} for view in engine.views(table.state, viewers))
 
 
+def table_view_parts(table: GameTable, viewers: list[dict]) -> tuple[dict, Iterator[tuple]]:
+    """The envelope ``table_views`` puts around a view, and each viewer's view in the engine's parts
+    (``Engine.view_parts``): for a fan-out that serialises a part many devices share once."""
+    engine = get_engine(table.session.game)
+    envelope = {"table": table.pk, "number": table.number, "seq": table.seq, "status": table.status}
+    return envelope, engine.view_parts(table.state, viewers)
+
+
 def session_when(session: GameSession) -> dict:
     """When the session happened, as a teacher reads it: the time it finished, started or opened, and the
     planned time only while it has not opened. ``{"at": iso, "text": "Finished 14:05"}`` (with the date
@@ -324,10 +332,13 @@ class SessionSnapshot:
         }
 
 
-def session_snapshot(session_id: int, seats_from: SessionSnapshot | None = None) -> SessionSnapshot | None:
+def session_snapshot(
+    session_id: int, seats_from: SessionSnapshot | None = None, languages: Collection[str] | None = None
+) -> SessionSnapshot | None:
     """The session, every seat and every table. ``seats_from``: only the session's status and its tables'
     clocks have moved since that snapshot (a pause, a resume), so its seats and participants still hold
-    and are not read again (2000 rows, the slowest part of a big session's pause)."""
+    and are not read again (2000 rows, the slowest part of a big session's pause). ``languages``: the
+    only ones its sentences are wanted in (those of the devices it goes to; by default every one)."""
     session = GameSession.objects.select_related("classroom__school").filter(pk=session_id).first()
     if session is None:
         return None
@@ -339,7 +350,7 @@ def session_snapshot(session_id: int, seats_from: SessionSnapshot | None = None)
     controls = _controls(session.pk)
     summary["log"] = _control_sentences(*controls)
     summary["missing"] = _missing(session)
-    localized = _localized(session, controls)
+    localized = _localized(session, controls, languages)
     if seats_from is not None:
         summary["participants"] = seats_from.summary["participants"]
         return SessionSnapshot(summary=summary, seats=seats_from.seats, tables=tables, localized=localized)
@@ -380,11 +391,18 @@ def session_snapshot(session_id: int, seats_from: SessionSnapshot | None = None)
     )
 
 
-def _localized(session: GameSession, controls: tuple[list[SessionControl], dict[int, str]]) -> dict:
-    """The summary's sentences in every language the site speaks: the devices of one session may each
-    read a different one (a Spanish projector, an Arabic student's tablet). A few short sentences each."""
+def _localized(
+    session: GameSession,
+    controls: tuple[list[SessionControl], dict[int, str]],
+    languages: Collection[str] | None = None,
+) -> dict:
+    """The summary's sentences in each language wanted (by default every one the site speaks): the
+    devices of one session may each read a different one (a Spanish projector, an Arabic student's
+    tablet). Up to 30 log sentences each: every language of them was a third of a big class's pause."""
     localized = {}
     for code, _name in settings.LANGUAGES:
+        if languages is not None and code not in languages:
+            continue
         with translation.override(code):
             localized[code] = {"when": session_when(session), "log": _control_sentences(*controls)}
     return localized

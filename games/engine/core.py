@@ -449,6 +449,15 @@ class Game:
         must equal ``view``'s. They may share nested objects, so callers must not mutate them."""
         return (self.view(state, viewer) for viewer in viewers)
 
+    def view_parts(
+        self, state: State, viewers: list[Viewer]
+    ) -> Iterator[tuple[Any, dict[str, Any], dict[str, Any]]]:
+        """Each viewer's view in two parts, ``(key, common, own)``: the view is ``{**common, **own}``, no
+        key in both, and viewers given the same ``key`` (never None) get the same ``common`` part, so the
+        fan-out serialises each common part once and, for every device, only its own part. This default
+        has no common part: each view is all its own."""
+        return ((None, {}, view) for view in self.views(state, viewers))
+
     def is_over(self, state: State) -> bool:
         raise NotImplementedError
 

@@ -134,6 +134,7 @@ class GameConsumer(AsyncWebsocketConsumer):
     previous_device: str = ""
     homework: bool = False
     _viewer_key: tuple | None = None
+    _me: tuple | None = None
     #: The signed-in student of a player's device (None for staff screens).
     student = None
     #: The language this device reads the game in (set when it connects).
@@ -286,6 +287,14 @@ class GameConsumer(AsyncWebsocketConsumer):
         if self.role != "player":
             return {"role": self.role}
         return {"role": "player", "player": self.player_id, "table": self.table_id, "removed": self.removed}
+
+    def me_members(self) -> str:
+        """``me()`` serialised without its braces, to be joined into a session message: kept until the
+        seat changes, since every session update of a big class sends it to every device."""
+        seat = (self.role, self.player_id, self.table_id, self.removed)
+        if self._me is None or self._me[0] != seat:
+            self._me = (seat, ENCODER.encode(self.me()).decode()[1:-1])
+        return self._me[1]
 
     async def seat_replaced(self, event):
         with translation.override(self.language):

@@ -356,7 +356,8 @@ class SessionHub:
         self, session_id: int, consumers: list[GameConsumer], *, clocks_only: bool = False
     ) -> None:
         seated = self.seated.get(session_id) if clocks_only else None
-        snapshot = await database_sync_to_async(selectors.session_snapshot)(session_id, seated)
+        languages = {consumer.language for consumer in consumers}
+        snapshot = await database_sync_to_async(selectors.session_snapshot)(session_id, seated, languages)
         if snapshot is None:
             return
         if seated is None:
@@ -384,7 +385,7 @@ class SessionHub:
             if role not in heads:
                 summary = ENCODER.encode(snapshot.summary_for(consumer.role, consumer.language)).decode()
                 heads[role] = '{"type":"session","session":' + summary + ","
-            me = ENCODER.encode(consumer.me()).decode()[1:-1]
+            me = consumer.me_members()
             opened = tables.get(consumer)
             if opened:
                 parts = ['{"type":"bundle","messages":[', heads[role], me, "}"]
@@ -400,7 +401,8 @@ class SessionHub:
         staff = [c for c in consumers if c.role in ("teacher", "projector")]
         if not staff:
             return
-        snapshot = await database_sync_to_async(selectors.session_snapshot)(session_id)
+        languages = {consumer.language for consumer in staff}
+        snapshot = await database_sync_to_async(selectors.session_snapshot)(session_id, None, languages)
         if snapshot is not None:
             self.seated[session_id] = snapshot.seats_only()
             # One body per role and language: the projector's leaves out who has accommodations.
@@ -419,12 +421,28 @@ def _open(body: str) -> str:
 
 
 def _table_bodies(table, viewers: dict[tuple, dict]) -> dict[tuple, str]:
-    """Each distinct viewer's table message, computed and serialised once (a projector wall, the
-    teacher's second tab and the console share one)."""
-    return {
-        key: _open(ENCODER.encode({"type": "table", **view}).decode())
-        for key, view in zip(viewers, selectors.table_views(table, list(viewers.values())), strict=True)
-    }
+    """Each distinct viewer's table message, computed once (a projector wall, the teacher's second tab
+    and the console share one). The part of a view that many viewers share (the board every student
+    of a Line Up! class sees) is serialised once, and each viewer's own part joined to it."""
+    envelope, parts = selectors.table_view_parts(table, list(viewers.values()))
+    head = ENCODER.encode({"type": "table", **envelope}).decode()[:-1] + ',"view":{'
+    commons: dict = {}
+    bodies = {}
+    for key, (common_key, common, own) in zip(viewers, parts, strict=True):
+        if common_key is None:
+            inner = _members(common)
+        elif common_key in commons:
+            inner = commons[common_key]
+        else:
+            inner = commons[common_key] = _members(common)
+        mine = _members(own)
+        bodies[key] = head + (f"{inner},{mine}" if inner and mine else inner or mine) + "}"
+    return bodies
+
+
+def _members(part: dict) -> str:
+    """A dict serialised without its braces: its members, to be joined with another's."""
+    return ENCODER.encode(part).decode()[1:-1] if part else ""
 
 
 def _bodies_for(table, wanted: list[tuple[GameConsumer, tuple]]) -> asyncio.Future:

@@ -73,7 +73,8 @@ class Welcomer:
             snapshot = await database_sync_to_async(selectors.players_snapshot)(session_id, ids)
             await self._send_snapshot(snapshot, players, last_seqs)
         if staff:
-            snapshot = await database_sync_to_async(selectors.session_snapshot)(session_id)
+            languages = {consumer.language for consumer in staff}
+            snapshot = await database_sync_to_async(selectors.session_snapshot)(session_id, None, languages)
             await self._send_snapshot(snapshot, staff, last_seqs)
 
     async def _send_snapshot(
@@ -91,7 +92,7 @@ class Welcomer:
             if head not in heads:
                 summary = ENCODER.encode(snapshot.summary_for(consumer.role, consumer.language)).decode()
                 heads[head] = '{"type":"session","session":' + summary + ","
-            sends.append((consumer, heads[head] + ENCODER.encode(consumer.me()).decode()[1:-1]))
+            sends.append((consumer, heads[head] + consumer.me_members()))
         await fanout._send_all(sends)
         hub = fanout.hub()
         for table in snapshot.tables.values():

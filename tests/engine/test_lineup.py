@@ -1174,6 +1174,7 @@ def test_views_built_together_equal_views_built_one_by_one():
     for step in range(300):
         together = list(GAME.views(state, viewers))
         assert together == [GAME.view(state, viewer) for viewer in viewers], step
+        assert [{**common, **own} for _key, common, own in GAME.view_parts(state, viewers)] == together
         if GAME.is_over(state):
             break
         movers = GAME.current_players(state)

@@ -4,6 +4,7 @@ what each game is, Play now, and a school admin's dashboard that shows the schoo
 from datetime import timedelta
 
 import pytest
+from django.conf import settings
 from django.urls import reverse
 from django.utils import timezone
 
@@ -88,6 +89,15 @@ def test_the_control_log_reaches_the_console_live_and_never_a_students_device(pl
     student_view = snapshot.summary_for("player")
     assert "log" not in student_view and "missing" not in student_view
     assert participant.status == Participant.Status.PRESENT
+
+
+def test_the_session_is_put_in_the_languages_of_its_screens_only(planned, ms_rivera):
+    services.session_open_lobby(session=planned, by=ms_rivera)
+    snapshot = selectors.session_snapshot(planned.pk, languages={"es"})
+    assert set(snapshot.localized) == {"es"}
+    assert snapshot.summary_for("teacher", "es")["log"][0]["text"].endswith("la sala de espera.")
+    everyone = selectors.session_snapshot(planned.pk)
+    assert set(everyone.localized) == {code for code, _name in settings.LANGUAGES}
 
 
 def test_the_projector_lobby_knows_who_is_still_missing(planned, ms_rivera, ava, ben):

@@ -11,6 +11,7 @@ from django.utils import timezone
 from config.asgi import application
 from games import services
 from games.models import GameTable
+from games.realtime.consumers import GameConsumer
 from tests.live import CONNECT_TIMEOUT
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
@@ -189,3 +190,15 @@ async def test_a_move_the_database_cannot_take_gets_unavailable_and_the_connecti
     ack = await receive_until(communicator, "ack")
     assert ack["key"] == "k-out" and ack["duplicate"] is False
     await communicator.disconnect()
+
+
+def test_a_devices_own_part_of_a_session_message_is_serialised_once_per_seat():
+    consumer = GameConsumer()
+    consumer.role, consumer.player_id, consumer.table_id, consumer.removed = "player", "p1", 4, False
+    first = consumer.me_members()
+    assert json.loads("{" + first + "}") == consumer.me()
+    assert consumer.me_members() is first  # a class's every update: not serialised again
+    consumer.table_id = 5  # seated at another table
+    assert json.loads("{" + consumer.me_members() + "}")["table"] == 5
+    consumer.removed = True
+    assert json.loads("{" + consumer.me_members() + "}")["removed"] is True

@@ -180,9 +180,9 @@ async def test_a_pause_or_resume_reuses_the_seats_and_any_other_change_reads_the
     reads = []
     real = fanout.selectors.session_snapshot
 
-    def counting(session_id, seats_from=None):
+    def counting(session_id, seats_from=None, languages=None):
         reads.append(seats_from is not None)
-        return real(session_id, seats_from)
+        return real(session_id, seats_from, languages)
 
     session = await sync_to_async(lambda: table.session)()
     with patch.object(fanout.selectors, "session_snapshot", counting):

@@ -44,3 +44,36 @@ def test_every_viewer_gets_exactly_its_own_view(game):
             assert (bodies[key] + "}").encode() == alone(table, viewer), (game, index, key)
         checked += 1
     assert checked >= 5, checked
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_views_parts_make_up_the_view_and_share_only_what_every_viewer_of_a_key_sees(game):
+    players = 6 if game in ("lineup", "mindlines", "wordup") else 2
+    engine = build(game, seed=5, players=players)[0]
+    for index, (state, ids) in enumerate(bot_game_states(game, players, seed=5, steps=300)):
+        if index % 5:
+            continue
+        viewers = [{"role": "teacher"}, {"role": "projector"}, {"role": "spectator"}]
+        viewers += [{"role": "player", "player": p} for p in ids]
+        commons = {}
+        for viewer, (key, common, own) in zip(viewers, engine.view_parts(state, viewers), strict=True):
+            assert not common.keys() & own.keys(), (game, index, viewer)
+            assert {**common, **own} == engine.view(state, viewer), (game, index, viewer)
+            if key is None:
+                assert common == {}
+            else:  # one object for every viewer of the key: serialised once
+                assert commons.setdefault(key, common) is common
+
+
+def test_a_line_up_class_shares_one_common_part_and_staff_screens_have_their_own():
+    engine, _config, _seed = build("lineup", seed=2, players=8)
+    state, ids = next(bot_game_states("lineup", 8, seed=2, steps=1))
+    viewers = [{"role": "player", "player": p} for p in ids] + [{"role": "teacher"}, {"role": "projector"}]
+    parts = list(engine.view_parts(state, viewers))
+    assert {key for key, _common, _own in parts[: len(ids)]} == {"player"}
+    assert len({id(common) for _key, common, _own in parts[: len(ids)]}) == 1
+    assert all(key is None for key, _common, _own in parts[len(ids) :])
+    # each student's own part: who they are, their team's rack with their own ordering, the names
+    assert {frozenset(own) for _key, _common, own in parts[: len(ids)]} == {
+        frozenset({"you", "my_team", "names"})
+    }

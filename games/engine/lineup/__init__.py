@@ -82,6 +82,13 @@ class LineUp(core.Game):
         shared: dict[Any, Any] = {}
         return (view.build_view(state, viewer, shared) for viewer in viewers)
 
+    def view_parts(
+        self, state: State, viewers: list[dict[str, Any]]
+    ) -> Iterator[tuple[str | None, dict[str, Any], dict[str, Any]]]:
+        """Every student shares one common part: a team of 1000 sees one board, each with its own name."""
+        shared: dict[Any, Any] = {}
+        return (view.build_parts(state, viewer, shared) for viewer in viewers)
+
     def is_over(self, state: State) -> bool:
         return state["phase"] == rules.OVER
 

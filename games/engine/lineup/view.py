@@ -38,52 +38,74 @@ STAFF_ROLES = ("teacher", "projector")
 
 
 def build_view(state: State, viewer: dict[str, Any], shared: dict[Any, Any]) -> dict[str, Any]:
+    _key, common, own = build_parts(state, viewer, shared)
+    return {**common, **own}
+
+
+#: The key of the part of a view every student shares (see ``build_parts``).
+PLAYERS_COMMON = "player"
+
+
+def build_parts(
+    state: State, viewer: dict[str, Any], shared: dict[Any, Any]
+) -> tuple[str | None, dict[str, Any], dict[str, Any]]:
+    """The view as (key, common, own): every student's view is the board, the question and the log that
+    every student sees (``common``, the same object for all of them) and their own part (who they are,
+    their team's rack with their own ordering, the names it mentions); a staff screen's is all its own."""
     role = viewer.get("role") if isinstance(viewer, dict) else None
     player: Any = viewer.get("player") if role == "player" else None
     if role == "player" and not (isinstance(player, str) and player in state["players"]):
         role = "spectator"
     if role not in ("player", "teacher", "projector"):
         role = "spectator"
-    staff = role in STAFF_ROLES
-    if staff:
+    if role == "player":
+        if "common" not in shared:
+            shared["common"] = {**_public(state, shared), "viewer": role}
+        return PLAYERS_COMMON, shared["common"], _own_part(state, player, shared)
+    if role in STAFF_ROLES:
         # Rosters and who may act now list a whole class: only for the staff screens that show them.
         if "staff" not in shared:
             shared["staff"] = _public_view(state, current_players(state), staff=True)
         out = dict(shared["staff"])
     else:
-        if "public" not in shared:
-            shared["public"] = _public_view(state, [], staff=False)
-        out = dict(shared["public"])
+        out = dict(_public(state, shared))
     out["viewer"] = role
-    if role == "player":
-        team = state["players"][player]["team"]
-        q = state["q"]
-        captain = bool(q) and q["captain"].get(team) == player
-        if ("can", team, captain) not in shared:  # what a member may do depends on team and captaincy
-            shared["can", team, captain] = sorted({a["type"] for a in legal_moves(state, player)})
-        out["you"] = {
-            "id": player,
-            "name": state["players"][player]["name"],
-            "team": team,
-            "captain": captain,
-            "can": shared["can", team, captain],
-        }
-        if ("team", team) not in shared:
-            shared["team", team] = _private_team(state, team, staff=False)
-        out["my_team"] = dict(shared["team", team])
-        if q is not None and team in q["playing"]:
-            mine = q["own"].get(player)
-            out["my_team"]["my_order"] = list(mine["order"]) if mine else None
-        # Everything a member's view mentions is their team's, but for their own name.
-        if ("names", team) not in shared:
-            shared["names", team] = _names(state, {**out, "you": None})
-        out["names"] = {**shared["names", team], player: out["you"]["name"]}
-        return out
     if role == "teacher":
         out["teacher_can"] = [action["type"] for action in teacher_actions(state)]
         out["team_details"] = {team: _private_team(state, team, staff=True) for team in TEAMS}
     out["names"] = _names(state, out)
-    return out
+    return None, {}, out
+
+
+def _public(state: State, shared: dict[Any, Any]) -> dict[str, Any]:
+    if "public" not in shared:
+        shared["public"] = _public_view(state, [], staff=False)
+    return shared["public"]
+
+
+def _own_part(state: State, player: str, shared: dict[Any, Any]) -> dict[str, Any]:
+    team = state["players"][player]["team"]
+    q = state["q"]
+    captain = bool(q) and q["captain"].get(team) == player
+    if ("can", team, captain) not in shared:  # what a member may do depends on team and captaincy
+        shared["can", team, captain] = sorted({a["type"] for a in legal_moves(state, player)})
+    you = {
+        "id": player,
+        "name": state["players"][player]["name"],
+        "team": team,
+        "captain": captain,
+        "can": shared["can", team, captain],
+    }
+    if ("team", team) not in shared:
+        shared["team", team] = _private_team(state, team, staff=False)
+    my_team = dict(shared["team", team])
+    if q is not None and team in q["playing"]:
+        mine = q["own"].get(player)
+        my_team["my_order"] = list(mine["order"]) if mine else None
+    # Everything a member's view mentions is their team's, but for their own name.
+    if ("names", team) not in shared:
+        shared["names", team] = _names(state, {**shared["common"], "my_team": my_team, "you": None})
+    return {"you": you, "my_team": my_team, "names": {**shared["names", team], player: you["name"]}}
 
 
 def _team_done(state: State, team: str) -> bool:
