@@ -246,14 +246,16 @@ class SessionHub:
                     sent = await self._table_changed(session_id, table_id, consumers)
                     if sent and changed_at is not None:
                         metrics.FANOUT_LAG.observe(max(0.0, time.time() - changed_at))
+                # The next fan-out waits as long as this one took (at most TABLE_GAP_MAX), and whatever
+                # changes meanwhile goes out in it: so a burst of moves at a big table (2000 answers in
+                # a second) leaves the event loop at least half its time for the moves and their
+                # acknowledgements, instead of sending every device the table after every trip. The
+                # wait comes after every fan-out, not only one the table changed during: a big fan-out
+                # sends without a pause, so a trip that commits meanwhile is announced just after it.
+                # A small table's fan-out, and so its wait, is a millisecond.
+                await asyncio.sleep(min(time.perf_counter() - started, TABLE_GAP_MAX))
                 if not self.table_jobs.get(table_id):
                     break
-                # It changed again meanwhile: the next fan-out waits as long as this one took (at most
-                # TABLE_GAP_MAX), so a burst of moves at a big table (2000 answers in a second) leaves the
-                # event loop half its time for the moves and their acknowledgements, instead of sending
-                # every device the table after every trip. A small table's fan-out, and so its wait, is
-                # a millisecond.
-                await asyncio.sleep(min(time.perf_counter() - started, TABLE_GAP_MAX))
         except Exception:
             logger.exception("session hub failed to send a table update")
         finally:

@@ -18,7 +18,7 @@ from ..definitions import get_engine
 from ..engine import core
 from ..models import GameTable, TableLogEntry
 from .base import BOT_THINK_SECONDS, any_bot, is_bot
-from .rows import entry_insert, table_update
+from .rows import entries_insert, entry_insert, table_update
 from .wrapup import queue_tables_facts, session_finish_if_done
 
 
@@ -107,8 +107,12 @@ class TableWrite:
     batched: bool = False
     unsaved: bool = False
     facts: FactsBatch | None = None
+    #: A batch's log entries, inserted together when it stores the table
+    entries: list[TableLogEntry] = field(default_factory=list)
 
     def save(self) -> None:
+        entries_insert(self.entries)
+        self.entries.clear()
         table_update(self.table)
         self.unsaved = False
 
@@ -137,7 +141,10 @@ def _append(
         seconds=seconds,
         events=events,
     )
-    entry_insert(entry)
+    if write.batched:
+        write.entries.append(entry)  # inserted with the batch's others when it stores the table
+    else:
+        entry_insert(entry)
     table.state = state
     table.deadline = engine.deadline(state)
     table.bot_due = _bot_due(engine, state, at)

@@ -70,6 +70,33 @@ def test_a_batch_stores_the_tables_state_once(table):
 
 
 @pytest.mark.django_db
+def test_a_big_batchs_log_entries_are_inserted_a_hundred_at_a_time_each_as_one_by_one(table, monkeypatch):
+    from games.services import rows
+
+    monkeypatch.setattr(rows, "ENTRIES_PER_INSERT", 4)
+    players = list(table.state["players"])
+    start_seq = table.seq
+    batch = [_rack(players[i % 2], [5, 4, 3, 2, 1] if i % 3 else [1, 2, 3, 4, 5], f"k{i}") for i in range(10)]
+    with CaptureQueriesContext(connection) as queries:
+        outcomes = services.actions_submit(table_id=table.pk, submissions=batch, now=T0 + 5)
+    assert [outcome.seq for outcome in outcomes] == list(range(start_seq + 1, start_seq + 11))
+    inserts = [
+        q["sql"] for q in queries.captured_queries if q["sql"].startswith('INSERT INTO "games_tablelogentry"')
+    ]
+    assert len(inserts) == 3  # 4 + 4 + 2
+    logged = TableLogEntry.objects.filter(table=table, seq__gt=start_seq).order_by("seq")
+    assert [(e.seq, e.player, e.idempotency_key, e.action, e.kind, e.at) for e in logged] == [
+        (start_seq + 1 + i, s.player, s.key, s.action, TableLogEntry.Kind.ACTION, T0 + 5)
+        for i, s in enumerate(batch)
+    ]
+    assert all(entry.created_at is not None for entry in logged)
+    # the log replays to the stored state, as one-by-one entries do
+    table.refresh_from_db()
+    entries = [entry.as_log_entry() for entry in table.log.order_by("seq")]
+    assert core.replay(get_engine("lineup"), table.config, table.seed, entries) == table.state
+
+
+@pytest.mark.django_db
 def test_a_batch_is_announced_once_with_its_last_sequence_number(table, monkeypatch):
     from games import broadcast
 
