@@ -17,6 +17,7 @@ from typing import Any
 from django.db import DatabaseError, connections, router
 from django.db.models import Model, QuerySet
 
+from ..fields import preload_parts
 from ..models import GameSession, GameTable, TableLogEntry
 
 #: What a move changes on the table row.
@@ -116,6 +117,7 @@ _TABLE_READ = tuple(field for field in GameTable._meta.concrete_fields if field.
 _SESSION_READ = tuple(GameSession._meta.concrete_fields)
 _READ = (*_TABLE_READ, *_SESSION_READ)
 _TABLE_NAMES = [field.attname for field in _TABLE_READ]
+_STATE_AT = _TABLE_NAMES.index("state")
 _SESSION_NAMES = [field.attname for field in _SESSION_READ]
 
 
@@ -180,6 +182,8 @@ def locked_tables(table_ids: list[int] | set[int] | dict[int, Any]) -> list[Game
     with connection.cursor() as cursor:
         cursor.execute(_locked_tables_sql(alias, len(ids)), ids)
         rows = cursor.fetchall()
+    if len(rows) > 1:
+        preload_parts([row[_STATE_AT] for row in rows], alias)
     return [_table_of(alias, connection, row) for row in rows]
 
 

@@ -45,6 +45,17 @@ def colour_of(face):
 # ==================================================================================================
 
 
+def test_a_move_shares_the_rounds_set_up_once_and_copies_the_rest():
+    """The runtime stores the rounds once per match (``Faces.shared_keys``): a move never writes them."""
+    state = h.new_game()
+    question = GAME.legal_actions(state, state["turn"])[0]
+    after, _events = GAME.apply(state, state["turn"], question, 1.0)
+    assert after["rounds"] is state["rounds"]
+    assert after["log"] is not state["log"] and after["left"] is not state["left"]
+    assert after["log"] != state["log"]  # the move changed the copy, not the state it was made on
+    assert Faces.shared_keys == ("rounds",)
+
+
 def test_registry_finds_the_engine():
     from games.definitions import get_engine
 

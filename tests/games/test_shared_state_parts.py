@@ -183,3 +183,44 @@ def test_an_equal_copy_given_again_is_hashed_once(two_wordup_tables, monkeypatch
     again = {"questions": own}
     field.share_parts(again)
     assert again["questions"] is kept.config["questions"]
+
+
+def test_line_up_faces_rounds_are_stored_once_per_match_and_a_game_played_through_replays(
+    class_7b, ms_rivera, ava, ben
+):
+    """A Line-Up state is mostly its three rounds' boards and the faces given (27 of 30 KB), set up once:
+    a move must not write them again. Each match's are its own (drawn from its seed)."""
+    session = started_session(class_7b, ms_rivera, [ava, ben], "faces", now=T0)
+    table = GameTable.objects.get(session=session)
+    engine = get_engine("faces")
+    rounds = engine.setup(table.config, table.seed, T0)["rounds"]
+    play_through_runtime(table, engine, core.Rng("faces parts"), T0, 30)
+    table.refresh_from_db()
+    assert table.seq > 5
+    row = _stored_state(table)
+    assert set(row["rounds"]) == {fields.PART}
+    assert len(fields._encode(row)) < 8_000 < len(fields._encode(rounds))
+    assert table.state["rounds"] == rounds
+    log = [entry.as_log_entry() for entry in table.log.order_by("seq")]
+    assert core.state_hash(core.replay(engine, table.config, table.seed, log)) == core.state_hash(table.state)
+
+
+def test_a_trip_reads_the_parts_its_tables_need_and_this_process_lacks_in_one_query(
+    class_7b, ms_rivera, ava, ben
+):
+    """A hundred homework matches in one trip, each with its own boards: not a query per table."""
+    from django.test.utils import CaptureQueriesContext
+
+    from games.services import rows
+
+    tables = [
+        GameTable.objects.get(session=started_session(class_7b, ms_rivera, [ava, ben], "faces", now=T0))
+        for _ in range(3)
+    ]
+    whole = {table.pk: GameTable.objects.get(pk=table.pk).state for table in tables}
+    fields._parts.clear()  # another process, which never saw them
+    with transaction.atomic(), CaptureQueriesContext(connection) as queries:
+        read = rows.locked_tables([table.pk for table in tables])
+    parts_read = [q for q in queries.captured_queries if "games_sharedstatepart" in q["sql"]]
+    assert len(parts_read) == 1
+    assert {table.pk: table.state for table in read} == whole

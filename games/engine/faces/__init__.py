@@ -26,6 +26,9 @@ class Faces(core.Game):
     min_players = 2
     max_players = 2
     default_config: dict[str, Any] = rules.DEFAULT_CONFIG
+    #: The rounds' boards and the faces given (27 of a state's 30 KB) are drawn at set-up and never written
+    #: again (``rules.clone`` shares them): stored once per match, not again with every move.
+    shared_keys = ("rounds",)
 
     def setup(self, config: dict[str, Any], seed: str, now: float = 0.0) -> State:
         return rules.new_state(config, seed, now)
