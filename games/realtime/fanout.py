@@ -50,6 +50,8 @@ logger = logging.getLogger(__name__)
 THROTTLE_SECONDS = 0.25
 #: The longest a table's next fan-out waits after one that took long (see SessionHub._table_loop).
 TABLE_GAP_MAX = 0.25
+#: A fan-out to this many devices or more is always followed by its gap (see SessionHub._table_loop).
+BIG_FANOUT = 100
 #: At most this many committed tables wait in the hub for their fan-out (see SessionHub.keep_committed).
 COMMITTED_KEPT = 256
 #: After a failed read of the channel layer the hub waits this long, doubling up to the maximum: an outage
@@ -242,18 +244,20 @@ class SessionHub:
                 changed_at = self.changed_at.pop(table_id, None)
                 consumers = list(self.sessions.get(session_id, ()))
                 started = time.perf_counter()
+                sent = 0
                 if consumers:
                     sent = await self._table_changed(session_id, table_id, consumers)
                     if sent and changed_at is not None:
                         metrics.FANOUT_LAG.observe(max(0.0, time.time() - changed_at))
-                # The next fan-out waits as long as this one took (at most TABLE_GAP_MAX), and whatever
-                # changes meanwhile goes out in it: so a burst of moves at a big table (2000 answers in
-                # a second) leaves the event loop at least half its time for the moves and their
-                # acknowledgements, instead of sending every device the table after every trip. The
-                # wait comes after every fan-out, not only one the table changed during: a big fan-out
-                # sends without a pause, so a trip that commits meanwhile is announced just after it.
-                # A small table's fan-out, and so its wait, is a millisecond.
-                await asyncio.sleep(min(time.perf_counter() - started, TABLE_GAP_MAX))
+                # A table that changed during its fan-out is sent again after a gap as long as the
+                # fan-out took (at most TABLE_GAP_MAX), with the latest state: so a burst of moves at a
+                # big table (2000 answers in a second) leaves the event loop at least half its time for
+                # the moves and their acknowledgements, instead of sending every device the table after
+                # every trip. A big fan-out is always followed by its gap: it sends without a pause, so
+                # the trips that commit meanwhile are announced just after it. A small table's changes
+                # are not held back (its fan-out's wall time, on a busy server, is mostly other work's).
+                if sent >= BIG_FANOUT or self.table_jobs.get(table_id):
+                    await asyncio.sleep(min(time.perf_counter() - started, TABLE_GAP_MAX))
                 if not self.table_jobs.get(table_id):
                     break
         except Exception:
@@ -297,18 +301,18 @@ class SessionHub:
 
     # --- table views ------------------------------------------------------------------------------
 
-    async def _table_changed(self, session_id: int, table_id: int, consumers: list[GameConsumer]) -> bool:
-        """Whether any connection was sent the table (each may already have it, from a session update)."""
+    async def _table_changed(self, session_id: int, table_id: int, consumers: list[GameConsumer]) -> int:
+        """How many connections were sent the table (each may already have it, from a session update)."""
         # The table as this process's writer committed it, unless a later change was announced (made by
         # another process, or the clock's): then it is read.
         table = self.committed.pop(table_id, None)
         if table is None or table.seq < self.announced.get(table_id, 0):
             table = await self._read_table(session_id, table_id)
         if table is None:
-            return False
+            return 0
         wanted = self._claim(table, consumers)
         await self._deliver(table, wanted)
-        return bool(wanted)
+        return len(wanted)
 
     async def _read_table(self, session_id: int, table_id: int):
         """The table as it stands; while the database is out, tried again every TABLE_READ_RETRY_SECONDS
