@@ -39,8 +39,6 @@ class TableBatcher:
     def __init__(self) -> None:
         self._waiting: dict[int, Waiting] = {}
         self._draining: asyncio.Task | None = None
-        #: The trips' broadcasts on their way (held here: the loop keeps only weak references to tasks)
-        self._sending: set[asyncio.Task] = set()
 
     async def submit(self, table_id: int, submission: services.Submission) -> Any:
         """The action's outcome: a :class:`services.ActionResult` or a :class:`services.ActionRefused`.
@@ -82,25 +80,11 @@ class TableBatcher:
                 _settle(batch, outcomes[table_id])
             if collection is not None:
                 fanout.hub().keep_committed(collection.tables.values())
-                self._send(collection)
+                await broadcast.send_collected(collection)
         except Exception as error:  # a fault here must leave no consumer waiting, nor stop the batcher
             logger.exception("a trip's outcomes could not all be handed out")
             for batch in trip.values():
                 _settle(batch, error)
-
-    def _send(self, collection: broadcast.Collected) -> None:
-        """The trip's broadcasts go out while the next trip runs: with Redis each is three round trips,
-        and a move that answers the one before (a Line-Up player's turn) waited for them. Their order
-        does not matter: each names its table's sequence number, and a hub never sends a device an
-        older state than it has."""
-        task = asyncio.get_running_loop().create_task(broadcast.send_collected(collection))
-        self._sending.add(task)
-        task.add_done_callback(self._sent)
-
-    def _sent(self, task: asyncio.Task) -> None:
-        self._sending.discard(task)
-        if not task.cancelled() and task.exception() is not None:
-            logger.error("a trip's broadcasts could not be sent", exc_info=task.exception())
 
 
 def _apply(batches: dict[int, list[services.Submission]]) -> tuple[dict, broadcast.Collected]:

@@ -13,7 +13,6 @@ from games import services
 from games.definitions import get_engine
 from games.engine import core
 from games.models import GameTable, TableLogEntry
-from games.realtime import batching as batching_module
 from games.realtime.batching import TableBatcher
 from tests.factories import started_session
 
@@ -157,42 +156,6 @@ async def test_actions_arriving_while_a_batch_is_applied_go_together_into_the_ne
     outcomes = await asyncio.gather(first, *rest)
     assert sizes == [1, 5]
     assert [o.seq for o in outcomes] == [0, 0, 1, 2, 3, 4]
-
-
-@pytest.mark.django_db  # database_sync_to_async tidies the thread's connections
-@pytest.mark.asyncio
-async def test_a_trips_broadcasts_do_not_hold_up_the_next_trip(monkeypatch):
-    """With Redis a trip's broadcasts are round trips: a move answering the one before (a Line-Up
-    player's turn) must not wait for them, and they are still all sent."""
-    from games import broadcast
-
-    def apply(batches):
-        collection = broadcast.Collected()
-        for table_id in batches:
-            collection.add("group", {"type": "table.changed", "table": table_id}, table_id)
-        outcomes = {
-            table_id: [services.ActionResult(seq=1) for _ in batch] for table_id, batch in batches.items()
-        }
-        return outcomes, collection
-
-    sent, release = [], asyncio.Event()
-
-    async def slow_send(collection):
-        await release.wait()
-        sent.append(list(collection.messages))
-
-    monkeypatch.setattr(batching_module, "_apply", apply)
-    monkeypatch.setattr(broadcast, "send_collected", slow_send)
-    batcher = TableBatcher()
-    first = await asyncio.wait_for(batcher.submit(7, _rack("p", [1, 2, 3, 4, 5], "a")), 5)
-    second = await asyncio.wait_for(batcher.submit(8, _rack("q", [1, 2, 3, 4, 5], "b")), 5)
-    assert first.seq == second.seq == 1 and sent == []  # both answered, the first's broadcast still out
-    release.set()
-    for _ in range(50):
-        if len(sent) == 2:
-            break
-        await asyncio.sleep(0.01)
-    assert sorted(sent) == [[7], [8]]
 
 
 @pytest.mark.django_db
