@@ -177,11 +177,15 @@ def _load_part(digest: str, alias: str) -> Any:
     found = part_model.objects.using(alias).filter(digest=digest).values_list("data", flat=True)[:1]
     if not found:
         raise LookupError(f"a table's state refers to a shared part that is not stored: {digest}")
-    _keep(digest, found[0])
-    # Known to be stored once this transaction is over: read inside one that wrote it and then rolls
-    # back, the part is gone again (as after every test).
-    transaction.on_commit(lambda: _stored.add((alias, digest)), using=alias)
+    _keep_read(digest, found[0], alias)
     return found[0]
+
+
+def _keep_read(digest: str, value: Any, alias: str) -> None:
+    """Keep a part read from the database. It is known to be stored once this transaction is over: read
+    inside one that wrote it and then rolls back, the part is gone again (as after every test)."""
+    _keep(digest, value)
+    transaction.on_commit(lambda: _stored.add((alias, digest)), using=alias)
 
 
 #: A reference to a part as stored (PostgreSQL's jsonb puts a space after the colon).
@@ -203,8 +207,7 @@ def preload_parts(raw_states: list[Any], alias: str) -> None:
         return
     parts = apps.get_model("games", "SharedStatePart").objects.using(alias).filter(digest__in=wanted)
     for digest, data in parts.values_list("digest", "data"):
-        _keep(digest, data)
-        transaction.on_commit(lambda digest=digest: _stored.add((alias, digest)), using=alias)
+        _keep_read(digest, data, alias)
 
 
 def _keep(digest: str, value: Any) -> None:

@@ -34,19 +34,19 @@ def _table_update(alias: str) -> tuple[str, list]:
     return f"UPDATE {quote(meta.db_table)} SET {assignments} WHERE {quote('id')} = %s", fields
 
 
+#: Every column of a new log entry but its id.
+_ENTRY_FIELDS = [field for field in TableLogEntry._meta.concrete_fields if not field.primary_key]
+
+
 @cache
 def _entry_insert(alias: str) -> tuple[str, list, bool]:
+    """One entry's ``INSERT``, returning its id where the database can."""
     connection = connections[alias]
-    quote = connection.ops.quote_name
-    meta = TableLogEntry._meta
-    fields = [field for field in meta.concrete_fields if not field.primary_key]
-    columns = ", ".join(quote(field.column) for field in fields)
-    placeholders = ", ".join(["%s"] * len(fields))
     returning = connection.features.can_return_columns_from_insert
-    sql = f"INSERT INTO {quote(meta.db_table)} ({columns}) VALUES ({placeholders})"
+    sql = _entries_insert_sql(alias, 1)
     if returning:
-        sql += f" RETURNING {quote('id')}"
-    return sql, fields, returning
+        sql += f" RETURNING {connection.ops.quote_name('id')}"
+    return sql, _ENTRY_FIELDS, returning
 
 
 #: Log entries per ``INSERT`` of ``entries_insert`` (well under SQLite's limit of bound values).
@@ -61,14 +61,13 @@ def entries_insert(entries: list[TableLogEntry]) -> None:
         return
     alias = router.db_for_write(TableLogEntry, instance=entries[0])
     connection = connections[alias]
-    _sql, fields, _returning = _entry_insert(alias)
     with connection.cursor() as cursor:
         for start in range(0, len(entries), ENTRIES_PER_INSERT):
             chunk = entries[start : start + ENTRIES_PER_INSERT]
             values = [
                 field.get_db_prep_save(field.pre_save(entry, True), connection)
                 for entry in chunk
-                for field in fields
+                for field in _ENTRY_FIELDS
             ]
             cursor.execute(_entries_insert_sql(alias, len(chunk)), values)
     for entry in entries:
@@ -77,13 +76,11 @@ def entries_insert(entries: list[TableLogEntry]) -> None:
 
 @lru_cache(maxsize=ENTRIES_PER_INSERT)
 def _entries_insert_sql(alias: str, count: int) -> str:
-    connection = connections[alias]
-    quote = connection.ops.quote_name
-    meta = TableLogEntry._meta
-    _sql, fields, _returning = _entry_insert(alias)
-    columns = ", ".join(quote(field.column) for field in fields)
-    row = "(" + ", ".join(["%s"] * len(fields)) + ")"
-    return f"INSERT INTO {quote(meta.db_table)} ({columns}) VALUES " + ", ".join([row] * count)
+    quote = connections[alias].ops.quote_name
+    columns = ", ".join(quote(field.column) for field in _ENTRY_FIELDS)
+    row = "(" + ", ".join(["%s"] * len(_ENTRY_FIELDS)) + ")"
+    table = quote(TableLogEntry._meta.db_table)
+    return f"INSERT INTO {table} ({columns}) VALUES " + ", ".join([row] * count)
 
 
 def table_update(table: GameTable) -> None:
