@@ -362,8 +362,7 @@ class SessionHub:
         self, session_id: int, consumers: list[GameConsumer], *, clocks_only: bool = False
     ) -> None:
         seated = self.seated.get(session_id) if clocks_only else None
-        languages = {consumer.language for consumer in consumers}
-        snapshot = await database_sync_to_async(selectors.session_snapshot)(session_id, seated, languages)
+        snapshot = await read_session(session_id, consumers, seated)
         if snapshot is None:
             return
         if seated is None:
@@ -407,8 +406,7 @@ class SessionHub:
         staff = [c for c in consumers if c.role in ("teacher", "projector")]
         if not staff:
             return
-        languages = {consumer.language for consumer in staff}
-        snapshot = await database_sync_to_async(selectors.session_snapshot)(session_id, None, languages)
+        snapshot = await read_session(session_id, staff)
         if snapshot is not None:
             self.seated[session_id] = snapshot.seats_only()
             # One body per role and language: the projector's leaves out who has accommodations.
@@ -419,6 +417,12 @@ class SessionHub:
                     summary = snapshot.summary_for(consumer.role, consumer.language)
                     bodies[key] = _open(ENCODER.encode({"type": "session", "session": summary}).decode())
             await _send_all([(c, bodies[(c.role, c.language)]) for c in staff])
+
+
+def read_session(session_id: int, consumers: list[GameConsumer], seated=None) -> asyncio.Future:
+    """``selectors.session_snapshot`` for these connections: its sentences in their languages only."""
+    languages = {consumer.language for consumer in consumers}
+    return database_sync_to_async(selectors.session_snapshot)(session_id, seated, languages)
 
 
 def _open(body: str) -> str:

@@ -73,8 +73,7 @@ class Welcomer:
             snapshot = await database_sync_to_async(selectors.players_snapshot)(session_id, ids)
             await self._send_snapshot(snapshot, players, last_seqs)
         if staff:
-            languages = {consumer.language for consumer in staff}
-            snapshot = await database_sync_to_async(selectors.session_snapshot)(session_id, None, languages)
+            snapshot = await fanout.read_session(session_id, staff)
             await self._send_snapshot(snapshot, staff, last_seqs)
 
     async def _send_snapshot(
