@@ -221,6 +221,28 @@ def _in_thread(function):
     return call
 
 
+async def _run_table_job(monkeypatch, hub, clock: dict, table_changed, on_sleep=lambda: None) -> list[float]:
+    """Table 3's fan-out job, with ``table_changed`` as its fan-out, on a fake clock (``clock["now"]``) and
+    a sleep that only records how long it was asked for (and calls ``on_sleep``): those waits."""
+    waits = []
+    real_sleep = asyncio.sleep
+
+    async def sleep(seconds):
+        waits.append(round(seconds, 3))
+        on_sleep()
+        await real_sleep(0)
+
+    monkeypatch.setattr(fanout.time, "perf_counter", lambda: clock["now"])
+    monkeypatch.setattr(fanout.asyncio, "sleep", sleep)
+    hub._table_changed = table_changed
+    hub._table_dirty(7, 3)
+    for _ in range(100):
+        if 3 not in hub.table_jobs:
+            break
+        await real_sleep(0)
+    return waits
+
+
 @pytest.mark.asyncio
 async def test_a_table_that_changes_during_its_fan_out_is_sent_again_after_a_gap_as_long_as_the_fan_out(
     monkeypatch,
@@ -228,13 +250,7 @@ async def test_a_table_that_changes_during_its_fan_out_is_sent_again_after_a_gap
     """A burst of moves at a big table: the next fan-out (with the latest state) waits as long as the last
     one took, so the moves and their acknowledgements get half the event loop."""
     clock = {"now": 100.0}
-    waits, fanouts = [], []
-    real_sleep = asyncio.sleep
-
-    async def sleep(seconds):
-        waits.append(round(seconds, 3))
-        await real_sleep(0)
-
+    fanouts = []
     hub = fanout.SessionHub()
     hub.sessions[7] = {object()}
 
@@ -245,14 +261,7 @@ async def test_a_table_that_changes_during_its_fan_out_is_sent_again_after_a_gap
             hub.table_jobs[table_id] = True  # a trip committed meanwhile
         return 30  # a class's devices
 
-    monkeypatch.setattr(fanout.time, "perf_counter", lambda: clock["now"])
-    monkeypatch.setattr(fanout.asyncio, "sleep", sleep)
-    hub._table_changed = table_changed
-    hub._table_dirty(7, 3)
-    for _ in range(100):
-        if 3 not in hub.table_jobs:
-            break
-        await real_sleep(0)
+    waits = await _run_table_job(monkeypatch, hub, clock, table_changed)
     assert fanouts == [3, 3, 3]
     assert waits == [0.06, fanout.TABLE_GAP_MAX]  # none after the last: nothing changed during it
 
@@ -266,17 +275,14 @@ async def test_a_change_announced_just_after_a_big_fan_out_waits_out_the_gap_wit
     it ends: they go out together after the gap, not in a fan-out at once (a 2000-student burst spent
     three quarters of its time fanning out). A small table's next change is not held back."""
     clock = {"now": 100.0}
-    waits, fanouts = [], []
-    real_sleep = asyncio.sleep
+    fanouts = []
     hub = fanout.SessionHub()
     hub.sessions[7] = {object()}
 
-    async def sleep(seconds):
-        waits.append(round(seconds, 3))
+    def during_the_gap():
         if len(fanouts) == 1:  # two trips announced during the first gap
             hub._table_dirty(7, 3)
             hub._table_dirty(7, 3)
-        await real_sleep(0)
 
     async def table_changed(session_id, table_id, consumers):
         fanouts.append(table_id)
@@ -285,12 +291,5 @@ async def test_a_change_announced_just_after_a_big_fan_out_waits_out_the_gap_wit
             hub._table_dirty(7, 3)
         return devices
 
-    monkeypatch.setattr(fanout.time, "perf_counter", lambda: clock["now"])
-    monkeypatch.setattr(fanout.asyncio, "sleep", sleep)
-    hub._table_changed = table_changed
-    hub._table_dirty(7, 3)
-    for _ in range(100):
-        if 3 not in hub.table_jobs:
-            break
-        await real_sleep(0)
+    waits = await _run_table_job(monkeypatch, hub, clock, table_changed, during_the_gap)
     assert fanouts == [3, 3] and waits == expected_waits

@@ -99,19 +99,30 @@ def test_games_without_shared_parts_store_their_state_whole(class_7b, ms_rivera,
     assert _stored_state(table) == table.state
 
 
-def test_line_ups_questions_are_stored_once_and_a_game_played_through_replays(class_7b, ms_rivera, ava, ben):
-    """A Line Up! state is mostly its session's questions (some 380 KB): a move must not write them again."""
-    session = started_session(class_7b, ms_rivera, [ava, ben], "lineup", now=T0)
+@pytest.mark.parametrize(
+    ("game", "key", "steps", "min_seq", "row_under"),
+    [
+        # A Line Up! state is mostly its session's questions (some 380 KB).
+        ("lineup", "questions", 40, 10, 20_000),
+        # A Line-Up state is mostly its three rounds' boards and the faces given (27 of 30 KB), each
+        # match's its own (drawn from its seed).
+        ("faces", "rounds", 30, 5, 8_000),
+    ],
+)
+def test_a_part_set_up_once_is_not_written_with_every_move_and_a_game_played_through_replays(
+    class_7b, ms_rivera, ava, ben, game, key, steps, min_seq, row_under
+):
+    session = started_session(class_7b, ms_rivera, [ava, ben], game, now=T0)
     table = GameTable.objects.get(session=session)
-    engine = get_engine("lineup")
-    questions = engine.setup(table.config, table.seed, T0)["questions"]
-    play_through_runtime(table, engine, core.Rng("lineup parts"), T0, 40)
+    engine = get_engine(game)
+    part = engine.setup(table.config, table.seed, T0)[key]
+    play_through_runtime(table, engine, core.Rng(f"{game} parts"), T0, steps)
     table.refresh_from_db()
-    assert table.seq > 10
+    assert table.seq > min_seq
     row = _stored_state(table)
-    assert set(row["questions"]) == {fields.PART}
-    assert len(fields._encode(row)) < 20_000 < len(fields._encode(questions))
-    assert table.state["questions"] == questions
+    assert set(row[key]) == {fields.PART}
+    assert len(fields._encode(row)) < row_under < len(fields._encode(part))
+    assert table.state[key] == part
     log = [entry.as_log_entry() for entry in table.log.order_by("seq")]
     assert core.state_hash(core.replay(engine, table.config, table.seed, log)) == core.state_hash(table.state)
 
@@ -183,26 +194,6 @@ def test_an_equal_copy_given_again_is_hashed_once(two_wordup_tables, monkeypatch
     again = {"questions": own}
     field.share_parts(again)
     assert again["questions"] is kept.config["questions"]
-
-
-def test_line_up_faces_rounds_are_stored_once_per_match_and_a_game_played_through_replays(
-    class_7b, ms_rivera, ava, ben
-):
-    """A Line-Up state is mostly its three rounds' boards and the faces given (27 of 30 KB), set up once:
-    a move must not write them again. Each match's are its own (drawn from its seed)."""
-    session = started_session(class_7b, ms_rivera, [ava, ben], "faces", now=T0)
-    table = GameTable.objects.get(session=session)
-    engine = get_engine("faces")
-    rounds = engine.setup(table.config, table.seed, T0)["rounds"]
-    play_through_runtime(table, engine, core.Rng("faces parts"), T0, 30)
-    table.refresh_from_db()
-    assert table.seq > 5
-    row = _stored_state(table)
-    assert set(row["rounds"]) == {fields.PART}
-    assert len(fields._encode(row)) < 8_000 < len(fields._encode(rounds))
-    assert table.state["rounds"] == rounds
-    log = [entry.as_log_entry() for entry in table.log.order_by("seq")]
-    assert core.state_hash(core.replay(engine, table.config, table.seed, log)) == core.state_hash(table.state)
 
 
 def test_a_trip_reads_the_parts_its_tables_need_and_this_process_lacks_in_one_query(
