@@ -95,3 +95,45 @@ async def test_a_batch_whose_answer_never_arrived_is_received_again(layer):
         await layer.receive(channel)
     received = [(await layer.receive(channel))["n"] for _ in range(3)]
     assert received == [0, 1, 2]
+
+
+async def test_a_group_send_reaches_every_member_in_two_calls(layer, calls):
+    """One look-up of the group, one script for its channels (a process's channel and a plain one)."""
+    members = [await layer.new_channel(), "plain.member"]
+    for member in members:
+        await layer.group_add("news", member)
+    await layer.group_send("news", {"type": "news", "n": 1})
+    for member in members:
+        assert (await asyncio.wait_for(layer.receive(member), 5))["n"] == 1
+    assert calls["evalsha"] - 1 <= 2  # the receive's own batch call, and the send's (script sent once)
+    assert calls["eval"] <= 2
+
+
+async def test_a_group_send_skips_a_full_channel_and_an_expired_member(layer):
+    layer.capacity, layer.group_expiry = 2, 60
+    full, open_, gone = "full.member", "open.member", "gone.member"
+    for member in (full, open_):
+        await layer.group_add("news", member)
+    connection = layer.connection(layer.consistent_hash("news"))
+    await connection.zadd(layer._group_key("news"), {gone: 1})  # joined long ago, never renewed
+    for number in range(2):
+        await layer.send(full, {"type": "news", "n": number})
+    await layer.group_send("news", {"type": "news", "n": 9})
+    assert (await layer.receive(open_))["n"] == 9
+    assert [(await layer.receive(full))["n"] for _ in range(2)] == [0, 1]  # not the third
+    with pytest.raises(TimeoutError):
+        await asyncio.wait_for(layer.receive(full), 0.3)
+    assert gone.encode() not in await connection.zrange(layer._group_key("news"), 0, -1)
+
+
+async def test_a_group_send_drops_a_channels_expired_messages_first(layer):
+    channel = "slow.member"
+    await layer.group_add("news", channel)
+    await layer.send(channel, {"type": "news", "n": 0})
+    channel_key = layer.prefix + channel
+    connection = layer.connection(layer.consistent_hash(channel))
+    (waiting,) = await connection.zrange(channel_key, 0, -1)
+    await connection.zadd(channel_key, {waiting: 1})  # as if sent long ago: expired
+    await layer.group_send("news", {"type": "news", "n": 1})
+    assert (await layer.receive(channel))["n"] == 1
+    assert await connection.zcard(channel_key) == 0
