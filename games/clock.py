@@ -97,7 +97,7 @@ def sweep_into(loop: asyncio.AbstractEventLoop) -> Sweep:
 
 
 async def _hand_over(collection: broadcast.Collected) -> None:
-    fanout.hub().keep_committed(collection.tables.values())
+    fanout.hub().committed_here(collection)
     await broadcast.send_collected(collection)
 
 

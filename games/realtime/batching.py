@@ -11,7 +11,9 @@ sequence number and ack or refusal, the state stored once). A lone action goes a
 A table whose batch fails (it is gone, or any error of its own) is rolled back alone: its consumers get
 the error, the other tables' actions are committed and acknowledged. The trip's broadcasts are collected
 (``broadcast.collected``) and sent from here after the commit, all together, and the tables as committed
-go to this process's fan-out, which then need not read them again.
+go to this process's fan-out at once (which then need not read them again, nor wait for their
+announcement to come back through the channel layer). The trip's learning facts are queued for the
+worker from a thread of their own, after the acknowledgements (``facts_publisher``).
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ import weakref
 from typing import Any
 
 from .. import broadcast, services
+from ..services.log import HeldFacts, facts_held, facts_publisher
 from . import fanout
 from .db import moves_sync_to_async
 
@@ -72,26 +75,29 @@ class TableBatcher:
             table_id: [submission for submission, _future in batch] for table_id, batch in trip.items()
         }
         try:
-            outcomes, collection = await moves_sync_to_async(_apply)(batches)
+            outcomes, collection, facts = await moves_sync_to_async(_apply)(batches)
         except Exception as error:  # the whole trip failed (nothing was committed): every action hears it
-            outcomes, collection = dict.fromkeys(trip, error), None
+            outcomes, collection, facts = dict.fromkeys(trip, error), None, None
         try:
             for table_id, batch in trip.items():
                 _settle(batch, outcomes[table_id])
             if collection is not None:
-                fanout.hub().keep_committed(collection.tables.values())
+                fanout.hub().committed_here(collection)
                 await broadcast.send_collected(collection)
+            if facts is not None:
+                facts_publisher.hand_over(facts)
         except Exception as error:  # a fault here must leave no consumer waiting, nor stop the batcher
             logger.exception("a trip's outcomes could not all be handed out")
             for batch in trip.values():
                 _settle(batch, error)
 
 
-def _apply(batches: dict[int, list[services.Submission]]) -> tuple[dict, broadcast.Collected]:
-    """On the database thread: the trip's transaction, its broadcasts kept for the loop to send."""
-    with broadcast.collected() as collection:
+def _apply(batches: dict[int, list[services.Submission]]) -> tuple[dict, broadcast.Collected, HeldFacts]:
+    """On the database thread: the trip's transaction, its broadcasts kept for the loop to send and
+    its learning facts for the publisher's thread to queue (after the acknowledgements are out)."""
+    with broadcast.collected() as collection, facts_held(flush=False) as facts:
         outcomes = services.tables_actions_submit(batches)
-    return outcomes, collection
+    return outcomes, collection, facts
 
 
 def _settle(batch: Waiting, outcome: list | Exception) -> None:

@@ -3,9 +3,11 @@ and queues what follows (facts, computer moves, the session's end)."""
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from collections.abc import Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
@@ -20,6 +22,8 @@ from ..models import GameTable, TableLogEntry
 from .base import BOT_THINK_SECONDS, any_bot, is_bot
 from .rows import entries_insert, entry_insert, table_update
 from .wrapup import queue_tables_facts, session_finish_if_done
+
+logger = logging.getLogger(__name__)
 
 
 @dataclass(eq=False)
@@ -82,17 +86,58 @@ class HeldFacts:
 
 
 @contextmanager
-def facts_held() -> Iterator[HeldFacts]:
+def facts_held(*, flush: bool = True) -> Iterator[HeldFacts]:
     """While inside, this thread's commits hold their facts' tasks in one :class:`HeldFacts` for the
-    caller to flush (and flush them when it leaves). The clock sweeps many times a second, each sweep
-    queueing a task of its own: their publishing was a seventh of its work with 1000 homework games.
-    A task held and then lost with the process is made good by the session's wrap-up, as any lost task."""
+    caller to flush (and flush them when it leaves, unless ``flush`` is False). The clock sweeps many
+    times a second, each sweep queueing a task of its own: their publishing was a seventh of its work
+    with 1000 homework games. A task held and then lost with the process is made good by the session's
+    wrap-up, as any lost task."""
     held = _holding.facts = HeldFacts()
     try:
         yield held
     finally:
         _holding.facts = None
-        held.flush()
+        if flush:
+            held.flush()
+
+
+class FactsPublisher:
+    """Queues held facts from a thread of its own, all that waits as one task. The moves' trips hand
+    theirs here: published in the trip's commit hook, they held the trip's acknowledgements and its
+    fan-out back by a round trip to the broker (7% of the moves thread's time at a school's load)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._waiting = HeldFacts()
+        self._busy = False
+        self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="classplay-facts")
+
+    def hand_over(self, held: HeldFacts) -> Future | None:
+        """Queue these facts soon; the future of the publishing that will include them, if one had to
+        start (None: one already under way takes them, or there were none)."""
+        if not held.seqs:
+            return None
+        with self._lock:
+            self._waiting.add(held.seqs)
+            if self._busy:
+                return None
+            self._busy = True
+        return self._thread.submit(self._publish)
+
+    def _publish(self) -> None:
+        while True:
+            with self._lock:
+                waiting, self._waiting = self._waiting, HeldFacts()
+                if not waiting.seqs:
+                    self._busy = False
+                    return
+            try:
+                waiting.flush()  # (games.outbox already keeps a broker that is down from raising here)
+            except Exception:
+                logger.exception("learning facts could not be queued; the session's wrap-up records them")
+
+
+facts_publisher = FactsPublisher()
 
 
 @dataclass(eq=False)

@@ -372,3 +372,70 @@ def test_on_sqlite_the_keys_are_looked_up_through_the_logs_unique_index(two_tabl
         )
         plan = " ".join(str(row[-1]) for row in cursor.fetchall())
     assert "USING INDEX log_idempotency_unique" in plan, plan
+
+
+@pytest.mark.django_db
+@pytest.mark.asyncio
+async def test_a_trips_learning_facts_are_queued_from_a_thread_of_their_own_after_the_acknowledgement(
+    monkeypatch,
+):
+    """A broker slow to answer holds back neither the move's acknowledgement nor the next trip."""
+    from games.services import log
+
+    queued, release = [], threading.Event()
+
+    def slow_queue(items):
+        release.wait(5)
+        queued.append((items, threading.current_thread().name))
+
+    def fake_submit(batches):
+        facts = log.FactsBatch()
+        for table_id in batches:
+            facts.add(table_id, 1)
+        facts.queue()  # as the trip's commit hook does
+        return {
+            table_id: [services.ActionResult(seq=1) for _ in batch] for table_id, batch in batches.items()
+        }
+
+    monkeypatch.setattr(log, "queue_tables_facts", slow_queue)
+    monkeypatch.setattr(services, "tables_actions_submit", fake_submit)
+    batcher = TableBatcher()
+    try:
+        first = await asyncio.wait_for(batcher.submit(7, _rack("p", [1, 2, 3, 4, 5], "a")), 5)
+        second = await asyncio.wait_for(batcher.submit(8, _rack("p", [1, 2, 3, 4, 5], "b")), 5)
+        assert first.seq == second.seq == 1 and queued == []
+    finally:
+        release.set()
+    for _ in range(100):
+        if sum(len(items) for items, _thread in queued) == 2:
+            break
+        await asyncio.sleep(0.01)
+    # The second trip's facts waited for the first publishing, and went with nothing else.
+    assert [items for items, _thread in queued] == [[(7, [1])], [(8, [1])]]
+    assert all(thread.startswith("classplay-facts") for _items, thread in queued)
+
+
+def test_facts_handed_over_while_a_publishing_runs_go_together_in_the_next():
+    from games.services import log
+
+    queued, started, release = [], threading.Event(), threading.Event()
+
+    def slow_flush(self):
+        started.set()
+        release.wait(5)
+        queued.append(dict(self.seqs))
+
+    publisher = log.FactsPublisher()
+    held = [log.HeldFacts() for _ in range(3)]
+    for table_id, facts in enumerate(held, start=1):
+        facts.add({table_id: [table_id * 10]})
+    from unittest import mock
+
+    with mock.patch.object(log.HeldFacts, "flush", slow_flush):
+        first = publisher.hand_over(held[0])
+        assert started.wait(5)
+        assert publisher.hand_over(held[1]) is None and publisher.hand_over(held[2]) is None
+        assert publisher.hand_over(log.HeldFacts()) is None  # nothing to queue
+        release.set()
+        first.result(5)
+    assert queued == [{1: [10]}, {2: [20], 3: [30]}]

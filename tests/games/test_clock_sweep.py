@@ -91,7 +91,7 @@ async def test_in_the_server_process_the_sweep_hands_its_tables_to_the_fan_out(m
     collection.add("classplay.session.7", {"type": "table.changed", "table": 3, "seq": 4}, "k", table)
     monkeypatch.setattr(clock, "sweep_collected", lambda now: (1, collection))
     kept, sent = [], []
-    hub = SimpleNamespace(keep_committed=lambda tables: kept.extend(tables))
+    hub = SimpleNamespace(committed_here=lambda what: kept.extend(what.tables.values()))
     monkeypatch.setattr(clock.fanout, "hub", lambda: hub)
 
     async def send_collected(what):

@@ -134,6 +134,76 @@ async def test_the_hub_never_sends_a_connection_an_older_table_than_it_has(monke
     assert delivered == [(11, [])]
 
 
+async def _jobs_done(hub, table_id=3):
+    for _ in range(100):
+        if table_id not in hub.table_jobs:
+            return
+        await asyncio.sleep(0.01)
+
+
+def _committed(*tables):
+    from games import broadcast
+
+    collection = broadcast.Collected()
+    for table in tables:
+        message = {"type": "table.changed", "session": 7, "table": table.pk, "seq": table.seq, "at": 1.0}
+        collection.add(
+            "classplay.session.7", message, ("classplay.session.7", "table.changed", table.pk), table
+        )
+    return collection
+
+
+@pytest.mark.django_db
+@pytest.mark.asyncio
+async def test_a_table_its_writer_committed_goes_out_at_once_and_its_echo_is_not_sent_again(monkeypatch):
+    """The fan-out does not wait for the announcement's round trip through the channel layer; when
+    the announcement comes back, nothing is read or sent a second time."""
+    hub, watcher = fanout.SessionHub(), Watcher()
+    hub.sessions[7], hub.sent[watcher] = {watcher}, {}
+    delivered, read = [], []
+    monkeypatch.setattr(fanout.selectors, "tables_for_fanout", lambda ids: read.extend(ids) or [])
+
+    async def deliver(table, wanted):
+        delivered.append((table.seq, [consumer for consumer, _key in wanted]))
+
+    hub._deliver = deliver
+    hub.committed_here(_committed(_table(9)))
+    await _jobs_done(hub)
+    assert delivered == [(9, [watcher])]
+    await hub.dispatch({"type": "table.changed", "session": 7, "table": 3, "seq": 9})  # the echo
+    await _jobs_done(hub)
+    assert delivered == [(9, [watcher])] and read == []
+    assert hub.told_here == {}  # the echo came: nothing more waits for it
+
+
+@pytest.mark.django_db
+@pytest.mark.asyncio
+async def test_a_later_change_by_another_writer_is_sent_after_this_writers_own(monkeypatch):
+    hub, watcher = fanout.SessionHub(), Watcher()
+    hub.sessions[7], hub.sent[watcher] = {watcher}, {}
+    hub.committed_here(_committed(_table(9)))
+    await _jobs_done(hub)
+    delivered, read = await _fan_out(hub, monkeypatch, announced_seq=10)  # the clock's, say
+    assert delivered == [(10, [watcher])] and read == [3]
+
+
+def test_the_announcements_waiting_for_their_echo_are_bounded(monkeypatch):
+    """An echo that never comes (the channel layer was out) leaves nothing behind for ever."""
+    monkeypatch.setattr(fanout, "TOLD_HERE_KEPT", 2)
+    hub = fanout.SessionHub()
+    hub._table_dirty = lambda session_id, table_id: None
+    hub.sessions[7] = {object()}
+    tables = [SimpleNamespace(pk=pk, session_id=7, seq=1) for pk in (1, 2, 3)]
+    hub.committed_here(_committed(*tables))
+    assert hub.told_here == {2: 1, 3: 1}
+
+
+def test_a_session_nobody_here_watches_is_not_fanned_out_here():
+    hub = fanout.SessionHub()
+    hub.committed_here(_committed(_table(9)))
+    assert hub.told_here == {} and hub.table_jobs == {}
+
+
 def test_the_hub_keeps_no_table_of_a_session_nobody_here_watches():
     hub = fanout.SessionHub()
     hub.keep_committed([_table(9)])
