@@ -6,7 +6,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -106,7 +106,9 @@ class FactsPublisher:
     theirs here: published in the trip's commit hook, they held the trip's acknowledgements and its
     fan-out back by a round trip to the broker (7% of the moves thread's time at a school's load)."""
 
-    def __init__(self) -> None:
+    def __init__(self, queue: Callable[[list[tuple[int, list[int]]]], None] | None = None) -> None:
+        #: how the facts are queued: ``queue_tables_facts`` (as it is when called), unless told otherwise
+        self._queue = queue or (lambda items: queue_tables_facts(items))
         self._lock = threading.Lock()
         self._waiting = HeldFacts()
         self._busy = False
@@ -132,7 +134,8 @@ class FactsPublisher:
                     self._busy = False
                     return
             try:
-                waiting.flush()  # (games.outbox already keeps a broker that is down from raising here)
+                # (games.outbox already keeps a broker that is down from raising here)
+                self._queue(sorted(waiting.seqs.items()))
             except Exception:
                 logger.exception("learning facts could not be queued; the session's wrap-up records them")
 
