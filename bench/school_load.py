@@ -253,8 +253,7 @@ def choose_move(game: str, view: dict, me: str, rng: random.Random) -> dict | No
         return rng.choice(actions) if actions else None
     if game == "faces":
         if view.get("your_turn"):
-            questions = [entry["id"] for entry in view.get("pad") or [] if entry.get("allowed")]
-            return {"type": "ask", "question": rng.choice(questions)} if questions else None
+            return _faces_turn(view, rng)
         if phase == "reveal" and me not in (view.get("ready") or []):
             return {"type": "ready"}
         return None
@@ -266,6 +265,16 @@ def choose_move(game: str, view: dict, me: str, rng: random.Random) -> dict | No
     if game == "mindlines":
         return _mindlines_move(view, phase, me, rng)
     return None
+
+
+def _faces_turn(view: dict, rng: random.Random) -> dict | None:
+    """A question while more than two faces are left and one may be asked, else a name from those left
+    (as a player does: a match goes on to its next round instead of waiting out turn after turn)."""
+    left = (view.get("your_board") or {}).get("left") or []
+    questions = [entry["id"] for entry in view.get("pad") or [] if entry.get("allowed")]
+    if questions and len(left) > 2:
+        return {"type": "ask", "question": rng.choice(questions)}
+    return {"type": "name", "face": rng.choice(left)} if left else None
 
 
 def _mindlines_move(view: dict, phase: str | None, me: str, rng: random.Random) -> dict | None:
@@ -528,18 +537,45 @@ class School:
     def delivery(self) -> dict[str, list[float]]:
         """From the mover's send of an acknowledged move to each other device at its table holding it,
         by game."""
+        lags: dict[str, list[float]] = {}
+        for game, _sent, lag in self._deliveries():
+            lags.setdefault(game, []).append(lag)
+        return lags
+
+    def delivery_over_time(self, start: float, end: float, slices: int = 10) -> list[dict]:
+        """The play cut into ``slices`` equal spans (by when the move was sent): in each, the moves
+        acknowledged and the delivery p50 / p95 by game, to show a lesson that slows down as it goes on."""
+        span = max(1e-9, (end - start) / slices)
+        cut: list[dict[str, list[float]]] = [{} for _ in range(slices)]
+        moves = [0] * slices
+        for _key, _table, _seq, sent in self.acks:
+            moves[min(slices - 1, max(0, int((sent - start) / span)))] += 1
+        for game, sent, lag in self._deliveries():
+            cut[min(slices - 1, max(0, int((sent - start) / span)))].setdefault(game, []).append(lag)
+        return [
+            {
+                "from_s": round(index * span),
+                "moves": moves[index],
+                "p50_p95_ms": {
+                    game: [_ms(percentile(lags, 50)), _ms(percentile(lags, 95))]
+                    for game, lags in by_game.items()
+                },
+            }
+            for index, by_game in enumerate(cut)
+        ]
+
+    def _deliveries(self):
+        """(game, sent, lag) for each acknowledged move and each other device at its table holding it."""
         by_table: dict[int, list[Device]] = {}
         for device in self.devices:
             if device.table is not None:
                 by_table.setdefault(device.table, []).append(device)
-        lags: dict[str, list[float]] = {}
         for _key, table, seq, sent in self.acks:
             for device in by_table.get(table, ()):
                 seqs, times = device.seen.get(table, ([], []))
                 at = bisect.bisect_left(seqs, seq)
                 if at < len(seqs):
-                    lags.setdefault(device.game, []).append(max(0.0, times[at] - sent))
-        return lags
+                    yield device.game, sent, max(0.0, times[at] - sent)
 
 
 # --- memory ------------------------------------------------------------------------------------------
@@ -838,6 +874,7 @@ async def drive(school: School, kit: Kit, redis, postgres, memory: Memory, args)
             with contextlib.suppress(Exception):
                 await device.ws.close()
     figures["play_seconds"] = round(time.time() - start, 1)
+    figures["delivery_over_time"] = school.delivery_over_time(start, until)
     return figures
 
 
@@ -1042,6 +1079,10 @@ def print_table(r: dict) -> None:
         ),
         ("delivery by game p50/p95 (ms)", json.dumps(r["delivery_by_game_p50_p95_ms"])),
         ("move to its ack by game p50/p95 (ms)", json.dumps(r["ack_by_game_p50_p95_ms"])),
+        *(
+            (f"  from {row['from_s']} s", f"{row['moves']} moves, {json.dumps(row['p50_p95_ms'])}")
+            for row in r.get("delivery_over_time") or []
+        ),
         ("lost moves", f"{r['lost_moves']}  {json.dumps(r['log_check'])}"),
         (
             "server CPU ms per update",

@@ -398,7 +398,7 @@ async def test_a_trips_learning_facts_are_queued_from_a_thread_of_their_own_afte
             table_id: [services.ActionResult(seq=1) for _ in batch] for table_id, batch in batches.items()
         }
 
-    monkeypatch.setattr(batching, "facts_publisher", log.FactsPublisher(queue=slow_queue))
+    monkeypatch.setattr(batching, "facts_publisher", log.FactsPublisher(queue=slow_queue, gather=0))
     monkeypatch.setattr(services, "tables_actions_submit", fake_submit)
     batcher = TableBatcher()
     try:
@@ -426,7 +426,7 @@ def test_facts_handed_over_while_a_publishing_runs_go_together_in_the_next():
         release.wait(5)
         queued.append(items)
 
-    publisher = log.FactsPublisher(queue=slow_queue)
+    publisher = log.FactsPublisher(queue=slow_queue, gather=0)
     held = [log.HeldFacts() for _ in range(3)]
     for table_id, facts in enumerate(held, start=1):
         facts.add({table_id: [table_id * 10]})
@@ -437,3 +437,25 @@ def test_facts_handed_over_while_a_publishing_runs_go_together_in_the_next():
     release.set()
     first.result(5)
     assert queued == [[(1, [10])], [(2, [20]), (3, [30])]]
+
+
+def test_facts_handed_over_within_the_gathering_wait_go_in_one_task():
+    """A publishing waits a moment for the next trips' facts: one task for them all, not one a trip."""
+    from games.services import log
+
+    queued = []
+    publisher = log.FactsPublisher(queue=queued.append, gather=0.2)
+    first = publisher.hand_over(_held({1: [10]}))
+    assert publisher.hand_over(_held({2: [20]})) is None
+    assert publisher.hand_over(_held({1: [11]})) is None
+    first.result(5)
+    assert queued == [[(1, [10, 11]), (2, [20])]]
+    assert log.FactsPublisher().gather == log.FACTS_GATHER_SECONDS > 0
+
+
+def _held(seqs):
+    from games.services import log
+
+    held = log.HeldFacts()
+    held.add(seqs)
+    return held
