@@ -9,6 +9,7 @@ import hashlib
 import logging
 import time
 from collections import deque
+from typing import Any
 
 from channels.exceptions import ChannelFull
 from channels.layers import InMemoryChannelLayer
@@ -97,6 +98,11 @@ class InMemoryLayer(InMemoryChannelLayer):
             with contextlib.suppress(ChannelFull):
                 await self.send(channel, message)
 
+    async def group_send_many(self, sends: list[tuple[str, dict]]) -> None:
+        """Each (group, message) in turn (as RedisLayer's, which sends them all in one go)."""
+        for group, message in sends:
+            await self.group_send(group, message)
+
 
 class RedisLayer(RedisChannelLayer):
     """channels_redis's layer, but a connection waiting for its messages waits out a Redis outage.
@@ -159,30 +165,60 @@ class RedisLayer(RedisChannelLayer):
         dropped and the rest read together, then one script (sent once, then named by its hash) for
         what each member's channel gets. Every move a server process commits is announced to its
         session's group, and at a school's load a third of a web process's event loop was spent there."""
-        assert self.require_valid_group_name(group), "Group name not valid"
-        key = self._group_key(group)
-        connection = self.connection(self.consistent_hash(group))
-        look_up = connection.pipeline(transaction=False)
-        look_up.zremrangebyscore(key, min=0, max=int(time.time()) - self.group_expiry)
-        look_up.zrange(key, 0, -1)
-        _expired, members = await look_up.execute()
-        channel_names = [member.decode("utf8") for member in members]
-        by_connection, messages, capacities = self._map_channel_keys_to_connection(channel_names, message)
-        for index, channel_keys in by_connection.items():
-            now = time.time()
-            arguments = [messages[channel_key] for channel_key in channel_keys]
-            arguments += [capacities[channel_key] for channel_key in channel_keys]
-            arguments += [now, self.expiry, int(now) - int(self.expiry)]
-            keyed = (len(channel_keys), *channel_keys, *arguments)
-            target = self.connection(index)
-            try:
-                over_capacity = await target.evalsha(_GROUP_SEND_SHA, *keyed)
-            except NoScriptError:
-                over_capacity = await target.eval(_GROUP_SEND, *keyed)
+        await self.group_send_many([(group, message)])
+
+    async def group_send_many(self, sends: list[tuple[str, dict]]) -> None:
+        """Each (group, message) as :meth:`group_send` sends it, all in two calls to Redis per shard
+        whatever their number: one pipeline for the groups' members, then one script for every
+        channel's message. A trip of moves commits tables of many sessions at once, each announced to
+        its own session's group."""
+        members = await self._groups_members([group for group, _message in sends])
+        per_shard: dict[int, list[tuple[str, bytes, int]]] = {}
+        for (_group, message), channel_names in zip(sends, members, strict=True):
+            by_connection, messages, capacities = self._map_channel_keys_to_connection(channel_names, message)
+            for index, channel_keys in by_connection.items():
+                per_shard.setdefault(index, []).extend(
+                    (channel_key, messages[channel_key], capacities[channel_key])
+                    for channel_key in channel_keys
+                )
+        for index, entries in per_shard.items():
+            over_capacity = await self._put(index, entries)
             if over_capacity > 0:
                 logger.info(
-                    "%s of %s channels over capacity in group %s", over_capacity, len(channel_names), group
+                    "%s of %s group messages over their channel's capacity", over_capacity, len(entries)
                 )
+
+    async def _groups_members(self, groups: list[str]) -> list[list[str]]:
+        """Each group's channels, its expired members dropped first: one pipeline per shard."""
+        expired_before = int(time.time()) - self.group_expiry
+        pipelines: dict[int, Any] = {}
+        for group in groups:
+            assert self.require_valid_group_name(group), "Group name not valid"
+            index = self.consistent_hash(group)
+            if index not in pipelines:
+                pipelines[index] = self.connection(index).pipeline(transaction=False)
+            key = self._group_key(group)
+            pipelines[index].zremrangebyscore(key, min=0, max=expired_before)
+            pipelines[index].zrange(key, 0, -1)
+        answers = {index: iter((await pipeline.execute())[1::2]) for index, pipeline in pipelines.items()}
+        return [
+            [member.decode("utf8") for member in next(answers[self.consistent_hash(group)])]
+            for group in groups
+        ]
+
+    async def _put(self, index: int, entries: list[tuple[str, bytes, int]]) -> int:
+        """Each message on its channel unless the channel is full (the script); how many were not."""
+        now = time.time()
+        keys = [channel_key for channel_key, _message, _capacity in entries]
+        arguments = [message for _key, message, _capacity in entries]
+        arguments += [capacity for _key, _message, capacity in entries]
+        arguments += [now, self.expiry, int(now) - int(self.expiry)]
+        keyed = (len(keys), *keys, *arguments)
+        target = self.connection(index)
+        try:
+            return await target.evalsha(_GROUP_SEND_SHA, *keyed)
+        except NoScriptError:
+            return await target.eval(_GROUP_SEND, *keyed)
 
     async def _clean_receive_backup(self, index, channel):
         """Nothing: the next batch's call drops the backup of the messages handed out."""

@@ -13,7 +13,6 @@ commit hooks).
 
 from __future__ import annotations
 
-import asyncio
 import threading
 import time
 from collections.abc import Hashable, Iterator
@@ -71,17 +70,28 @@ async def send_collected(collection: Collected) -> None:
     if layer is None or not collection.messages:
         return
 
-    def send(group: str, message: dict, key: Hashable):
-        return outbox.attempt_async(
-            SERVICE,
-            lambda: layer.group_send(group, message),
-            lambda: async_to_sync(layer.group_send)(group, message),
-            key,
-        )
+    def resend(group: str, message: dict):
+        return lambda: async_to_sync(layer.group_send)(group, message)
 
-    await asyncio.gather(
-        *(send(group, message, key) for key, (group, message) in collection.messages.items())
-    )
+    # One call for them all: a trip's tables are of many sessions, each news to its own group. Should it
+    # fail, each news is kept to be sent again on its own (the latest of its key), as one sent alone is.
+    sends = [(key, group, message) for key, (group, message) in collection.messages.items()]
+    may = [
+        (key, group, message)
+        for key, group, message in sends
+        if outbox.may_try(SERVICE, resend(group, message), resend_key=key)
+    ]
+    if not may:
+        return
+    try:
+        await layer.group_send_many([(group, message) for _key, group, message in may])
+    except Exception as error:
+        (key, group, message), *rest = may
+        outbox.failed(SERVICE, error, resend(group, message), resend_key=key)
+        for key, group, message in rest:  # kept to be sent again if that marked the layer down
+            outbox.may_try(SERVICE, resend(group, message), resend_key=key)
+        return
+    outbox.succeeded(SERVICE)
 
 
 def session_group(session_id: int) -> str:

@@ -137,3 +137,32 @@ async def test_a_group_send_drops_a_channels_expired_messages_first(layer):
     await layer.group_send("news", {"type": "news", "n": 1})
     assert (await layer.receive(channel))["n"] == 1
     assert await connection.zcard(channel_key) == 0
+
+
+async def test_many_group_sends_go_in_one_script(layer, calls):
+    """A trip's news to the groups of several sessions: one look-up of them all, one script for every
+    channel's message; a channel in two of the groups (a server process's) gets both messages."""
+    shared, first, second = await layer.new_channel(), "first.member", "second.member"
+    for group, member in (
+        ("one", shared),
+        ("one", first),
+        ("two", shared),
+        ("two", second),
+        ("empty", first),
+    ):
+        await layer.group_add(group, member)
+    await layer.group_discard("empty", first)
+    sent_before = calls["evalsha"] + calls["eval"]
+    await layer.group_send_many(
+        [
+            ("one", {"type": "news", "n": 1}),
+            ("two", {"type": "news", "n": 2}),
+            ("empty", {"type": "news", "n": 3}),
+        ]
+    )
+    assert calls["evalsha"] + calls["eval"] - sent_before <= 2  # one script (sent once if Redis lacked it)
+    assert (await layer.receive(first))["n"] == 1
+    assert (await layer.receive(second))["n"] == 2
+    assert sorted([(await layer.receive(shared))["n"] for _ in range(2)]) == [1, 2]
+    with pytest.raises(TimeoutError):
+        await asyncio.wait_for(layer.receive(first), 0.3)

@@ -36,6 +36,7 @@ def _redis_down(monkeypatch):
     monkeypatch.setattr("games.tasks.tables_facts.delay", broker)
     monkeypatch.setattr("games.tasks.session_wrap_up.delay", broker)
     monkeypatch.setattr(get_channel_layer(), "group_send", layer)
+    monkeypatch.setattr(get_channel_layer(), "group_send_many", layer)
     return calls
 
 
