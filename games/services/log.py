@@ -102,9 +102,9 @@ def facts_held(*, flush: bool = True) -> Iterator[HeldFacts]:
 
 
 #: How long a publishing waits for more trips' facts before queueing all that waits as one task. A task
-#: costs the worker its queries and bookkeeping whatever it holds (at 130 Line-Up moves a second, one task
-#: a trip was 2.8 ms of worker CPU a move); the reports are built from the facts after the session, so a
-#: fifth of a second changes nothing a teacher sees.
+#: costs the worker its queries and bookkeeping whatever it holds (at some 110 Line-Up moves a second,
+#: one task a trip was 2.8 ms of worker CPU a move); the reports are built from the facts after the
+#: session, so a fifth of a second changes nothing a teacher sees.
 FACTS_GATHER_SECONDS = 0.2
 
 
