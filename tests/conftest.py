@@ -250,3 +250,15 @@ def node() -> str:
     if path is None:
         pytest.skip("Node.js is not installed")
     return path
+
+
+@pytest.fixture
+def rate_limit_minute_held(monkeypatch):
+    """Rate limits count in windows of a minute: a test's many tries straddling a window's end were
+    counted in two (the limit never reached). Holds django_ratelimit's clock still for the test."""
+    import time
+
+    from django_ratelimit import core as ratelimit_core
+
+    held = time.time()
+    monkeypatch.setattr(ratelimit_core, "time", types.SimpleNamespace(time=lambda: held))

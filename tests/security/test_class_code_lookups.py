@@ -11,7 +11,8 @@ from classrooms import services
 from classrooms.models import Student
 from classrooms.roster import parse_roster
 
-pytestmark = pytest.mark.django_db
+# (their tries must all fall in one of the limit's minutes)
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("rate_limit_minute_held")]
 ADDRESS = "203.0.113.50"
 
 

@@ -9,7 +9,8 @@ from django_ratelimit.core import get_usage
 
 from config.proxy import client_address, trusted_networks
 
-pytestmark = pytest.mark.django_db
+# (their tries must all fall in one of the limit's minutes)
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("rate_limit_minute_held")]
 
 
 def _join_tries_counted(address: str) -> int:
