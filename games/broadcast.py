@@ -75,10 +75,9 @@ async def send_collected(collection: Collected) -> None:
 
     # One call for them all: a trip's tables are of many sessions, each news to its own group. Should it
     # fail, each news is kept to be sent again on its own (the latest of its key), as one sent alone is.
-    sends = [(key, group, message) for key, (group, message) in collection.messages.items()]
     may = [
         (key, group, message)
-        for key, group, message in sends
+        for key, (group, message) in collection.messages.items()
         if outbox.may_try(SERVICE, resend(group, message), resend_key=key)
     ]
     if not may:

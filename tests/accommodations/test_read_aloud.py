@@ -3,12 +3,9 @@ else the server's espeak-ng audio), and the server speaks only what the student'
 
 from __future__ import annotations
 
-import types
-
 import pytest
 from django.test import override_settings
 from django.urls import reverse
-from django_ratelimit import core as ratelimit_core
 
 from classrooms.services import student_accommodations_set
 from games import clock, selectors, services, speech
@@ -113,11 +110,8 @@ def test_only_a_student_with_read_aloud_seated_in_the_game_may_ask(
     assert student_client(cleo).post(url, {"text": "Cleo N."}).status_code == 404  # not in this game
 
 
-def test_a_device_that_asks_too_often_is_slowed(
-    student_client, class_7b, ms_rivera, ava_reads_aloud, ben, monkeypatch
-):
-    # The limit counts in windows of a minute: 91 asks straddling a window's end were counted in two.
-    monkeypatch.setattr(ratelimit_core, "time", types.SimpleNamespace(time=lambda: T0))
+@pytest.mark.usefixtures("rate_limit_minute_held")  # (91 asks straddling a minute's end counted in two)
+def test_a_device_that_asks_too_often_is_slowed(student_client, class_7b, ms_rivera, ava_reads_aloud, ben):
     session = started_session(class_7b, ms_rivera, [ava_reads_aloud, ben], "faces", now=T0)
     client, url = student_client(ava_reads_aloud), reverse("games:speak", args=[session.pk])
     limit = int(speech.RATE.split("/")[0])
