@@ -92,16 +92,18 @@ class InMemoryLayer(InMemoryChannelLayer):
         channel misses the message). Every homework attempt is a group of its own, and its broadcasts
         are many."""
         assert isinstance(message, dict), "Message is not a dict"
-        self.require_valid_group_name(group)
-        self._clean_expired()
-        for channel in list(self.groups.get(group, ())):
-            with contextlib.suppress(ChannelFull):
-                await self.send(channel, message)
+        await self.group_send_many([(group, message, None)])
 
-    async def group_send_many(self, sends: list[tuple[str, dict]]) -> None:
-        """Each (group, message) in turn (as RedisLayer's, which sends them all in one go)."""
-        for group, message in sends:
-            await self.group_send(group, message)
+    async def group_send_many(self, sends: list[tuple[str, dict, str | None]]) -> None:
+        """Each (group, message, a channel of the group not to send it to) in turn (as RedisLayer's,
+        which sends them all in one go)."""
+        self._clean_expired()
+        for group, message, told in sends:
+            self.require_valid_group_name(group)
+            for channel in list(self.groups.get(group, ())):
+                if channel != told:
+                    with contextlib.suppress(ChannelFull):
+                        await self.send(channel, message)
 
 
 class RedisLayer(RedisChannelLayer):
@@ -165,16 +167,20 @@ class RedisLayer(RedisChannelLayer):
         dropped and the rest read together, then one script (sent once, then named by its hash) for
         what each member's channel gets. Every move a server process commits is announced to its
         session's group, and at a school's load a third of a web process's event loop was spent there."""
-        await self.group_send_many([(group, message)])
+        await self.group_send_many([(group, message, None)])
 
-    async def group_send_many(self, sends: list[tuple[str, dict]]) -> None:
-        """Each (group, message) as :meth:`group_send` sends it, all in two calls to Redis per shard
-        whatever their number: one pipeline for the groups' members, then one script for every
-        channel's message. A trip of moves commits tables of many sessions at once, each announced to
-        its own session's group."""
-        members = await self._groups_members([group for group, _message in sends])
+    async def group_send_many(self, sends: list[tuple[str, dict, str | None]]) -> None:
+        """Each (group, message, a channel of the group not to send it to) as :meth:`group_send` sends
+        it, all in at most two calls to Redis per shard whatever their number: one pipeline for the
+        groups' members, then one script for every channel's message (none when no channel is left:
+        a session whose devices are all on the sending process). A trip of moves commits tables of
+        many sessions at once, each announced to its own session's group."""
+        members = await self._groups_members([group for group, _message, _told in sends])
         per_shard: dict[int, list[tuple[str, bytes, int]]] = {}
-        for (_group, message), channel_names in zip(sends, members, strict=True):
+        for (_group, message, told), channel_names in zip(sends, members, strict=True):
+            channel_names = [name for name in channel_names if name != told]
+            if not channel_names:
+                continue
             by_connection, messages, capacities = self._map_channel_keys_to_connection(channel_names, message)
             for index, channel_keys in by_connection.items():
                 per_shard.setdefault(index, []).extend(

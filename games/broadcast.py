@@ -63,32 +63,35 @@ def collected() -> Iterator[Collected]:
         _collecting.current = outer
 
 
-async def send_collected(collection: Collected) -> None:
+async def send_collected(collection: Collected, told: dict[Hashable, str] | None = None) -> None:
     """Send what :func:`collected` kept, from the event loop, all together (each as ``_send`` would: a
-    channel layer that failed moments ago is not waited on, and the news is sent again later)."""
+    channel layer that failed moments ago is not waited on, and the news is sent again later).
+    ``told``: news (by key) that a channel of its group already has (this process's session hub, handed
+    the trip's tables directly), so is not sent to that channel."""
     layer = get_channel_layer()
     if layer is None or not collection.messages:
         return
+    told = told or {}
 
-    def resend(group: str, message: dict):
-        return lambda: async_to_sync(layer.group_send)(group, message)
+    def resend(send: tuple[str, dict, str | None]):
+        return lambda: async_to_sync(layer.group_send_many)([send])
 
     # One call for them all: a trip's tables are of many sessions, each news to its own group. Should it
     # fail, each news is kept to be sent again on its own (the latest of its key), as one sent alone is.
     may = [
-        (key, group, message)
+        (key, send)
         for key, (group, message) in collection.messages.items()
-        if outbox.may_try(SERVICE, resend(group, message), resend_key=key)
+        if outbox.may_try(SERVICE, resend(send := (group, message, told.get(key))), resend_key=key)
     ]
     if not may:
         return
     try:
-        await layer.group_send_many([(group, message) for _key, group, message in may])
+        await layer.group_send_many([send for _key, send in may])
     except Exception as error:
-        (key, group, message), *rest = may
-        outbox.failed(SERVICE, error, resend(group, message), resend_key=key)
-        for key, group, message in rest:  # kept to be sent again if that marked the layer down
-            outbox.may_try(SERVICE, resend(group, message), resend_key=key)
+        (key, send), *rest = may
+        outbox.failed(SERVICE, error, resend(send), resend_key=key)
+        for key, send in rest:  # kept to be sent again if that marked the layer down
+            outbox.may_try(SERVICE, resend(send), resend_key=key)
         return
     outbox.succeeded(SERVICE)
 

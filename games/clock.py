@@ -97,8 +97,8 @@ def sweep_into(loop: asyncio.AbstractEventLoop) -> Sweep:
 
 
 async def _hand_over(collection: broadcast.Collected) -> None:
-    fanout.hub().committed_here(collection)
-    await broadcast.send_collected(collection)
+    told = fanout.hub().committed_here(collection)
+    await broadcast.send_collected(collection, told)
 
 
 def tick(

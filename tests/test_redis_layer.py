@@ -155,9 +155,9 @@ async def test_many_group_sends_go_in_one_script(layer, calls):
     sent_before = calls["evalsha"] + calls["eval"]
     await layer.group_send_many(
         [
-            ("one", {"type": "news", "n": 1}),
-            ("two", {"type": "news", "n": 2}),
-            ("empty", {"type": "news", "n": 3}),
+            ("one", {"type": "news", "n": 1}, None),
+            ("two", {"type": "news", "n": 2}, None),
+            ("empty", {"type": "news", "n": 3}, None),
         ]
     )
     assert calls["evalsha"] + calls["eval"] - sent_before <= 2  # one script (sent once if Redis lacked it)
@@ -166,3 +166,19 @@ async def test_many_group_sends_go_in_one_script(layer, calls):
     assert sorted([(await layer.receive(shared))["n"] for _ in range(2)]) == [1, 2]
     with pytest.raises(TimeoutError):
         await asyncio.wait_for(layer.receive(first), 0.3)
+
+
+async def test_news_a_channel_already_has_goes_to_the_rest_of_its_group_only(layer, calls):
+    """A server process's hub, handed its own trip's tables, is not sent their news; a group with no
+    other channel costs no script at all (a session whose devices are all on the sending process)."""
+    here, other = await layer.new_channel(), "other.member"
+    await layer.group_add("shared", here)
+    await layer.group_add("shared", other)
+    await layer.group_add("mine", here)
+    sent_before = calls["evalsha"] + calls["eval"]
+    await layer.group_send_many([("mine", {"type": "news", "n": 1}, here)])
+    assert calls["evalsha"] + calls["eval"] == sent_before
+    await layer.group_send_many([("shared", {"type": "news", "n": 2}, here)])
+    assert (await layer.receive(other))["n"] == 2
+    with pytest.raises(TimeoutError):
+        await asyncio.wait_for(layer.receive(here), 0.3)

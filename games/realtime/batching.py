@@ -84,8 +84,8 @@ class TableBatcher:
             if facts is not None:  # (queued on its own thread: the broadcasts' round trips are not awaited)
                 facts_publisher.hand_over(facts)
             if collection is not None:
-                fanout.hub().committed_here(collection)
-                await broadcast.send_collected(collection)
+                told = fanout.hub().committed_here(collection)
+                await broadcast.send_collected(collection, told)
         except Exception as error:  # a fault here must leave no consumer waiting, nor stop the batcher
             logger.exception("a trip's outcomes could not all be handed out")
             for batch in trip.values():

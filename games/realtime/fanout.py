@@ -31,6 +31,7 @@ import asyncio
 import logging
 import time
 from collections import defaultdict
+from collections.abc import Hashable
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
 
@@ -54,8 +55,6 @@ TABLE_GAP_MAX = 0.25
 BIG_FANOUT = 100
 #: At most this many committed tables wait in the hub for their fan-out (see SessionHub.keep_committed).
 COMMITTED_KEPT = 256
-#: At most this many tables' own announcements wait for their echo (see SessionHub.committed_here).
-TOLD_HERE_KEPT = 4096
 #: After a failed read of the channel layer the hub waits this long, doubling up to the maximum: an outage
 #: must not become a loop that burns the server's CPU and floods its log.
 READ_RETRY_SECONDS = 0.5
@@ -96,9 +95,6 @@ class SessionHub:
         #: table id -> when the oldest change not yet sent was committed (wall clock: it may be another
         #: process's), for the fan-out lag (games.metrics.FANOUT_LAG)
         self.changed_at: dict[int, float] = {}
-        #: table id -> the highest sequence number this process's writer announced to the hub itself
-        #: (see committed_here): its echo through the channel layer is then not fanned out again
-        self.told_here: dict[int, int] = {}
 
     def keep_committed(self, tables) -> None:
         """Tables as the writer on this process's database thread just committed them (state, seq and
@@ -115,21 +111,19 @@ class SessionHub:
                     continue
                 self.committed[table.pk] = table
 
-    def committed_here(self, collection) -> None:
+    def committed_here(self, collection) -> dict[Hashable, str]:
         """A trip of this process's writer committed: its tables go to the fan-out at once, as they were
         committed, instead of after the round trip of their announcement through the channel layer
-        (with Redis three of its round trips, then this hub's read of its channel). The announcements
-        are still sent, for the other processes' connections; their echo here is dropped (dispatch)."""
+        (with Redis a send, then this hub's read of its channel). Returns the announcements it took,
+        each with this hub's channel: they are still sent, for the other processes' connections, but
+        not to this hub (``broadcast.send_collected``), which would only drop them."""
         self.keep_committed(collection.tables.values())
-        for _group, message in collection.messages.values():
-            if message.get("type") != "table.changed" or not self.sessions.get(message.get("session")):
-                continue
-            table_id, seq = message["table"], message.get("seq") or 0
-            if len(self.told_here) >= TOLD_HERE_KEPT and table_id not in self.told_here:
-                # Echoes that never came (the channel layer was out): forgetting one costs at most a read.
-                del self.told_here[next(iter(self.told_here))]
-            self.told_here[table_id] = max(self.told_here.get(table_id, 0), seq)
-            self._table_announced(message)
+        taken = {}
+        for key, (_group, message) in collection.messages.items():
+            if message.get("type") == "table.changed" and self.sessions.get(message.get("session")):
+                self._table_announced(message)
+                taken[key] = self.channel
+        return taken
 
     async def join(self, consumer: GameConsumer) -> None:
         async with self.lock:
@@ -241,21 +235,10 @@ class SessionHub:
             return
         kind = message.get("type")
         if kind == "table.changed":
-            if not self._own_echo(message):
-                self._table_announced(message)
+            self._table_announced(message)
         elif kind in ("session.changed", "presence.changed"):
             clocks_only = bool(message.get("clocks_only"))
             self._throttle(session_id, staff_only=kind == "presence.changed", clocks_only=clocks_only)
-
-    def _own_echo(self, message: dict[str, Any]) -> bool:
-        """A change this process's writer already handed to the hub itself (committed_here)."""
-        table_id, seq = message["table"], message.get("seq") or 0
-        told = self.told_here.get(table_id)
-        if told is None or seq > told:
-            return False
-        if seq == told:
-            del self.told_here[table_id]
-        return True
 
     def _table_announced(self, message: dict[str, Any]) -> None:
         session_id, table_id = message["session"], message["table"]

@@ -91,17 +91,18 @@ async def test_in_the_server_process_the_sweep_hands_its_tables_to_the_fan_out(m
     collection.add("classplay.session.7", {"type": "table.changed", "table": 3, "seq": 4}, "k", table)
     monkeypatch.setattr(clock, "sweep_collected", lambda now: (1, collection))
     kept, sent = [], []
-    hub = SimpleNamespace(committed_here=lambda what: kept.extend(what.tables.values()))
+    hub = SimpleNamespace(committed_here=lambda what: kept.extend(what.tables.values()) or {"k": "here"})
     monkeypatch.setattr(clock.fanout, "hub", lambda: hub)
 
-    async def send_collected(what):
-        sent.append((what, asyncio.get_running_loop()))
+    async def send_collected(what, told):
+        sent.append((what, told, asyncio.get_running_loop()))
 
     monkeypatch.setattr(clock.broadcast, "send_collected", send_collected)
     sweep = clock.sweep_into(asyncio.get_running_loop())
     assert await asyncio.to_thread(sweep, None) == 1  # the clock's own thread
     assert kept == [table]
-    assert sent == [(collection, asyncio.get_running_loop())]  # sent from the server's loop
+    # Sent from the server's loop, not to its hub, which has the tables already.
+    assert sent == [(collection, {"k": "here"}, asyncio.get_running_loop())]
 
 
 def _rack_and_confirm(table, student, at):

@@ -155,10 +155,13 @@ def _committed(*tables):
 
 @pytest.mark.django_db
 @pytest.mark.asyncio
-async def test_a_table_its_writer_committed_goes_out_at_once_and_its_echo_is_not_sent_again(monkeypatch):
-    """The fan-out does not wait for the announcement's round trip through the channel layer; when
-    the announcement comes back, nothing is read or sent a second time."""
+async def test_a_table_its_writer_committed_goes_out_at_once_and_its_announcement_skips_this_hub(
+    monkeypatch,
+):
+    """The fan-out does not wait for the announcement's round trip through the channel layer, and the
+    announcement is marked as this hub's own: it goes to the other processes only."""
     hub, watcher = fanout.SessionHub(), Watcher()
+    hub.channel = "specific.here"
     hub.sessions[7], hub.sent[watcher] = {watcher}, {}
     delivered, read = [], []
     monkeypatch.setattr(fanout.selectors, "tables_for_fanout", lambda ids: read.extend(ids) or [])
@@ -167,13 +170,29 @@ async def test_a_table_its_writer_committed_goes_out_at_once_and_its_echo_is_not
         delivered.append((table.seq, [consumer for consumer, _key in wanted]))
 
     hub._deliver = deliver
-    hub.committed_here(_committed(_table(9)))
-    await _jobs_done(hub)
-    assert delivered == [(9, [watcher])]
-    await hub.dispatch({"type": "table.changed", "session": 7, "table": 3, "seq": 9})  # the echo
+    told = hub.committed_here(_committed(_table(9)))
     await _jobs_done(hub)
     assert delivered == [(9, [watcher])] and read == []
-    assert hub.told_here == {}  # the echo came: nothing more waits for it
+    assert told == {("classplay.session.7", "table.changed", 3): "specific.here"}
+
+
+@pytest.mark.django_db
+@pytest.mark.asyncio
+async def test_an_announcement_of_a_table_already_sent_sends_nothing_again(monkeypatch):
+    """Should this hub's own announcement reach it after all (sent again after a Redis outage), the
+    connections already have the table: it is read, and nobody is sent it twice."""
+    hub, watcher = fanout.SessionHub(), Watcher()
+    hub.sessions[7], hub.sent[watcher] = {watcher}, {}
+    sent = []
+
+    async def deliver(table, wanted):
+        sent.append((table.seq, [consumer for consumer, _key in wanted]))
+
+    hub._deliver = deliver
+    hub.committed_here(_committed(_table(9)))
+    await _jobs_done(hub)
+    delivered, _read = await _fan_out(hub, monkeypatch, announced_seq=9)
+    assert sent == [(9, [watcher])] and delivered == [(9, [])]
 
 
 @pytest.mark.django_db
@@ -187,21 +206,10 @@ async def test_a_later_change_by_another_writer_is_sent_after_this_writers_own(m
     assert delivered == [(10, [watcher])] and read == [3]
 
 
-def test_the_announcements_waiting_for_their_echo_are_bounded(monkeypatch):
-    """An echo that never comes (the channel layer was out) leaves nothing behind for ever."""
-    monkeypatch.setattr(fanout, "TOLD_HERE_KEPT", 2)
-    hub = fanout.SessionHub()
-    hub._table_dirty = lambda session_id, table_id: None
-    hub.sessions[7] = {object()}
-    tables = [SimpleNamespace(pk=pk, session_id=7, seq=1) for pk in (1, 2, 3)]
-    hub.committed_here(_committed(*tables))
-    assert hub.told_here == {2: 1, 3: 1}
-
-
 def test_a_session_nobody_here_watches_is_not_fanned_out_here():
     hub = fanout.SessionHub()
-    hub.committed_here(_committed(_table(9)))
-    assert hub.told_here == {} and hub.table_jobs == {}
+    assert hub.committed_here(_committed(_table(9))) == {}  # its announcement goes to every process
+    assert hub.table_jobs == {}
 
 
 def test_the_hub_keeps_no_table_of_a_session_nobody_here_watches():

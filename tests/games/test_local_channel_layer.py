@@ -41,3 +41,20 @@ async def test_expired_entries_are_looked_for_at_most_once_a_second(monkeypatch)
     now[0] += layers.CLEAN_EVERY
     await layer.group_send("g", {"type": "x"})
     assert len(walks) == 2
+
+
+@pytest.mark.asyncio
+async def test_news_a_channel_already_has_goes_to_the_rest_of_its_group_only():
+    """A server process's hub was handed its own trip's tables: their news is for the other channels."""
+    layer = layers.InMemoryLayer()
+    for channel in ("specific.here", "specific.other"):
+        await layer.group_add("classplay.session.1", channel)
+    await layer.group_add("classplay.session.2", "specific.here")
+    await layer.group_send_many(
+        [
+            ("classplay.session.1", {"type": "table.changed", "table": 3}, "specific.here"),
+            ("classplay.session.2", {"type": "table.changed", "table": 4}, "specific.here"),
+        ]
+    )
+    assert await layer.receive("specific.other") == {"type": "table.changed", "table": 3}
+    assert layer.channels.get("specific.here") is None or layer.channels["specific.here"].empty()

@@ -40,11 +40,16 @@ async def test_a_trips_news_to_several_groups_goes_in_one_call(layer):
     await broadcast.send_collected(_collection(3))
     assert layer.batches == [
         [
-            (broadcast.session_group(table), {"type": "table.changed", "table": table, "seq": 1})
+            (broadcast.session_group(table), {"type": "table.changed", "table": table, "seq": 1}, None)
             for table in (1, 2, 3)
         ]
     ]
     assert layer.singles == []
+
+
+async def test_news_this_processs_hub_already_has_is_not_sent_to_it(layer):
+    await broadcast.send_collected(_collection(2), {("news", 2): "specific.hub"})
+    assert [told for _group, _message, told in layer.batches[0]] == [None, "specific.hub"]
 
 
 async def test_news_the_layer_could_not_take_is_each_kept_to_be_sent_again(layer, monkeypatch):
