@@ -188,6 +188,13 @@ if DATABASE_URL:
             # its move), rather than holding a student's tap for 20 s.
             "timeout": env_int("DATABASE_POOL_TIMEOUT", 8),
         }
+        # The statements every move runs bind their values on the server (games/services/rows.py): one
+        # run five times on a connection is prepared, so PostgreSQL plans it once. Django turns this off
+        # for transaction-pooling proxies (PgBouncer), which cannot keep a connection's prepared
+        # statements: set DATABASE_PREPARED_STATEMENTS=false behind one. (Django's other cursors bind
+        # on the client and are never prepared.)
+        if env_bool("DATABASE_PREPARED_STATEMENTS", True):
+            DATABASES["default"]["OPTIONS"]["prepare_threshold"] = 5
 else:
     DATABASES = {
         "default": {

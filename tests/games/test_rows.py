@@ -96,3 +96,39 @@ def test_locked_tables_read_what_the_orm_reads(
 def test_locked_tables_of_none_reads_nothing(django_assert_num_queries):
     with django_assert_num_queries(0):
         assert rows.locked_tables([]) == []
+
+
+def test_on_postgresql_a_moves_statements_are_prepared_once_run_often(table):
+    """Their values travel apart from the statement, so PostgreSQL plans each once per connection."""
+    if connection.vendor != "postgresql":
+        pytest.skip("PostgreSQL's prepared statements")
+    for _move in range(6):
+        with transaction.atomic():
+            (locked,) = rows.locked_tables([table.pk])
+            locked.seq += 1
+            rows.table_update(locked)
+            rows.entries_insert([TableLogEntry(table=locked, seq=locked.seq, kind="deadline", at=T0)])
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT statement FROM pg_prepared_statements")
+        prepared = [statement for (statement,) in cursor.fetchall()]
+    assert any(statement.startswith('UPDATE "games_gametable"') for statement in prepared)
+    assert any(statement.startswith('INSERT INTO "games_tablelogentry"') for statement in prepared)
+    assert any(statement.startswith("SELECT") and "FOR NO KEY UPDATE" in statement for statement in prepared)
+    assert GameTable.objects.get(pk=table.pk).seq == locked.seq
+
+
+def test_a_log_entry_twice_is_the_orms_integrity_error(table):
+    """The moves' own cursor reports a database error as Django's, as the ORM's cursor does."""
+    from django.db import IntegrityError
+
+    entry = {
+        "table": table,
+        "seq": table.seq + 1,
+        "kind": "action",
+        "at": T0,
+        "player": "p",
+        "idempotency_key": "k",
+    }
+    rows.entries_insert([TableLogEntry(**entry)])
+    with pytest.raises(IntegrityError), transaction.atomic():
+        rows.entries_insert([TableLogEntry(**entry)])
