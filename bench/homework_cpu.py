@@ -20,6 +20,10 @@ Broadcasts are collected, not sent; the learning facts' tasks are queued as the 
 counter and the clock starts on the hour, so every run plays the same games. It prints the CPU
 (``time.process_time``) of each part per move and one JSON line; ``--profile`` writes a cProfile of the
 clock's sweeps (or, with ``--profile-part``, another part).
+
+``--postgres`` plays on PostgreSQL (a fresh ``classplay_live_bench`` database, and Redis's database 3
+flushed for the facts' queue) instead of SQLite, and adds PostgreSQL's CPU for the play (its backends
+of that database) per move: how two versions of a move's statements compare there.
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ import cProfile
 import hashlib
 import itertools
 import json
+import os
 import random
 import sys
 import time
@@ -181,9 +186,40 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=600, help="simulated seconds of play")
     parser.add_argument("--profile", help="write a cProfile of one part here")
     parser.add_argument("--profile-part", choices=PARTS, default="clock")
+    parser.add_argument("--postgres", action="store_true", help="PostgreSQL instead of SQLite")
     parser.add_argument("--json-out")
     args = parser.parse_args()
-    return measured_in_process(args, "classplay-homework-cpu-", measure)
+    return measured_in_process(args, "classplay-homework-cpu-", measure, postgres=args.postgres)
+
+
+class PostgresCpu:
+    """CPU seconds (user + system) of PostgreSQL's backends of this database since it was made (a
+    backend that ends meanwhile keeps what it had used when last read)."""
+
+    def __init__(self) -> None:
+        self.start = self._read()
+        self.last = dict(self.start)
+
+    @staticmethod
+    def _read() -> dict[int, float]:
+        from django.db import connection
+
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pid FROM pg_stat_activity WHERE datname = current_database()")
+            pids = [pid for (pid,) in cursor.fetchall()]
+        ticks = os.sysconf("SC_CLK_TCK")
+        used = {}
+        for pid in pids:
+            try:
+                fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:  # ended, or PostgreSQL on another machine
+                continue
+            used[pid] = (int(fields[11]) + int(fields[12])) / ticks
+        return used
+
+    def used(self) -> float:
+        self.last.update(self._read())
+        return sum(cpu - self.start.get(pid, 0.0) for pid, cpu in self.last.items())
 
 
 def fixed_seeds() -> None:
@@ -215,6 +251,7 @@ def measure(args) -> dict:
     evening = Evening(assignment_id, seats, meter, now=float(int(time.time()) // 3600 * 3600))
     evening.arrive_all()
     evening.look([seat.table_id for seat in seats])
+    postgres = PostgresCpu() if args.postgres else None
     started, ends = time.perf_counter(), evening.now + args.seconds
     # As the clock's thread does (games.clock.run): its facts' tasks held, queued every half second.
     with facts_held() as facts:
@@ -239,6 +276,9 @@ def measure(args) -> dict:
     for part in PARTS:
         result[f"{part}_cpu_s"] = round(meter.cpu[part], 2)
     result["cpu_ms_per_move"] = round(sum(meter.cpu.values()) * 1000 / max(1, moves), 3)
+    if postgres is not None:
+        result["postgres_cpu_s"] = round(postgres.used(), 2)
+        result["postgres_ms_per_move"] = round(result["postgres_cpu_s"] * 1000 / max(1, moves), 3)
     result["student_move_ms"] = round(meter.cpu["students"] * 1000 / max(1, evening.moves["students"]), 3)
     result["clock_step_ms"] = round(meter.cpu["clock"] * 1000 / max(1, evening.moves["computer"]), 3)
     return result

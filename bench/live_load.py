@@ -1421,11 +1421,13 @@ def measure(args, world: World, port: int, server, roles: dict[str, list] | None
         sampler.stopped.set()
 
 
-def measured_in_process(args, prefix: str, measure) -> int:
-    """For the benchmarks that measure in their own process (embedded mode): a fresh database and
-    settings as :func:`prepare` makes them, ``measure(args)``'s figures printed a line each and as one JSON
-    line, the temporary directory removed."""
-    args.mode, args.redis_db, args.database_url = "embedded", 0, PG_URL
+def measured_in_process(args, prefix: str, measure, *, postgres: bool = False) -> int:
+    """For the benchmarks that measure in their own process (embedded mode, or ``postgres``: a fresh
+    PostgreSQL database, Redis's database 3): a fresh database and settings as :func:`prepare` makes
+    them, ``measure(args)``'s figures printed a line each and as one JSON line, the temporary directory
+    removed."""
+    args.mode, args.redis_db = ("redis", 3) if postgres else ("embedded", 0)
+    args.database_url = PG_URL
     var_dir, _env, _limit = prepare(args, prefix)
     try:
         result = measure(args)
