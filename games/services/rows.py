@@ -88,11 +88,11 @@ def _entries_insert_sql(alias: str, count: int) -> str:
 
 
 def _bound_cursor(connection):
-    """A cursor for the statements every move runs: on PostgreSQL its values travel apart from the
-    statement (server-side binding), as Django's cursors do only with the ``server_side_binding``
-    option, so psycopg need not quote each value into the SQL (the state, some kilobytes of JSON,
-    escaped character by character) and prepares a statement it has run five times on a connection
-    (PostgreSQL then plans it once, not on every move). Elsewhere the usual cursor."""
+    """A cursor for the statements the moves and the clock run many times a second: on PostgreSQL
+    its values travel apart from the statement (server-side binding), as Django's cursors do only with
+    the ``server_side_binding`` option, so psycopg need not quote each value into the SQL (the state,
+    some kilobytes of JSON, escaped character by character) and prepares a statement it has run five
+    times on a connection (PostgreSQL then plans it once, not each time). Elsewhere the usual cursor."""
     if connection.vendor != "postgresql":
         return connection.cursor()
     connection.ensure_connection()
@@ -237,7 +237,7 @@ def due_table_ids(now: float, *, deadlines: bool = True, bots: bool = True) -> l
     under the row lock."""
     alias = router.db_for_read(GameTable)
     params = [now] * (deadlines + bots) + [GameTable.Status.PLAYING]
-    with connections[alias].cursor() as cursor:
+    with _bound_cursor(connections[alias]) as cursor:
         cursor.execute(_due_tables_sql(alias, deadlines, bots), params)
         return sorted(row[0] for row in cursor.fetchall())
 
@@ -278,7 +278,7 @@ def logged_keys(wanted: set[tuple[int, str, str]]) -> list[tuple[int, str, str, 
     alias = router.db_for_write(TableLogEntry)  # the connection of the transaction that will write
     head, tail = _logged_keys_sql(alias)
     found = []
-    with connections[alias].cursor() as cursor:
+    with _bound_cursor(connections[alias]) as cursor:
         for start in range(0, len(keyed), KEYS_PER_LOOKUP):
             chunk = keyed[start : start + KEYS_PER_LOOKUP]
             cursor.execute(

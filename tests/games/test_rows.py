@@ -108,12 +108,16 @@ def test_on_postgresql_a_moves_statements_are_prepared_once_run_often(table):
             locked.seq += 1
             rows.table_update(locked)
             rows.entries_insert([TableLogEntry(table=locked, seq=locked.seq, kind="deadline", at=T0)])
+            rows.logged_keys({(table.pk, "p", "k")})
+        rows.due_table_ids(T0)  # (the clock's, several times a second)
     with connection.cursor() as cursor:
         cursor.execute("SELECT statement FROM pg_prepared_statements")
         prepared = [statement for (statement,) in cursor.fetchall()]
     assert any(statement.startswith('UPDATE "games_gametable"') for statement in prepared)
     assert any(statement.startswith('INSERT INTO "games_tablelogentry"') for statement in prepared)
     assert any(statement.startswith("SELECT") and "FOR NO KEY UPDATE" in statement for statement in prepared)
+    assert any(statement.startswith("WITH wanted") for statement in prepared)
+    assert any('WHERE ("deadline" <= $1' in statement for statement in prepared)
     assert GameTable.objects.get(pk=table.pk).seq == locked.seq
 
 
