@@ -56,9 +56,15 @@ class FastJSONField(models.JSONField):
 
 #: In a stored state, ``{PART: digest}`` stands for a shared part (see :class:`StateField`).
 PART = "$part"
-#: Decoded shared parts kept in this process (each is shared by every table that has it).
-PARTS_KEPT = 128
+#: Decoded shared parts kept in this process (each is shared by every table that has it), the least
+#: recently used dropped beyond this many bytes of their JSON (decoded, a part takes one to four times
+#: that). By size, not number: each Line-Up table has a part of its own (its rounds' faces, 24 KB), and a
+#: school's Line-Up tables outnumbered the 128 parts once kept, so every move read its part again.
+PARTS_KEPT_BYTES = 16 * 2**20
+#: Equal copies of kept parts remembered (see ``_alias``).
+ALIASES_KEPT = 128
 _parts: OrderedDict[str, Any] = OrderedDict()
+_part_sizes: dict[str, int] = {}  # digest of a part in _parts -> the length of its JSON
 _digests: dict[int, str] = {}  # id() of a part in _parts -> its digest
 _aliases: OrderedDict[int, tuple[Any, str]] = OrderedDict()  # id() of an equal copy -> (copy, digest)
 #: (database alias, digest) of the parts this process knows are stored (parts are never deleted).
@@ -145,12 +151,13 @@ def _kept_digest(value: Any) -> str:
         _aliases.move_to_end(id(value))
         _parts.move_to_end(alias[1])
         return alias[1]
-    digest = hashlib.sha256(_encode_sorted(value)).hexdigest()
+    encoded = _encode_sorted(value)
+    digest = hashlib.sha256(encoded).hexdigest()
     if digest in _parts:
         _parts.move_to_end(digest)
         _alias(value, digest)
     else:
-        _keep(digest, value)
+        _keep(digest, value, len(encoded))
     return digest
 
 
@@ -159,8 +166,18 @@ def _alias(value: Any, digest: str) -> None:
     it again (each school's Word Up bank, kept since before the server read the same part back from a
     table) is not hashed again. The entry holds the copy, so its id() cannot be reused meanwhile."""
     _aliases[id(value)] = (value, digest)
-    while len(_aliases) > PARTS_KEPT:
+    while len(_aliases) > ALIASES_KEPT:
         _aliases.popitem(last=False)
+
+
+def forget_kept_parts() -> None:
+    """Drop every decoded part this process keeps (as a process that never read them)."""
+    global _kept_bytes
+    _parts.clear()
+    _part_sizes.clear()
+    _digests.clear()
+    _aliases.clear()
+    _kept_bytes = 0
 
 
 def forget_stored_parts(**_kwargs) -> None:
@@ -210,12 +227,23 @@ def preload_parts(raw_states: list[Any], alias: str) -> None:
         _keep_read(digest, data, alias)
 
 
-def _keep(digest: str, value: Any) -> None:
+def _keep(digest: str, value: Any, size: int | None = None) -> None:
+    """``size``: the length of the part's JSON, if the caller has it."""
+    global _kept_bytes
+    if digest in _parts:
+        _parts.move_to_end(digest)
+        return
     _parts[digest] = value
     _digests[id(value)] = digest
-    while len(_parts) > PARTS_KEPT:
-        _old_digest, old = _parts.popitem(last=False)
+    _part_sizes[digest] = size if size is not None else len(_encode(value))
+    _kept_bytes += _part_sizes[digest]
+    while _kept_bytes > PARTS_KEPT_BYTES and len(_parts) > 1:  # (the part just kept stays)
+        old_digest, old = _parts.popitem(last=False)
         _digests.pop(id(old), None)
+        _kept_bytes -= _part_sizes.pop(old_digest)
+
+
+_kept_bytes = 0
 
 
 _encode_sorted = msgspec.json.Encoder(order="sorted").encode

@@ -80,7 +80,7 @@ def test_a_part_written_in_a_transaction_rolled_back_is_written_again(two_wordup
     GameTable.objects.filter(pk=table.pk).update(state={**state, "bank": new_bank})
     digest = _stored_state(table)["bank"][fields.PART]
     assert SharedStatePart.objects.filter(digest=digest).exists()
-    fields._parts.clear()  # another process, which never saw it
+    fields.forget_kept_parts()  # another process, which never saw it
     assert GameTable.objects.get(pk=table.pk).state["bank"] == new_bank
 
 
@@ -88,7 +88,7 @@ def test_a_missing_part_is_a_clear_error(two_wordup_tables):
     table, _other = two_wordup_tables
     digest = _stored_state(table)["bank"][fields.PART]
     SharedStatePart.objects.filter(digest=digest).delete()
-    fields._parts.clear()
+    fields.forget_kept_parts()
     with pytest.raises(LookupError, match="shared part that is not stored"):
         GameTable.objects.get(pk=table.pk).state  # noqa: B018
 
@@ -209,9 +209,42 @@ def test_a_trip_reads_the_parts_its_tables_need_and_this_process_lacks_in_one_qu
         for _ in range(3)
     ]
     whole = {table.pk: GameTable.objects.get(pk=table.pk).state for table in tables}
-    fields._parts.clear()  # another process, which never saw them
+    fields.forget_kept_parts()  # another process, which never saw them
     with transaction.atomic(), CaptureQueriesContext(connection) as queries:
         read = rows.locked_tables([table.pk for table in tables])
     parts_read = [q for q in queries.captured_queries if "games_sharedstatepart" in q["sql"]]
     assert len(parts_read) == 1
     assert {table.pk: table.state for table in read} == whole
+
+
+@pytest.fixture
+def no_parts_kept():
+    fields.forget_kept_parts()
+    yield
+    fields.forget_kept_parts()
+
+
+def _part(number: int, size: int) -> list:
+    return [number, "x" * (size - 10)]
+
+
+def test_parts_are_kept_up_to_a_budget_of_their_json_least_recently_used_dropped(no_parts_kept, monkeypatch):
+    """Kept by size, not number: a school's Line-Up tables each have a part of their own, and every one
+    of them is read again unless they all fit."""
+    monkeypatch.setattr(fields, "PARTS_KEPT_BYTES", 1000)
+    digests = [fields._kept_digest(_part(number, 300)) for number in range(3)]
+    assert list(fields._parts) == digests and 800 < fields._kept_bytes <= 1000
+    fields._load_part(digests[0], "default")  # used again: now the most recent
+    fourth = fields._kept_digest(_part(3, 300))
+    assert list(fields._parts) == [digests[2], digests[0], fourth]  # the least recently used went
+    assert fields._kept_bytes == sum(fields._part_sizes.values()) <= 1000
+
+
+def test_a_part_larger_than_the_budget_is_still_kept_while_it_is_the_latest(no_parts_kept, monkeypatch):
+    monkeypatch.setattr(fields, "PARTS_KEPT_BYTES", 100)
+    small = fields._kept_digest(_part(1, 50))
+    large_value = _part(2, 500)
+    large = fields._kept_digest(large_value)
+    assert (
+        list(fields._parts) == [large] and fields._parts[large] is large_value and small not in fields._parts
+    )
