@@ -97,3 +97,15 @@ def test_google_and_microsoft_sign_in_turn_on_by_settings_alone():
     assert result.stdout.strip().splitlines()[-1] == "['google', 'microsoft']"
     plain = manage("shell", "-c", code)
     assert plain.stdout.strip().splitlines()[-1] == "[]"
+
+
+@pytest.mark.parametrize(
+    ("setting", "threshold"), [({}, "5"), ({"DATABASE_PREPARED_STATEMENTS": "false"}, "None")]
+)
+def test_prepared_statements_are_on_with_postgresql_unless_turned_off_for_a_pooling_proxy(setting, threshold):
+    """A transaction-pooling proxy (PgBouncer) cannot keep a connection's prepared statements."""
+    options = "settings.DATABASES['default']['OPTIONS']"
+    code = f"from django.conf import settings; print({options}.get('prepare_threshold'))"
+    result = manage("shell", "-c", code, DATABASE_URL="postgres://postgres@127.0.0.1:5432/unused", **setting)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip().splitlines()[-1] == threshold
