@@ -15,7 +15,7 @@ from functools import cache, lru_cache
 from typing import Any
 
 from django.db import DatabaseError, connections, router
-from django.db.backends.postgresql.base import ServerBindingCursor
+from django.db.backends.postgresql.base import ServerBindingCursor  # type: ignore[attr-defined]  # psycopg 3's
 from django.db.backends.postgresql.psycopg_any import register_tzloader
 from django.db.models import Model, QuerySet
 from psycopg.postgres import types as postgres_types
