@@ -52,7 +52,9 @@ def new_page(browser):
 
     def make(width=1366, height=768):
         context = browser.new_context(viewport={"width": width, "height": height}, locale="en-GB")
-        context.set_default_timeout(10_000)
+        # 20 s, not 10: in CI two workers' browsers and live servers share two cores (load 9 and more),
+        # and a student's join, page and first view once took longer than 10 s there.
+        context.set_default_timeout(20_000)
         contexts.append(context)
         page = context.new_page()
         page.on("console", lambda message: _note_refusal(refused, page, message))
