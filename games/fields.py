@@ -65,6 +65,7 @@ PARTS_KEPT_BYTES = 16 * 2**20
 ALIASES_KEPT = 128
 _parts: OrderedDict[str, Any] = OrderedDict()
 _part_sizes: dict[str, int] = {}  # digest of a part in _parts -> the length of its JSON
+_kept_bytes = 0  # the sum of _part_sizes
 _digests: dict[int, str] = {}  # id() of a part in _parts -> its digest
 _aliases: OrderedDict[int, tuple[Any, str]] = OrderedDict()  # id() of an equal copy -> (copy, digest)
 #: (database alias, digest) of the parts this process knows are stored (parts are never deleted).
@@ -241,9 +242,6 @@ def _keep(digest: str, value: Any, size: int | None = None) -> None:
         old_digest, old = _parts.popitem(last=False)
         _digests.pop(id(old), None)
         _kept_bytes -= _part_sizes.pop(old_digest)
-
-
-_kept_bytes = 0
 
 
 _encode_sorted = msgspec.json.Encoder(order="sorted").encode
