@@ -19,7 +19,14 @@ from games.services import ActionRefused
 from tests.browser import server_side
 from tests.browser.fit import PROJECTORS, STUDENT_DEVICES, assert_accessible, assert_fits, screenshot
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+# Each test plays the same game every time (fixed_seeds): with a fresh random seed the exclusions
+# sometimes left more decoys than players, and the game was over at its first reveal, before the test
+# could look at it.
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.usefixtures("fixed_seeds"),
+]
 
 GAME = MindTheLines()
 _keys = itertools.count()
@@ -53,18 +60,6 @@ def long_reveal(monkeypatch):
     from games.engine.mindlines import rules
 
     monkeypatch.setitem(rules.DEFAULT_CONFIG, "reveal_seconds", 600)
-
-
-@pytest.fixture(autouse=True)
-def same_deal(monkeypatch):
-    """Every table of these tests is dealt and seated from the same seed, so each test plays the same
-    game every time: with a fresh random seed the exclusions sometimes left more decoys than players,
-    and the game was over at its first reveal, before the test could look at it."""
-    from types import SimpleNamespace
-
-    from games.services import lobby
-
-    monkeypatch.setattr(lobby, "secrets", SimpleNamespace(token_hex=lambda nbytes=16: "5eed" * (nbytes // 2)))
 
 
 def start(classroom, teacher, count: int, **settings):
