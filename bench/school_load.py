@@ -845,7 +845,8 @@ async def idle_cpu_per_second(memory: Memory, seconds: float) -> dict[str, float
         await asyncio.sleep(seconds / IDLE_WINDOWS)
         elapsed = time.time() - began
         for role, used in memory.cpu_used().items():
-            rates[role] = min(rates.get(role, used / elapsed), used / elapsed)
+            rate = used / elapsed
+            rates[role] = min(rates.get(role, rate), rate)
     return {role: round(rate, 4) for role, rate in rates.items()}
 
 
