@@ -70,6 +70,64 @@ return over_capacity
 _GROUP_SEND_SHA = hashlib.sha1(_GROUP_SEND.encode()).hexdigest()
 
 
+#: At most this many groups' members are kept by a process (see RedisLayer.group_send_many).
+MEMBERS_KEPT = 4096
+
+#: One Redis only. KEYS: the groups, then every channel to send to. ARGV: the time, the expiry, the time
+#: before which a waiting message has expired, the time before which a group member has expired, the
+#: number of groups; then for each group: how many members the sender believes it has (-1: it does not
+#: know), those members, how many channels (the next KEYS) it sends to, and a message and a capacity for
+#: each. A group whose members are as believed (expired ones dropped first) is sent as _GROUP_SEND sends;
+#: the others are sent nothing and returned, by their 0-based position, with their members.
+_SEND_TO_KNOWN = """
+local now, expiry, stale, gone = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
+local groups = tonumber(ARGV[5])
+local at, channel = 6, groups + 1
+local over_capacity, changed = 0, {}
+for g = 1, groups do
+    redis.call('ZREMRANGEBYSCORE', KEYS[g], 0, gone)
+    local members = redis.call('ZRANGE', KEYS[g], 0, -1)
+    local believed = tonumber(ARGV[at])
+    at = at + 1
+    local same = #members == believed
+    if same then
+        local known = {}
+        for i = 0, believed - 1 do
+            known[ARGV[at + i]] = true
+        end
+        for _, member in ipairs(members) do
+            if not known[member] then
+                same = false
+                break
+            end
+        end
+    end
+    at = at + math.max(believed, 0)
+    local channels = tonumber(ARGV[at])
+    at = at + 1
+    if same then
+        for i = 0, channels - 1 do
+            local key = KEYS[channel + i]
+            redis.call('ZREMRANGEBYSCORE', key, 0, stale)
+            if redis.call('ZCARD', key) < tonumber(ARGV[at + 2 * i + 1]) then
+                redis.call('ZADD', key, now, ARGV[at + 2 * i])
+                redis.call('EXPIRE', key, expiry)
+            else
+                over_capacity = over_capacity + 1
+            end
+        end
+    else
+        table.insert(changed, g - 1)
+        table.insert(changed, members)
+    end
+    channel = channel + channels
+    at = at + 2 * channels
+end
+return {over_capacity, changed}
+"""
+_SEND_TO_KNOWN_SHA = hashlib.sha1(_SEND_TO_KNOWN.encode()).hexdigest()
+
+
 class InMemoryLayer(InMemoryChannelLayer):
     """Channels' in-memory layer, with its clean-up of expired messages at most once a second.
 
@@ -126,6 +184,8 @@ class RedisLayer(RedisChannelLayer):
         self._taken: dict[tuple[int, str], deque] = {}
         #: (shard, channel key) whose last batch may not have been handed out (its call was interrupted)
         self._unsure: set[tuple[int, str]] = set()
+        #: group -> its members as this process last read them (see group_send_many)
+        self._members: dict[str, tuple[str, ...]] = {}
 
     async def _brpop_with_clean(self, index, channel, timeout):
         """One message of the channel, from a batch taken at once. channels_redis made four calls to Redis
@@ -137,6 +197,10 @@ class RedisLayer(RedisChannelLayer):
         receiver here goes by sequence numbers and drops what it already has)."""
         key = (index, channel)
         taken = self._taken.setdefault(key, deque())
+        if not taken and self.ring_size > 1:
+            # channels_redis reads a plain channel from each host in turn: what an earlier read took
+            # from another host comes first, or it would wait there until a read asks that host again.
+            taken = next((left for left in self._taken_from_any(channel) if left), taken)
         if not taken:
             connection = self.connection(index)
             arguments = (
@@ -162,20 +226,81 @@ class RedisLayer(RedisChannelLayer):
                 return result[1]
         return taken.popleft()
 
+    def _taken_from_any(self, channel: str) -> list[deque]:
+        return [self._taken.get((index, channel)) or deque() for index in range(self.ring_size)]
+
     async def group_send(self, group, message):
-        """channels_redis's group send in two calls to Redis instead of four: the group's expired members
-        dropped and the rest read together, then one script (sent once, then named by its hash) for
-        what each member's channel gets. Every move a server process commits is announced to its
-        session's group, and at a school's load a third of a web process's event loop was spent there."""
+        """channels_redis's group send in one call to Redis instead of four (see :meth:`group_send_many`).
+        Every move a server process commits is announced to its session's group, and at a school's load
+        a third of a web process's event loop was spent there."""
         await self.group_send_many([(group, message, None)])
 
     async def group_send_many(self, sends: list[tuple[str, dict, str | None]]) -> None:
-        """Each (group, message, a channel of the group not to send it to) as :meth:`group_send` sends
-        it, all in at most two calls to Redis per shard whatever their number: one pipeline for the
-        groups' members, then one script for every channel's message (none when no channel is left:
-        a session whose devices are all on the sending process). A trip of moves commits tables of
-        many sessions at once, each announced to its own session's group."""
-        members = await self._groups_members([group for group, _message, _told in sends])
+        """Each (group, message, a channel of the group not to send it to), as channels_redis's group send
+        sends it: the group's expired members dropped, then the message put on each member's channel
+        that is not full.
+
+        With one Redis, in one call whatever their number: this process keeps each group's members as it
+        last read them, and one script checks them against the group's before it sends (a group whose
+        members changed is sent nothing there; its members come back and it is sent in a second call).
+        A group's members are the server processes serving a session, so they rarely change, and the
+        look-up of every group of a trip was a second round trip (6-9% of a web process in a burst).
+        Sharded (several Redis hosts) a group and its channels may be on different hosts: the members
+        are read first, then sent (two calls per host)."""
+        if self.ring_size != 1:
+            await self._send_to_members(sends, await self._groups_members([g for g, _m, _t in sends]))
+            return
+        changed = await self._send_if_members_known(sends)
+        if changed:
+            await self._send_to_members([sends[index] for index in changed], list(changed.values()))
+
+    async def _send_if_members_known(self, sends: list[tuple[str, dict, str | None]]) -> dict[int, list[str]]:
+        """The sends whose groups have the members kept here, sent (one script); the rest, by their
+        index in ``sends``, with their groups' members now (kept for the next time)."""
+        group_keys: list[bytes] = []
+        channel_keys: list[str] = []
+        arguments: list[Any] = []
+        for group, message, told in sends:
+            assert self.require_valid_group_name(group), "Group name not valid"
+            group_keys.append(self._group_key(group))
+            known = self._members.get(group)
+            if known is None:
+                arguments += [-1, 0]  # never matches: the script returns the members
+                continue
+            arguments += [len(known), *known]
+            channel_names = [name for name in known if name != told]
+            keys: list[str] = []
+            if channel_names:
+                _shards, messages, capacities = self._map_channel_keys_to_connection(channel_names, message)
+                keys = list(messages)
+                for channel_key in keys:
+                    arguments += [messages[channel_key], capacities[channel_key]]
+            arguments.insert(len(arguments) - 2 * len(keys), len(keys))
+            channel_keys += keys
+        now = time.time()
+        head = [now, self.expiry, int(now) - int(self.expiry), int(now) - self.group_expiry, len(sends)]
+        keyed = (len(group_keys) + len(channel_keys), *group_keys, *channel_keys, *head, *arguments)
+        connection = self.connection(0)
+        try:
+            over_capacity, changed = await connection.evalsha(_SEND_TO_KNOWN_SHA, *keyed)
+        except NoScriptError:
+            over_capacity, changed = await connection.eval(_SEND_TO_KNOWN, *keyed)
+        self._log_over_capacity(over_capacity, len(channel_keys))
+        fresh = {}
+        for index, members in zip(changed[0::2], changed[1::2], strict=True):
+            fresh[index] = names = [member.decode("utf8") for member in members]
+            self._keep_members(sends[index][0], names)
+        return fresh
+
+    def _keep_members(self, group: str, members: list[str]) -> None:
+        if len(self._members) >= MEMBERS_KEPT and group not in self._members:
+            self._members.clear()  # (homework makes a group per attempt: the kept ones must not pile up)
+        self._members[group] = tuple(members)
+
+    async def _send_to_members(
+        self, sends: list[tuple[str, dict, str | None]], members: list[list[str]]
+    ) -> None:
+        """Each send to its group's members as given: one script per host."""
         per_shard: dict[int, list[tuple[str, bytes, int]]] = {}
         for (_group, message, told), channel_names in zip(sends, members, strict=True):
             channel_names = [name for name in channel_names if name != told]
@@ -188,11 +313,20 @@ class RedisLayer(RedisChannelLayer):
                     for channel_key in channel_keys
                 )
         for index, entries in per_shard.items():
-            over_capacity = await self._put(index, entries)
-            if over_capacity > 0:
-                logger.info(
-                    "%s of %s group messages over their channel's capacity", over_capacity, len(entries)
-                )
+            self._log_over_capacity(await self._put(index, entries), len(entries))
+
+    @staticmethod
+    def _log_over_capacity(over_capacity: int, sent: int) -> None:
+        if over_capacity > 0:
+            logger.info("%s of %s group messages over their channel's capacity", over_capacity, sent)
+
+    async def group_add(self, group, channel):
+        self._members.pop(group, None)
+        await super().group_add(group, channel)
+
+    async def group_discard(self, group, channel):
+        self._members.pop(group, None)
+        await super().group_discard(group, channel)
 
     async def _groups_members(self, groups: list[str]) -> list[list[str]]:
         """Each group's channels, its expired members dropped first: one pipeline per shard."""

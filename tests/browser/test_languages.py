@@ -40,6 +40,8 @@ def test_the_switcher_turns_the_join_page_arabic_by_keyboard_and_it_mirrors(live
     page.get_by_label("Language").press("Tab")
     page.keyboard.press("Enter")  # the switcher's button
     page.wait_for_function("document.documentElement.lang === 'ar'")
+    # (the new page's <html> arrives before its header: on a busy machine the header was not there yet)
+    page.wait_for_load_state("domcontentloaded")
     assert page.url == f"{live_site}/join/"
     assert page.evaluate("document.documentElement.dir") == "rtl"
     assert _header_reads_from_the_right(page)
