@@ -1,7 +1,8 @@
 // The screen contract of static/js/games/common.js (docs/frontend.md, "Game screens"), with a screen of
 // one counter: when the view and each hook of the input run, that a redraw keeps the nodes that stay,
-// that a hold defers draws, and that a redraw never writes a style attribute (the
-// Content-Security-Policy refuses them). Focus is the browser tests' (linkedom has none).
+// that a hold defers draws, that a redraw never writes a style attribute (the
+// Content-Security-Policy refuses them) and leaves a disclosure as the player left it. Focus is the
+// browser tests' (linkedom has none).
 const test = require("node:test");
 const assert = require("node:assert/strict");
 const fs = require("node:fs");
@@ -116,6 +117,28 @@ test("a redraw sets styles through the CSSOM, never as a style attribute", () =>
   module.render(root, message(1, 3), ctx);
   assert.equal(root.querySelector(".counter").style.color, "");
   assert.deepEqual(written, []);
+});
+
+test("a redraw leaves a disclosure open or closed as the player left it", () => {
+  const window = page();
+  const { h } = window.ClassplayUI;
+  const module = window.ClassplayUI.screenModule("disclosure", {
+    state: () => ({}),
+    input: { bind: () => {} },
+    view: (screen) =>
+      h("details", { class: "more" }, h("summary", {}, "More"), h("p", {}, String(screen.table.view.count))),
+  });
+  const root = window.document.getElementById("root");
+  module.render(root, message(1), ctx);
+  const details = root.querySelector("details");
+  details.setAttribute("open", ""); // (what a click on its summary does; linkedom has no reflection)
+  module.render(root, message(2, 2), ctx);
+  assert.equal(root.querySelector("details"), details);
+  assert.equal(details.hasAttribute("open"), true);
+  assert.equal(details.querySelector("p").textContent, "2");
+  details.removeAttribute("open");
+  module.render(root, message(3, 3), ctx);
+  assert.equal(details.hasAttribute("open"), false);
 });
 
 test("the pieces of one game's scripts are shared by name", () => {

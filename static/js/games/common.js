@@ -343,14 +343,17 @@ var ClassplayUI = (function () {
 
   /** Morphs `root`'s children into `content` (idiomorph), then puts the focus back on the control with
    *  the same data-fk if the morph replaced it, else on `fallback`. The morph never writes a style
-   *  attribute (the Content-Security-Policy refuses them): styles are copied through the CSSOM.
+   *  attribute (the Content-Security-Policy refuses them): styles are copied through the CSSOM. A
+   *  disclosure (`<details>`) stays as the player left it: the views never say whether it is open, and
+   *  the next update closed one a moment after it was opened.
    *  @param {HTMLElement} root @param {Element} content @param {string} [fallback] */
   function morphInto(root, content, fallback) {
     const focusKey = focusKeyIn(root);
     window.Idiomorph.morph(root, content, {
       morphStyle: "innerHTML",
       callbacks: {
-        beforeAttributeUpdated: (name) => name !== "style",
+        beforeAttributeUpdated: (name, element) =>
+          name !== "style" && !(name === "open" && element.tagName === "DETAILS"),
         afterNodeMorphed: (oldNode, newNode) => {
           if (!(oldNode instanceof Element) || !(newNode instanceof Element) || !("style" in oldNode)) return;
           const [from, to] = /** @type {HTMLElement[]} */ ([newNode, oldNode]);
