@@ -48,25 +48,35 @@ return taken
 """
 _FETCH_SHA = hashlib.sha1(_FETCH.encode()).hexdigest()
 
+#: Lua: a message put on a channel unless the channel is full (its expired messages dropped first);
+#: 1 when it was full. What channels_redis's group send did for each channel, for both scripts below.
+_PUT = """
+local function put(key, message, capacity, now, expiry, stale)
+    redis.call('ZREMRANGEBYSCORE', key, 0, stale)
+    if redis.call('ZCARD', key) < tonumber(capacity) then
+        redis.call('ZADD', key, now, message)
+        redis.call('EXPIRE', key, expiry)
+        return 0
+    end
+    return 1
+end
+"""
+
 #: KEYS: the group's channels. ARGV: their messages, their capacities, then the time, the expiry and the
 #: time before which a waiting message has expired. What channels_redis's group send did in two calls
-#: after its look-up of the group: expired messages dropped, and each message added to a channel that is
-#: not full.
-_GROUP_SEND = """
+#: after its look-up of the group.
+_GROUP_SEND = (
+    _PUT
+    + """
 local count = #KEYS
 local now, expiry, stale = ARGV[2 * count + 1], ARGV[2 * count + 2], ARGV[2 * count + 3]
 local over_capacity = 0
 for i = 1, count do
-    redis.call('ZREMRANGEBYSCORE', KEYS[i], 0, stale)
-    if redis.call('ZCARD', KEYS[i]) < tonumber(ARGV[count + i]) then
-        redis.call('ZADD', KEYS[i], now, ARGV[i])
-        redis.call('EXPIRE', KEYS[i], expiry)
-    else
-        over_capacity = over_capacity + 1
-    end
+    over_capacity = over_capacity + put(KEYS[i], ARGV[i], ARGV[count + i], now, expiry, stale)
 end
 return over_capacity
 """
+)
 _GROUP_SEND_SHA = hashlib.sha1(_GROUP_SEND.encode()).hexdigest()
 
 
@@ -79,7 +89,9 @@ MEMBERS_KEPT = 4096
 #: know), those members, how many channels (the next KEYS) it sends to, and a message and a capacity for
 #: each. A group whose members are as believed (expired ones dropped first) is sent as _GROUP_SEND sends;
 #: the others are sent nothing and returned, by their 0-based position, with their members.
-_SEND_TO_KNOWN = """
+_SEND_TO_KNOWN = (
+    _PUT
+    + """
 local now, expiry, stale, gone = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
 local groups = tonumber(ARGV[5])
 local at, channel = 6, groups + 1
@@ -107,14 +119,8 @@ for g = 1, groups do
     at = at + 1
     if same then
         for i = 0, channels - 1 do
-            local key = KEYS[channel + i]
-            redis.call('ZREMRANGEBYSCORE', key, 0, stale)
-            if redis.call('ZCARD', key) < tonumber(ARGV[at + 2 * i + 1]) then
-                redis.call('ZADD', key, now, ARGV[at + 2 * i])
-                redis.call('EXPIRE', key, expiry)
-            else
-                over_capacity = over_capacity + 1
-            end
+            over_capacity = over_capacity
+                + put(KEYS[channel + i], ARGV[at + 2 * i], ARGV[at + 2 * i + 1], now, expiry, stale)
         end
     else
         table.insert(changed, g - 1)
@@ -125,6 +131,7 @@ for g = 1, groups do
 end
 return {over_capacity, changed}
 """
+)
 _SEND_TO_KNOWN_SHA = hashlib.sha1(_SEND_TO_KNOWN.encode()).hexdigest()
 
 
@@ -200,7 +207,8 @@ class RedisLayer(RedisChannelLayer):
         if not taken and self.ring_size > 1:
             # channels_redis reads a plain channel from each host in turn: what an earlier read took
             # from another host comes first, or it would wait there until a read asks that host again.
-            taken = next((left for left in self._taken_from_any(channel) if left), taken)
+            others = (self._taken.get((host, channel)) for host in range(self.ring_size))
+            taken = next((left for left in others if left), taken)
         if not taken:
             connection = self.connection(index)
             arguments = (
@@ -225,9 +233,6 @@ class RedisLayer(RedisChannelLayer):
                     return None
                 return result[1]
         return taken.popleft()
-
-    def _taken_from_any(self, channel: str) -> list[deque]:
-        return [self._taken.get((index, channel)) or deque() for index in range(self.ring_size)]
 
     async def group_send(self, group, message):
         """channels_redis's group send in one call to Redis instead of four (see :meth:`group_send_many`).
@@ -267,16 +272,14 @@ class RedisLayer(RedisChannelLayer):
             if known is None:
                 arguments += [-1, 0]  # never matches: the script returns the members
                 continue
-            arguments += [len(known), *known]
             channel_names = [name for name in known if name != told]
-            keys: list[str] = []
+            messages, capacities = {}, {}
             if channel_names:
                 _shards, messages, capacities = self._map_channel_keys_to_connection(channel_names, message)
-                keys = list(messages)
-                for channel_key in keys:
-                    arguments += [messages[channel_key], capacities[channel_key]]
-            arguments.insert(len(arguments) - 2 * len(keys), len(keys))
-            channel_keys += keys
+            arguments += [len(known), *known, len(messages)]
+            for channel_key, serialised in messages.items():
+                arguments += [serialised, capacities[channel_key]]
+            channel_keys += messages
         now = time.time()
         head = [now, self.expiry, int(now) - int(self.expiry), int(now) - self.group_expiry, len(sends)]
         keyed = (len(group_keys) + len(channel_keys), *group_keys, *channel_keys, *head, *arguments)
