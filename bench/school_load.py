@@ -839,18 +839,23 @@ STARTED_CPU_PER_SECOND = 0.15
 STARTED_LIMIT_SECONDS = 120
 
 
-def wait_until_started(memory: Memory) -> float:
+async def cpu_per_second(memory: Memory, seconds: float) -> dict[str, float]:
+    """Each role's CPU a second over the next ``seconds``."""
+    memory.cpu_mark()
+    began = time.time()
+    await asyncio.sleep(seconds)
+    elapsed = time.time() - began
+    return {role: used / elapsed for role, used in memory.cpu_used().items()}
+
+
+async def wait_until_started(memory: Memory) -> float:
     """Seconds until the server's processes are quiet: the kit starts the clock, the Celery worker and
     beat without waiting for them, and their start-up (Django, the modules the runtime preloads, the
     clock's first sweeps: ~4 CPU seconds) ran during the devices' connect, on the same pinned CPU. A
     school's server is up before the bell: its connect figure is that of a started server."""
     began = time.time()
     while time.time() - began < STARTED_LIMIT_SECONDS:
-        memory.cpu_mark()
-        window = time.time()
-        time.sleep(1.0)
-        used = sum(memory.cpu_used().values())
-        if used / (time.time() - window) < STARTED_CPU_PER_SECOND:
+        if sum((await cpu_per_second(memory, 1.0)).values()) < STARTED_CPU_PER_SECOND:
             break
     return round(time.time() - began, 1)
 
@@ -862,18 +867,15 @@ async def idle_cpu_per_second(memory: Memory, seconds: float) -> dict[str, float
     ten minutes of play."""
     rates: dict[str, float] = {}
     for _ in range(IDLE_WINDOWS):
-        memory.cpu_mark()
-        began = time.time()
-        await asyncio.sleep(seconds / IDLE_WINDOWS)
-        elapsed = time.time() - began
-        for role, used in memory.cpu_used().items():
-            rate = used / elapsed
+        for role, rate in (await cpu_per_second(memory, seconds / IDLE_WINDOWS)).items():
             rates[role] = min(rates.get(role, rate), rate)
     return {role: round(rate, 4) for role, rate in rates.items()}
 
 
 async def drive(school: School, kit: Kit, redis, postgres, memory: Memory, args) -> dict:
-    figures: dict = {}
+    started = await wait_until_started(memory)
+    print(f"# the server's processes were quiet {started} s after they started", flush=True)
+    figures: dict = {"server_started_seconds": started}
     figures["connect_seconds"] = round(await school.connect_all(args.connect_concurrency), 2)
     figures["connected"] = sum(1 for d in school.devices if d.connected)
     print(f"# {figures['connected']} devices connected in {figures['connect_seconds']} s", flush=True)
@@ -1029,8 +1031,6 @@ def run_school(args, world: World, kit: Kit, redis: PrivateRedis, postgres: Priv
         pin_all([p for processes in memory.processes().values() for p in processes], server_cpus)
     memory.start()
     try:
-        started_seconds = wait_until_started(memory)
-        print(f"# the server's processes were quiet {started_seconds} s after they started", flush=True)
         load_before = os.getloadavg()
         web_ports = sorted(kit.web_ports.values()) if args.route == "session" else None
         school = School(world, kit.proxy_port, args, web_ports)
@@ -1039,7 +1039,6 @@ def run_school(args, world: World, kit: Kit, redis: PrivateRedis, postgres: Priv
     finally:
         memory.stopped.set()
     result = summarise(args, world, school, figures, memory, (*load_before, *load_after))
-    result["server_started_seconds"] = started_seconds
     result["raw_baseline"] = baseline
     return result
 
