@@ -22,6 +22,7 @@ from __future__ import annotations
 import hashlib
 import json
 import marshal
+import struct
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -65,6 +66,10 @@ class IllegalAction(Exception):
 # --------------------------------------------------------------------------------------------------
 
 
+_SPAN = 1 << 64
+_FIRST_WORD = struct.Struct(">Q").unpack_from
+
+
 class Rng:
     """A counter-based PRNG whose whole state is ``{"seed": str, "n": int}``.
 
@@ -76,6 +81,9 @@ class Rng:
     def __init__(self, seed: str, n: int = 0):
         self.seed = str(seed)
         self.n = n
+        # The seed's part of every draw hashed once: a copy of it finishes a draw in half the time of
+        # hashing the whole text again (a Mind the Lines table's boards take some 5000 draws).
+        self._seeded = hashlib.sha256(f"{self.seed}:".encode())
 
     @classmethod
     def from_state(cls, data: dict[str, Any]) -> Rng:
@@ -85,15 +93,18 @@ class Rng:
         return {"seed": self.seed, "n": self.n}
 
     def _next64(self) -> int:
-        digest = hashlib.sha256(f"{self.seed}:{self.n}".encode()).digest()
+        """The first 8 bytes, big-endian, of SHA-256 of ``"{seed}:{n}"``."""
+        draw = self._seeded.copy()
+        draw.update(b"%d" % self.n)
         self.n += 1
-        return int.from_bytes(digest[:8], "big")
+        value: int = _FIRST_WORD(draw.digest())[0]
+        return value
 
     def below(self, bound: int) -> int:
         """A uniform integer in [0, bound), without modulo bias."""
         if bound <= 0:
             raise ValueError("bound must be positive")
-        limit = (1 << 64) - ((1 << 64) % bound)
+        limit = _SPAN - (_SPAN % bound)
         while True:
             value = self._next64()
             if value < limit:
@@ -104,7 +115,7 @@ class Rng:
         return low + self.below(high - low + 1)
 
     def random(self) -> float:
-        return self._next64() / float(1 << 64)
+        return self._next64() / float(_SPAN)
 
     def choice(self, items: Sequence[Any]) -> Any:
         return items[self.below(len(items))]
