@@ -9,7 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TypeVar
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils.translation import gettext, gettext_noop
 
 from .. import broadcast, signals
@@ -95,10 +95,27 @@ def tables_actions_submit(
 
     The savepoints are two statements more per table, a third of a homework move's, and a table's batch
     raises only through a bug: so the tables first go without them, and only if one raises is the whole
-    transaction rolled back and made again with a savepoint for each (:func:`_each_table`)."""
-    return _savepoints_only_if_one_fails(
-        lambda savepoints: _tables_submit(batches, now, savepoints=savepoints)
-    )
+    transaction rolled back and made again with a savepoint for each (:func:`_each_table`).
+
+    Likewise the look-up of keys already logged: a move is sent again only after a lost connection, and
+    the log's unique index on (table, player, key) refuses a second entry anyway. So a trip first goes
+    without the look-up (one statement fewer while it holds its tables' locks); only if an insert hits
+    that index is the whole transaction rolled back and made again with it, and the resent move is
+    then acknowledged as the duplicate it is."""
+    try:
+        return _savepoints_only_if_one_fails(
+            lambda savepoints: _tables_submit(batches, now, savepoints=savepoints, look_up=False)
+        )
+    except _AlreadyLogged:
+        return _savepoints_only_if_one_fails(
+            lambda savepoints: _tables_submit(batches, now, savepoints=savepoints, look_up=True)
+        )
+
+
+class _AlreadyLogged(Exception):
+    """A move's key was already in its table's log (a resend), found by the log's unique index in a
+    transaction that did not look the keys up: the whole transaction is rolled back, to be made again
+    with the look-up."""
 
 
 class _OneTableFailed(Exception):
@@ -119,13 +136,13 @@ def _each_table(savepoints: bool):
 
 
 def _tables_submit(
-    batches: dict[int, list[Submission]], now: float | None, *, savepoints: bool
+    batches: dict[int, list[Submission]], now: float | None, *, savepoints: bool, look_up: bool
 ) -> dict[int, list[ActionResult | ActionRefused] | Exception]:
     outcomes: dict[int, list[ActionResult | ActionRefused] | Exception] = {}
     with transaction.atomic():
         facts = FactsBatch.after_commit()
         tables = {table.pk: table for table in rows.locked_tables(batches)}
-        logged = _logged_keys(batches)
+        logged = _logged_keys(batches) if look_up else {}
         for table_id in sorted(batches):
             table = tables.get(table_id)
             if table is None:
@@ -136,6 +153,8 @@ def _tables_submit(
                     write = TableWrite(table, batched=True, facts=facts)
                     outcomes[table_id] = _submit_to(write, batches[table_id], logged.get(table_id, {}), now)
             except Exception as error:  # with savepoints, only this table was rolled back
+                if not look_up and isinstance(error, IntegrityError):
+                    raise _AlreadyLogged from error
                 if not savepoints:
                     raise _OneTableFailed from error
                 facts.discard(table_id)

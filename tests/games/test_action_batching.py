@@ -356,6 +356,69 @@ def test_a_resent_move_is_a_duplicate_at_its_table_and_a_new_move_at_another(two
     )
     assert outcomes[first.pk][0].duplicate and outcomes[first.pk][0].seq == done.seq
     assert not outcomes[second.pk][0].duplicate and outcomes[second.pk][0].seq == second.seq + 1
+    # The trip was made again with the look-up: the other table's move is logged once, not twice.
+    assert TableLogEntry.objects.filter(table=second, idempotency_key="same").count() == 1
+    assert TableLogEntry.objects.filter(table=first, idempotency_key="same").count() == 1
+    second.refresh_from_db()
+    assert second.seq == outcomes[second.pk][0].seq
+
+
+def _key_look_ups(queries):
+    """The look-ups of keys already logged (``rows.logged_keys``: the wanted keys joined with the log)."""
+    return [q["sql"] for q in queries.captured_queries if q["sql"].startswith("WITH wanted")]
+
+
+@pytest.mark.django_db
+def test_a_trip_without_a_resent_move_does_not_look_its_keys_up(two_tables):
+    """The log's unique index refuses a second entry with a key anyway: a trip looks the keys up only
+    when an insert hits it."""
+    move = {t.pk: _rack(next(iter(t.state["players"])), [5, 4, 3, 2, 1], f"k{t.pk}") for t in two_tables}
+    with CaptureQueriesContext(connection) as queries:
+        outcomes = services.tables_actions_submit({pk: [m] for pk, m in move.items()}, now=T0 + 5)
+    assert all(isinstance(outcomes[pk][0], services.ActionResult) for pk in move)
+    assert _key_look_ups(queries) == []
+
+
+@pytest.mark.django_db
+def test_a_resent_move_in_a_trip_is_broadcast_and_its_facts_batch_queued_once(
+    two_tables, django_capture_on_commit_callbacks, monkeypatch
+):
+    """The trip that hit the unique index is rolled back whole: what it would have sent after its commit
+    goes nowhere, and the trip made again sends each table's news once."""
+    from games import broadcast
+    from games.services import log
+
+    first, second = two_tables
+    player = {t.pk: next(iter(t.state["players"])) for t in two_tables}
+    services.actions_submit(
+        table_id=first.pk, submissions=[_rack(player[first.pk], [5, 4, 3, 2, 1], "same")], now=T0 + 5
+    )
+    queued = []
+    monkeypatch.setattr(log.FactsBatch, "queue", lambda batch: queued.append(dict(batch.seqs)))
+    trip = {
+        first.pk: [
+            _rack(player[first.pk], [5, 4, 3, 2, 1], "same"),  # resent
+            _rack(player[first.pk], [1, 2, 3, 4, 5], "new"),
+            _rack(player[first.pk], [1, 2, 3, 4, 5], "new"),  # and a double tap
+        ],
+        second.pk: [_rack(player[second.pk], [5, 4, 3, 2, 1], "other")],
+    }
+    with (
+        CaptureQueriesContext(connection) as queries,
+        broadcast.collected() as collection,
+        django_capture_on_commit_callbacks(execute=True),
+    ):
+        outcomes = services.tables_actions_submit(trip, now=T0 + 6)
+    resent, new, tapped = outcomes[first.pk]
+    assert resent.duplicate and tapped.duplicate and tapped.seq == new.seq and not new.duplicate
+    assert len(_key_look_ups(queries)) == 1  # only in the trip made again
+    assert sorted(message["table"] for _group, message in collection.messages.values()) == sorted(trip)
+    assert len(queued) == 1  # the rolled-back trip's batch never went
+    assert list(
+        TableLogEntry.objects.filter(table=first, seq__gt=resent.seq).values_list(
+            "idempotency_key", flat=True
+        )
+    ) == ["new"]
 
 
 @pytest.mark.django_db
