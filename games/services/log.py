@@ -20,7 +20,7 @@ from ..definitions import get_engine
 from ..engine import core
 from ..models import GameTable, TableLogEntry
 from .base import BOT_THINK_SECONDS, any_bot, is_bot
-from .rows import entries_insert, entry_insert, table_update
+from .rows import entry_insert, table_update_with_entries
 from .wrapup import queue_tables_facts, session_finish_if_done
 
 logger = logging.getLogger(__name__)
@@ -172,9 +172,8 @@ class TableWrite:
     entries: list[TableLogEntry] = field(default_factory=list)
 
     def save(self) -> None:
-        entries_insert(self.entries)
+        table_update_with_entries(self.table, self.entries)
         self.entries.clear()
-        table_update(self.table)
         self.unsaved = False
 
     def facts_after_commit(self, seq: int) -> None:

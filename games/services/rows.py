@@ -115,6 +115,33 @@ def table_update(table: GameTable) -> None:
             raise DatabaseError(f"GameTable {table.pk} was not there to update.")
 
 
+def table_update_with_entries(table: GameTable, entries: list[TableLogEntry]) -> None:
+    """:func:`entries_insert` then :func:`table_update`. On PostgreSQL, when the entries fit one insert,
+    both are one statement (the insert in a ``WITH``): one round trip fewer for each table a trip of
+    moves or a clock's sweep writes, made while it holds the tables' locks."""
+    alias = router.db_for_write(GameTable, instance=table)
+    connection = connections[alias]
+    if connection.vendor != "postgresql" or not entries or len(entries) > ENTRIES_PER_INSERT:
+        entries_insert(entries)
+        table_update(table)
+        return
+    update_sql, fields = _table_update(alias)
+    values = [
+        field.get_db_prep_save(field.pre_save(entry, True), connection)
+        for entry in entries
+        for field in _ENTRY_FIELDS
+    ]
+    values += [field.get_db_prep_save(field.pre_save(table, False), connection) for field in fields]
+    with _bound_cursor(connection) as cursor:
+        cursor.execute(
+            f"WITH logged AS ({_entries_insert_sql(alias, len(entries))}) {update_sql}", [*values, table.pk]
+        )
+        if cursor.rowcount != 1:
+            raise DatabaseError(f"GameTable {table.pk} was not there to update.")
+    for entry in entries:
+        entry._state.adding, entry._state.db = False, alias
+
+
 def entry_insert(entry: TableLogEntry) -> TableLogEntry:
     """Insert a new log entry: ``entry.save()``, its id set as the ORM sets it."""
     alias = router.db_for_write(TableLogEntry, instance=entry)
