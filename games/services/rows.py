@@ -68,14 +68,17 @@ def entries_insert(entries: list[TableLogEntry]) -> None:
     with _bound_cursor(connection) as cursor:
         for start in range(0, len(entries), ENTRIES_PER_INSERT):
             chunk = entries[start : start + ENTRIES_PER_INSERT]
-            values = [
-                field.get_db_prep_save(field.pre_save(entry, True), connection)
-                for entry in chunk
-                for field in _ENTRY_FIELDS
-            ]
-            cursor.execute(_entries_insert_sql(alias, len(chunk)), values)
+            cursor.execute(_entries_insert_sql(alias, len(chunk)), _entry_values(chunk, connection))
     for entry in entries:
         entry._state.adding, entry._state.db = False, alias
+
+
+def _entry_values(entries: list[TableLogEntry], connection) -> list[Any]:
+    return [
+        field.get_db_prep_save(field.pre_save(entry, True), connection)
+        for entry in entries
+        for field in _ENTRY_FIELDS
+    ]
 
 
 @lru_cache(maxsize=ENTRIES_PER_INSERT)
@@ -107,12 +110,21 @@ def table_update(table: GameTable) -> None:
     """Store what a move changes on the (locked) table row: ``table.save(update_fields=TABLE_FIELDS)``."""
     alias = router.db_for_write(GameTable, instance=table)
     connection = connections[alias]
-    sql, fields = _table_update(alias)
-    values = [field.get_db_prep_save(field.pre_save(table, False), connection) for field in fields]
+    sql, _fields = _table_update(alias)
     with _bound_cursor(connection) as cursor:
-        cursor.execute(sql, [*values, table.pk])
-        if cursor.rowcount != 1:
-            raise DatabaseError(f"GameTable {table.pk} was not there to update.")
+        cursor.execute(sql, _table_values(table, alias, connection))
+        _check_updated(cursor, table)
+
+
+def _table_values(table: GameTable, alias: str, connection) -> list[Any]:
+    """The values of :func:`_table_update`'s statement: the move's fields, then the table's id."""
+    _sql, fields = _table_update(alias)
+    return [*(field.get_db_prep_save(field.pre_save(table, False), connection) for field in fields), table.pk]
+
+
+def _check_updated(cursor, table: GameTable) -> None:
+    if cursor.rowcount != 1:
+        raise DatabaseError(f"GameTable {table.pk} was not there to update.")
 
 
 def table_update_with_entries(table: GameTable, entries: list[TableLogEntry]) -> None:
@@ -125,21 +137,19 @@ def table_update_with_entries(table: GameTable, entries: list[TableLogEntry]) ->
         entries_insert(entries)
         table_update(table)
         return
-    update_sql, fields = _table_update(alias)
-    values = [
-        field.get_db_prep_save(field.pre_save(entry, True), connection)
-        for entry in entries
-        for field in _ENTRY_FIELDS
-    ]
-    values += [field.get_db_prep_save(field.pre_save(table, False), connection) for field in fields]
     with _bound_cursor(connection) as cursor:
         cursor.execute(
-            f"WITH logged AS ({_entries_insert_sql(alias, len(entries))}) {update_sql}", [*values, table.pk]
+            _table_update_with_entries_sql(alias, len(entries)),
+            [*_entry_values(entries, connection), *_table_values(table, alias, connection)],
         )
-        if cursor.rowcount != 1:
-            raise DatabaseError(f"GameTable {table.pk} was not there to update.")
+        _check_updated(cursor, table)
     for entry in entries:
         entry._state.adding, entry._state.db = False, alias
+
+
+@lru_cache(maxsize=ENTRIES_PER_INSERT)
+def _table_update_with_entries_sql(alias: str, count: int) -> str:
+    return f"WITH logged AS ({_entries_insert_sql(alias, count)}) {_table_update(alias)[0]}"
 
 
 def entry_insert(entry: TableLogEntry) -> TableLogEntry:
