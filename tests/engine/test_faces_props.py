@@ -235,6 +235,17 @@ def _scan(state):
         if role in ("projector", "spectator"):
             text = json.dumps(view)
             assert '"board"' not in text and '"faces":' not in text and "description" not in text
+    _scan_players_common_part(state, in_round)
+
+
+def _scan_players_common_part(state, in_round):
+    """The part of a view both players share (the fan-out sends it to both) shows neither's face."""
+    viewers = h.viewers(state)
+    (key, common, _own), (_key, other_common, _other_own) = GAME.view_parts(state, [viewers[P1], viewers[P2]])
+    assert key == "player" and other_common is common
+    if in_round:
+        altered = _swap_secrets(state, [P1, P2], state["round"])
+        assert next(GAME.view_parts(altered, [viewers[P1]]))[1] == common, "the common part shows a face"
 
 
 def test_secret_scan_over_every_view_of_simulated_matches():

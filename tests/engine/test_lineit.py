@@ -825,6 +825,19 @@ def test_views_show_the_table_but_another_players_hand_only_as_a_count():
     assert red["count"] == 1 and red["symbol"] == "heart" and red["cards"][0]["face"]
 
 
+def test_views_built_together_show_a_card_taken_into_a_hand_to_its_owner_only():
+    """The fan-out builds a table's views together, sharing the log entries that read the same to all:
+    the taken card still shows in its owner's log only, whoever's view is built first."""
+    state = arrange(table(), market=[n(50), n(2), n(3), n(4)], hands={"p1": [n(77)], "p2": [n(88)]})
+    state, _events = act(state, "p1", take(n(50), "hand"))
+    viewers = [{"role": "player", "player": "p2"}, {"role": "player", "player": "p1"}, {"role": "teacher"}]
+    for order in (viewers, viewers[::-1]):
+        for viewer, (_key, common, own) in zip(order, GAME.view_parts(state, order), strict=True):
+            assert {**common, **own} == GAME.view(state, viewer)
+            assert (n(50) in core.canonical_json(own["log"])) == (viewer.get("player") == "p1"), viewer
+            assert n(50) not in core.canonical_json(common)
+
+
 def test_views_hold_the_clock_phase_turn_and_are_json():
     state = table()
     for viewer in viewers():

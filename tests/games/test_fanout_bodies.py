@@ -77,3 +77,27 @@ def test_a_line_up_class_shares_one_common_part_and_staff_screens_have_their_own
     assert {frozenset(own) for _key, _common, own in parts[: len(ids)]} == {
         frozenset({"you", "my_team", "names"})
     }
+
+
+@pytest.mark.parametrize(("game", "players"), [("mindlines", 6), ("faces", 2), ("lineit", 4)])
+def test_the_players_of_a_table_share_one_common_part_serialised_once(game, players):
+    """Most of a Mind the Lines view (the drawings shown, the history) is everyone's, most of a Line-Up
+    player's (the board's faces) both players', and a Line-it table's market, lines and jackpots
+    everyone's: built and serialised once a table."""
+    engine, _config, _seed = build(game, seed=4, players=players)
+    for index, (state, ids) in enumerate(bot_game_states(game, players, seed=4, steps=120)):
+        if index % 10:
+            continue
+        viewers = [{"role": "player", "player": p} for p in ids]
+        parts = list(engine.view_parts(state, viewers))
+        assert len({id(common) for _key, common, _own in parts}) == 1, (game, index)
+        own_keys = {frozenset(own) for _key, _common, own in parts}
+        if game == "mindlines":
+            assert own_keys == {frozenset({"viewer", "me"})}
+        elif game == "lineit":
+            assert own_keys == {frozenset({"role", "log", "you"})}
+        else:
+            assert own_keys == {
+                frozenset({"you", "opponent", "your_turn", "your_face", "your_board", "their_board"})
+                | {"pad", "asked", "feedback"}
+            }

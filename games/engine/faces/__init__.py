@@ -8,6 +8,7 @@ sees), :mod:`.bot` with :mod:`.strategy` (computer players), :mod:`.facts` (lear
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from games.engine import core
@@ -60,6 +61,11 @@ class Faces(core.Game):
 
     def view(self, state: State, viewer: Viewer) -> dict[str, Any]:
         return view.view_of(state, viewer)
+
+    def view_parts(
+        self, state: State, viewers: list[Viewer]
+    ) -> Iterator[tuple[str | None, dict[str, Any], dict[str, Any]]]:
+        return view.parts_of(state, viewers)
 
     def bot_action(self, state: State, player: str, rng: Rng) -> Action:
         return bot.choose_action(state, player, rng)

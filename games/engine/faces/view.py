@@ -7,6 +7,7 @@ match is over; the projector and spectators never see a face at all.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from .. import core
@@ -21,10 +22,27 @@ LOG_SHOWN = 20
 def view_of(state: State, viewer: Viewer) -> dict[str, Any]:
     role = viewer.get("role") if isinstance(viewer, dict) else None
     if role == "player" and viewer.get("player") in state["players"]:
-        return _player_view(state, viewer["player"])
+        return {**_players_part(state), **_own_part(state, viewer["player"])}
     if role == "teacher":
         return _teacher_view(state)
     return _public_view(state)
+
+
+def parts_of(
+    state: State, viewers: list[Viewer]
+) -> Iterator[tuple[str | None, dict[str, Any], dict[str, Any]]]:
+    """``view_of`` for each viewer in two parts (``Engine.view_parts``): both players share what a
+    player sees of the match (the board's 24 faces, most of a view's bytes, the rounds, the log), built
+    once; each player's own part holds their face, their pad and their questions."""
+    shared: dict[str, Any] | None = None
+    for viewer in viewers:
+        role = viewer.get("role") if isinstance(viewer, dict) else None
+        if role == "player" and viewer.get("player") in state["players"]:
+            if shared is None:
+                shared = _players_part(state)
+            yield "player", shared, _own_part(state, viewer["player"])
+        else:
+            yield None, {}, view_of(state, viewer)
 
 
 def _base(state: State) -> dict[str, Any]:
@@ -84,34 +102,42 @@ def _teacher_view(state: State) -> dict[str, Any]:
     return view
 
 
-def _player_view(state: State, player: str) -> dict[str, Any]:
-    other = next(pid for pid in state["players"] if pid != player)
+def _players_part(state: State) -> dict[str, Any]:
+    """What both players see alike: the match, this round's board, the finished rounds and the log."""
     board = state["rounds"][state["round"]]["board"]
-    own_secret = state["rounds"][state["round"]]["secret"][player]
     view = _base(state)
     view.update(
-        you=player,
-        opponent=other,
-        your_turn=state["phase"] == "ask" and state["turn"] == player,
         board=[_public_face(face) for face in board],
-        your_face=_public_face(next(face for face in board if face["id"] == own_secret)),
-        your_board=_board_state(board, state["left"][player]),
-        their_board=_board_state(board, state["left"][other]),
-        pad=_pad(state, player),
-        asked={
-            "you": [dict(entry) for entry in state["asked"][player]],
-            "them": [
-                {key: entry[key] for key in ("question", "answer", "kept", "removed")}
-                for entry in state["asked"][other]
-            ],
-        },
-        feedback=dict(state["asked"][player][-1]) if state["asked"][player] else None,
         rounds=_history(state),
         log=_log(state),
         verification=_verification(state),
         unfinished_round_faces=_unfinished(state),
     )
     return view
+
+
+def _own_part(state: State, player: str) -> dict[str, Any]:
+    """What only this player sees: their own face, both boards as they stand, their pad and questions."""
+    other = next(pid for pid in state["players"] if pid != player)
+    board = state["rounds"][state["round"]]["board"]
+    own_secret = state["rounds"][state["round"]]["secret"][player]
+    return {
+        "you": player,
+        "opponent": other,
+        "your_turn": state["phase"] == "ask" and state["turn"] == player,
+        "your_face": _public_face(next(face for face in board if face["id"] == own_secret)),
+        "your_board": _board_state(board, state["left"][player]),
+        "their_board": _board_state(board, state["left"][other]),
+        "pad": _pad(state, player),
+        "asked": {
+            "you": [dict(entry) for entry in state["asked"][player]],
+            "them": [
+                {key: entry[key] for key in ("question", "answer", "kept", "removed")}
+                for entry in state["asked"][other]
+            ],
+        },
+        "feedback": dict(state["asked"][player][-1]) if state["asked"][player] else None,
+    }
 
 
 def _public_face(face: dict[str, Any]) -> dict[str, Any]:

@@ -29,6 +29,7 @@ record the learning fact. ``legal_actions`` tells which cards fit: it must not b
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from games.engine import core
@@ -77,6 +78,11 @@ class LineIt(Game):
 
     def view(self, state: State, viewer: Viewer) -> dict[str, Any]:
         return view.build_view(state, viewer)
+
+    def view_parts(
+        self, state: State, viewers: list[Viewer]
+    ) -> Iterator[tuple[str, dict[str, Any], dict[str, Any]]]:
+        return view.parts_of(state, viewers)
 
     def is_over(self, state: State) -> bool:
         return state["phase"] == "over"

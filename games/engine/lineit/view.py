@@ -9,6 +9,7 @@ once it has been scored (in the log of that scoring) and for every visible card 
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from games.engine import core
@@ -105,15 +106,22 @@ def _turn_view(state: State) -> dict[str, Any] | None:
 
 
 def build_view(state: State, viewer: Viewer) -> dict[str, Any]:
-    role = viewer.get("role") if isinstance(viewer, dict) else None
-    if role not in ("player", "teacher", "projector"):
-        role = "spectator"
-    me = viewer.get("player") if role == "player" else None
-    if me not in state["order"]:
-        me = None
-    view: dict[str, Any] = {
+    return {**public_part(state), **own_part(state, viewer)}
+
+
+def parts_of(state: State, viewers: list[Viewer]) -> Iterator[tuple[str, dict[str, Any], dict[str, Any]]]:
+    """``build_view`` for each viewer in two parts (``Engine.view_parts``): what everyone sees (the
+    market, the lines, the jackpots) built once for all; each viewer's own part holds the log as they
+    may read it and a player's hand. A log entry that reads the same to everyone is built once too."""
+    public = public_part(state)
+    entries: dict[tuple[int, bool], dict[str, Any]] = {}
+    return (("all", public, own_part(state, viewer, entries)) for viewer in viewers)
+
+
+def public_part(state: State) -> dict[str, Any]:
+    """What every viewer sees alike."""
+    return {
         "game": GAME,
-        "role": role,
         "phase": state["phase"],
         "level": state["level"],
         "round": state["round"],
@@ -137,11 +145,33 @@ def build_view(state: State, viewer: Viewer) -> dict[str, Any]:
             for colour, symbol in COLOURS.items()
         ],
         "clock": core.clock_view(state),
-        "log": [_render_entry(state, entry, me) for entry in state["log"]],
         "outcome": outcome_of(state) if state["phase"] == "over" else None,
     }
+
+
+def own_part(
+    state: State, viewer: Viewer, entries: dict[tuple[int, bool], dict[str, Any]] | None = None
+) -> dict[str, Any]:
+    """Who the viewer is, the log as they may read it (a card taken into a hand shows to its owner only)
+    and a player's own hand. ``entries``: the log entries already rendered for other viewers of this
+    state, by (position, whether its hidden card shows)."""
+    role = viewer.get("role") if isinstance(viewer, dict) else None
+    if role not in ("player", "teacher", "projector"):
+        role = "spectator"
+    me = viewer.get("player") if role == "player" else None
+    if me not in state["order"]:
+        me = None
+    entries = {} if entries is None else entries
+    log = []
+    for position, entry in enumerate(state["log"]):
+        # an entry reads one of two ways: with its hidden card (to its owner) or without
+        shown = not entry.get("hidden_from_others") or entry.get("player") == me
+        if (position, shown) not in entries:
+            entries[position, shown] = _render_entry(state, entry, me)
+        log.append(entries[position, shown])
+    own: dict[str, Any] = {"role": role, "log": log}
     if me is not None:
-        view["you"] = {"player": me, "hand": [card_view(state, c) for c in state["hands"][me]]}
+        own["you"] = {"player": me, "hand": [card_view(state, c) for c in state["hands"][me]]}
     if role == "teacher":
-        view["settings"] = {"turn_seconds": state["settings"]["turn_seconds"]}
-    return view
+        own["settings"] = {"turn_seconds": state["settings"]["turn_seconds"]}
+    return own

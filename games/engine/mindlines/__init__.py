@@ -49,6 +49,14 @@ class MindTheLines(core.Game):
         public = view.public_part(state)
         return (view.build_view(state, viewer, public) for viewer in viewers)
 
+    def view_parts(
+        self, state: State, viewers: list[Viewer]
+    ) -> Iterator[tuple[str, dict[str, Any], dict[str, Any]]]:
+        """Every viewer shares one common part, the public one (the drawings shown, the history, the
+        log: most of a view's bytes), so the fan-out serialises it once a table, not once a device."""
+        public = view.public_part(state)
+        return (("public", public, view.own_part(state, viewer)) for viewer in viewers)
+
     def is_over(self, state: State) -> bool:
         return state["phase"] == "over"
 

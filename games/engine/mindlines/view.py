@@ -16,16 +16,23 @@ from .rules import BOARD_COUNT, ROUNDS, concepts_per_player, current_players, pr
 def build_view(state: State, viewer: Viewer, public: dict[str, Any] | None = None) -> dict[str, Any]:
     """``viewer``'s view. ``public`` is what every viewer sees now (``public_part``), when the caller builds
     it once for many viewers; the view shares it, so nobody may change a view."""
-    role = viewer.get("role") if isinstance(viewer, dict) else None
     view = dict(public if public is not None else public_part(state))
-    view["viewer"] = role if role in ("teacher", "projector") else "spectator"
+    view.update(own_part(state, viewer))
+    return view
+
+
+def own_part(state: State, viewer: Viewer) -> dict[str, Any]:
+    """What only this viewer sees, beside the public part: who they are to the screen, and a player's own
+    concepts and board or the teacher's watch of every drawing (no key of the public part)."""
+    role = viewer.get("role") if isinstance(viewer, dict) else None
+    own: dict[str, Any] = {"viewer": role if role in ("teacher", "projector") else "spectator"}
     seat = viewer.get("player") if role == "player" else None
     if isinstance(seat, str) and seat in state["players"]:
-        view["viewer"] = "player"
-        view["me"] = _own_view(state, seat)
+        own["viewer"] = "player"
+        own["me"] = _own_view(state, seat)
     elif role == "teacher":
-        view["teacher"] = core.clone(_teacher_view(state))
-    return view
+        own["teacher"] = core.clone(_teacher_view(state))
+    return own
 
 
 def public_part(state: State) -> dict[str, Any]:
