@@ -79,11 +79,11 @@ def test_a_line_up_class_shares_one_common_part_and_staff_screens_have_their_own
     }
 
 
-@pytest.mark.parametrize(("game", "players"), [("mindlines", 6), ("faces", 2), ("lineit", 4)])
+@pytest.mark.parametrize(("game", "players"), [("mindlines", 6), ("faces", 2), ("lineit", 4), ("wordup", 4)])
 def test_the_players_of_a_table_share_one_common_part_serialised_once(game, players):
     """Most of a Mind the Lines view (the drawings shown, the history) is everyone's, most of a Line-Up
-    player's (the board's faces) both players', and a Line-it table's market, lines and jackpots
-    everyone's: built and serialised once a table."""
+    player's (the board's faces) both players', a Line-it table's market, lines and jackpots and a Word
+    Up table's board, tokens and log everyone's: built and serialised once a table."""
     engine, _config, _seed = build(game, seed=4, players=players)
     for index, (state, ids) in enumerate(bot_game_states(game, players, seed=4, steps=120)):
         if index % 10:
@@ -96,6 +96,8 @@ def test_the_players_of_a_table_share_one_common_part_serialised_once(game, play
             assert own_keys == {frozenset({"viewer", "me"})}
         elif game == "lineit":
             assert own_keys == {frozenset({"role", "log", "you"})}
+        elif game == "wordup":
+            assert own_keys == {frozenset({"viewer", "you", "actions"})}
         else:
             assert own_keys == {
                 frozenset({"you", "opponent", "your_turn", "your_face", "your_board", "their_board"})

@@ -56,6 +56,14 @@ class WordUp(Game):
         public = view.public_view(state, shared=True)
         return (view.build_view(state, viewer, public) for viewer in viewers)
 
+    def view_parts(
+        self, state: State, viewers: list[Viewer]
+    ) -> Iterator[tuple[str, dict[str, Any], dict[str, Any]]]:
+        """Every viewer shares the public view (the board, the tokens, the question, the log), serialised
+        once a table by the fan-out; each device's own part is who it is and its moves."""
+        public = view.public_view(state, shared=True)
+        return (("public", public, view.own_part(state, viewer)) for viewer in viewers)
+
     def is_over(self, state: State) -> bool:
         return state["phase"] == rules.OVER
 

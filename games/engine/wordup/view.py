@@ -28,24 +28,33 @@ from .rules import (
 def build_view(state: State, viewer: Viewer, public: dict[str, Any] | None = None) -> dict[str, Any]:
     """``viewer``'s view; ``public``: the state's :func:`public_view`, if made already (``WordUp.views``)."""
     view = dict(public) if public is not None else public_view(state)
+    view.update(own_part(state, viewer))
+    return view
+
+
+def own_part(state: State, viewer: Viewer) -> dict[str, Any]:
+    """What only this viewer sees beside the public view: who they are to the screen and the moves open
+    to them; a player's level; the teacher's levels, computer players and question sheets."""
     role = viewer.get("role") if isinstance(viewer, dict) else None
     player = viewer.get("player") if isinstance(viewer, dict) else None
     if role == "teacher":
-        view["viewer"] = "teacher"
-        view["levels"] = {pid: state["players"][pid]["level"] for pid in state["seating"]}
-        view["bots"] = {pid: state["players"][pid]["bot"] for pid in state["seating"]}
-        view["sheets"] = {
-            pid: {"sheet": s["sheet"], "used": dict(s["used"])} for pid, s in state["sheets"].items()
+        return {
+            "viewer": "teacher",
+            "levels": {pid: state["players"][pid]["level"] for pid in state["seating"]},
+            "bots": {pid: state["players"][pid]["bot"] for pid in state["seating"]},
+            "sheets": {
+                pid: {"sheet": s["sheet"], "used": dict(s["used"])} for pid, s in state["sheets"].items()
+            },
+            "actions": legal_moves(state, TEACHER),
         }
-        view["actions"] = legal_moves(state, TEACHER)
-    elif role == "player" and isinstance(player, str) and player in state["players"]:
+    if role == "player" and isinstance(player, str) and player in state["players"]:
         level = state["players"][player]["level"]
-        view["viewer"] = "player"
-        view["you"] = {"id": player, "level": level, "level_name": LEVEL_NAMES[level]}
-        view["actions"] = legal_moves(state, player)
-    else:
-        view["viewer"] = "projector" if role == "projector" else "spectator"
-    return view
+        return {
+            "viewer": "player",
+            "you": {"id": player, "level": level, "level_name": LEVEL_NAMES[level]},
+            "actions": legal_moves(state, player),
+        }
+    return {"viewer": "projector" if role == "projector" else "spectator"}
 
 
 def public_view(state: State, *, shared: bool = False) -> dict[str, Any]:
