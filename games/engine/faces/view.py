@@ -20,12 +20,23 @@ LOG_SHOWN = 20
 
 
 def view_of(state: State, viewer: Viewer) -> dict[str, Any]:
-    role = viewer.get("role") if isinstance(viewer, dict) else None
-    if role == "player" and viewer.get("player") in state["players"]:
-        return {**_players_part(state), **_own_part(state, viewer["player"])}
-    if role == "teacher":
+    player = _seat(state, viewer)
+    if player is not None:
+        return {**_players_part(state), **_own_part(state, player)}
+    if isinstance(viewer, dict) and viewer.get("role") == "teacher":
         return _teacher_view(state)
     return _public_view(state)
+
+
+def _seat(state: State, viewer: Viewer) -> str | None:
+    """The match's player this viewer is, or None (staff, spectators, anyone not seated here)."""
+    if (
+        isinstance(viewer, dict)
+        and viewer.get("role") == "player"
+        and viewer.get("player") in state["players"]
+    ):
+        return viewer["player"]
+    return None
 
 
 def parts_of(
@@ -36,13 +47,13 @@ def parts_of(
     once; each player's own part holds their face, their pad and their questions."""
     shared: dict[str, Any] | None = None
     for viewer in viewers:
-        role = viewer.get("role") if isinstance(viewer, dict) else None
-        if role == "player" and viewer.get("player") in state["players"]:
-            if shared is None:
-                shared = _players_part(state)
-            yield "player", shared, _own_part(state, viewer["player"])
-        else:
+        player = _seat(state, viewer)
+        if player is None:
             yield None, {}, view_of(state, viewer)
+            continue
+        if shared is None:
+            shared = _players_part(state)
+        yield "player", shared, _own_part(state, player)
 
 
 def _base(state: State) -> dict[str, Any]:
